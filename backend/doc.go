@@ -1,0 +1,33 @@
+// Package backend defines the contract between g16's scheduling core and a
+// compute device.
+//
+// A Backend is one device: a GPU, or the CPU backend, which models one. The
+// prover moves data to the device, runs the number-theoretic transforms and
+// the pointwise quotient step there, and asks it for multi-scalar
+// multiplications; the scheduler in package pool decides when.
+//
+// # Memory
+//
+// Device memory is handed out as Buffers. Alloc draws from a stream-ordered
+// caching pool, as cudaMallocAsync does: Free returns the bytes to the pool,
+// where they stay held (and count against the device's capacity) until
+// TrimPool releases them. AllocDirect is a plain allocation, as cudaMalloc
+// is: it cannot use bytes the pool caches, so after many pooled frees it can
+// fail where a trim would have let it succeed. Both return an error matching
+// ErrOutOfMemory when the device is full; neither waits for other work.
+//
+// # Device-global calls
+//
+// Sync waits for every operation in flight on the device, from every queue
+// and every goroutine. TrimPool changes state that every queue shares. Both
+// are device-global: the scheduler calls them only inside a device's compute
+// region (see package pool), never while holding only its staging region.
+//
+// # Layout
+//
+// Every value crosses the boundary in gnark-crypto's in-memory form:
+// fr.Element is four little-endian 64-bit limbs in Montgomery form;
+// bls12381.G1Affine is X then Y (fp.Element, six limbs each, Montgomery), the
+// point at infinity being X = Y = 0; G2Affine is X.A0, X.A1, Y.A0, Y.A1.
+// Slices are passed as their backing arrays, with no conversion.
+package backend

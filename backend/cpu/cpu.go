@@ -1,0 +1,418 @@
+package cpu
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/g16prover/g16/backend"
+)
+
+// Op names an operation, as passed to a Hook.
+type Op string
+
+// The operations a Hook sees.
+const (
+	OpAlloc        Op = "Alloc"
+	OpAllocDirect  Op = "AllocDirect"
+	OpFree         Op = "Free"
+	OpTrimPool     Op = "TrimPool"
+	OpSync         Op = "Sync"
+	OpUpload       Op = "Upload"
+	OpDownload     Op = "Download"
+	OpNTT          Op = "NTT"
+	OpQuotientStep Op = "QuotientStep"
+	OpMSMG1        Op = "MSMG1"
+	OpMSMG2        Op = "MSMG2"
+)
+
+// Hook runs before each operation with its name and size (bytes for memory
+// operations, elements for compute). A non-nil error fails the operation.
+type Hook func(op Op, size int64) error
+
+// Option configures a Backend.
+type Option func(*config) error
+
+type config struct {
+	id       int
+	capacity int64
+	tasks    int
+	hook     Hook
+}
+
+// WithCapacity sets the device's memory capacity in bytes (0: unlimited).
+func WithCapacity(bytes int64) Option {
+	return func(c *config) error {
+		if bytes < 0 {
+			return fmt.Errorf("cpu: WithCapacity(%d): capacity must not be negative", bytes)
+		}
+		c.capacity = bytes
+		return nil
+	}
+}
+
+// WithID sets the device number used in the backend's name ("cpu:ID").
+func WithID(id int) Option {
+	return func(c *config) error {
+		if id < 0 {
+			return fmt.Errorf("cpu: WithID(%d): id must not be negative", id)
+		}
+		c.id = id
+		return nil
+	}
+}
+
+// WithTasks sets how many goroutines one MSM or NTT may use (default: the
+// number of CPUs).
+func WithTasks(n int) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return fmt.Errorf("cpu: WithTasks(%d): need at least one task", n)
+		}
+		c.tasks = n
+		return nil
+	}
+}
+
+// WithHook runs h before every operation.
+func WithHook(h Hook) Option {
+	return func(c *config) error {
+		c.hook = h
+		return nil
+	}
+}
+
+// Backend is the CPU backend. The zero value is not usable; call New.
+type Backend struct {
+	cfg  config
+	name string
+
+	mu       sync.Mutex
+	cond     *sync.Cond // signalled when inflight drops to zero
+	inflight int
+	closed   bool
+	inUse    int64
+	cached   int64
+
+	domains domainCache
+}
+
+var _ backend.Backend = (*Backend)(nil)
+
+// New returns a CPU backend.
+func New(opts ...Option) (*Backend, error) {
+	cfg := config{tasks: runtime.NumCPU()}
+	for _, o := range opts {
+		if err := o(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	b := &Backend{cfg: cfg, name: fmt.Sprintf("cpu:%d", cfg.id)}
+	b.cond = sync.NewCond(&b.mu)
+	return b, nil
+}
+
+// MustNew is New for callers whose options cannot fail.
+func MustNew(opts ...Option) *Backend {
+	b, err := New(opts...)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+func (b *Backend) String() string { return b.name }
+
+func (b *Backend) errorf(op Op, format string, args ...any) error {
+	return fmt.Errorf("%s: %s: %s", b.name, op, fmt.Sprintf(format, args...))
+}
+
+// begin registers an operation as in flight and runs the hook. The caller
+// must call end if begin returns nil.
+func (b *Backend) begin(op Op, size int64) error {
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		return fmt.Errorf("%s: %s: %w", b.name, op, backend.ErrClosed)
+	}
+	b.inflight++
+	b.mu.Unlock()
+	if b.cfg.hook != nil {
+		if err := b.cfg.hook(op, size); err != nil {
+			b.end()
+			return fmt.Errorf("%s: %s: %w", b.name, op, err)
+		}
+	}
+	return nil
+}
+
+func (b *Backend) end() {
+	b.mu.Lock()
+	b.inflight--
+	if b.inflight == 0 {
+		b.cond.Broadcast()
+	}
+	b.mu.Unlock()
+}
+
+// buffer is device memory: a Go allocation of 8-byte words.
+type buffer struct {
+	owner  *Backend
+	words  []uint64
+	bytes  int64
+	pooled bool
+	freed  atomic.Bool
+}
+
+func (x *buffer) Bytes() int64 { return x.bytes }
+
+func (x *buffer) data() []byte {
+	if len(x.words) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&x.words[0])), x.bytes)
+}
+
+func (b *Backend) own(op Op, buf backend.Buffer) (*buffer, error) {
+	x, ok := buf.(*buffer)
+	if !ok || x == nil || x.owner != b {
+		return nil, b.errorf(op, "buffer %T does not belong to this device", buf)
+	}
+	if x.freed.Load() {
+		return nil, b.errorf(op, "buffer used after Free")
+	}
+	return x, nil
+}
+
+// Alloc takes bytes from the pool: cached bytes first, then new capacity.
+func (b *Backend) Alloc(q backend.Queue, bytes int64) (backend.Buffer, error) {
+	return b.alloc(OpAlloc, bytes, true)
+}
+
+// AllocDirect takes bytes that the pool does not cache.
+func (b *Backend) AllocDirect(bytes int64) (backend.Buffer, error) {
+	return b.alloc(OpAllocDirect, bytes, false)
+}
+
+func (b *Backend) alloc(op Op, bytes int64, pooled bool) (backend.Buffer, error) {
+	if bytes < 0 {
+		return nil, b.errorf(op, "negative size %d", bytes)
+	}
+	if err := b.begin(op, bytes); err != nil {
+		return nil, err
+	}
+	defer b.end()
+	b.mu.Lock()
+	capacity := b.cfg.capacity
+	if pooled {
+		// The pool reuses its cache: only bytes beyond it are new.
+		fresh := bytes - min(bytes, b.cached)
+		if capacity > 0 && b.inUse+b.cached+fresh > capacity {
+			st := b.memLocked()
+			b.mu.Unlock()
+			return nil, fmt.Errorf("%s: Alloc(%d): %w (in use %d, cached %d, capacity %d)",
+				b.name, bytes, backend.ErrOutOfMemory, st.InUse, st.Cached, st.Capacity)
+		}
+		b.cached -= bytes - fresh
+	} else if capacity > 0 && b.inUse+b.cached+bytes > capacity {
+		st := b.memLocked()
+		b.mu.Unlock()
+		return nil, fmt.Errorf("%s: AllocDirect(%d): %w (in use %d, cached by the pool %d, capacity %d)",
+			b.name, bytes, backend.ErrOutOfMemory, st.InUse, st.Cached, st.Capacity)
+	}
+	b.inUse += bytes
+	b.mu.Unlock()
+	return &buffer{owner: b, words: make([]uint64, (bytes+7)/8), bytes: bytes, pooled: pooled}, nil
+}
+
+// Free returns a pooled buffer's bytes to the pool's cache, and a direct
+// buffer's to the device.
+func (b *Backend) Free(q backend.Queue, buf backend.Buffer) error {
+	x, err := b.own(OpFree, buf)
+	if err != nil {
+		return err
+	}
+	if !x.freed.CompareAndSwap(false, true) {
+		return b.errorf(OpFree, "buffer freed twice")
+	}
+	b.mu.Lock()
+	b.inUse -= x.bytes
+	if x.pooled {
+		b.cached += x.bytes
+	}
+	b.mu.Unlock()
+	x.words = nil
+	return nil
+}
+
+// TrimPool releases cached bytes until at most keep remain.
+func (b *Backend) TrimPool(keep int64) error {
+	if keep < 0 {
+		return b.errorf(OpTrimPool, "negative keep %d", keep)
+	}
+	if err := b.begin(OpTrimPool, keep); err != nil {
+		return err
+	}
+	defer b.end()
+	b.mu.Lock()
+	b.cached = min(b.cached, keep)
+	b.mu.Unlock()
+	return nil
+}
+
+// Sync waits until no operation is in flight on the device.
+func (b *Backend) Sync() error {
+	if err := b.begin(OpSync, 0); err != nil {
+		return err
+	}
+	b.mu.Lock()
+	b.inflight-- // Sync does not wait for itself
+	for b.inflight > 0 {
+		b.cond.Wait()
+	}
+	b.inflight++
+	b.mu.Unlock()
+	b.end()
+	return nil
+}
+
+// Memory reports the device's accounting.
+func (b *Backend) Memory() backend.MemStats {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.memLocked()
+}
+
+func (b *Backend) memLocked() backend.MemStats {
+	return backend.MemStats{Capacity: b.cfg.capacity, InUse: b.inUse, Cached: b.cached}
+}
+
+// queue records the first error of its operations.
+type queue struct {
+	owner *Backend
+	mu    sync.Mutex
+	err   error
+	shut  bool
+}
+
+func (q *queue) Wait() error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.err
+}
+
+func (q *queue) Close() error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.shut = true
+	return q.err
+}
+
+func (q *queue) fail(err error) error {
+	q.mu.Lock()
+	if q.err == nil {
+		q.err = err
+	}
+	q.mu.Unlock()
+	return err
+}
+
+// NewQueue returns a queue on this device.
+func (b *Backend) NewQueue() (backend.Queue, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return nil, fmt.Errorf("%s: NewQueue: %w", b.name, backend.ErrClosed)
+	}
+	return &queue{owner: b}, nil
+}
+
+// run executes one operation on q: in flight from begin to end, its error
+// recorded on q.
+func (b *Backend) run(q backend.Queue, op Op, size int64, f func() error) error {
+	qq, ok := q.(*queue)
+	if !ok || qq == nil || qq.owner != b {
+		return b.errorf(op, "queue %T does not belong to this device", q)
+	}
+	qq.mu.Lock()
+	shut := qq.shut
+	qq.mu.Unlock()
+	if shut {
+		return fmt.Errorf("%s: %s: queue: %w", b.name, op, backend.ErrClosed)
+	}
+	if err := b.begin(op, size); err != nil {
+		return qq.fail(err)
+	}
+	defer b.end()
+	if err := f(); err != nil {
+		return qq.fail(err)
+	}
+	return nil
+}
+
+// Upload copies src into dst at byte offset off.
+func (b *Backend) Upload(q backend.Queue, dst backend.Buffer, off int64, src []byte) error {
+	x, err := b.own(OpUpload, dst)
+	if err != nil {
+		return err
+	}
+	if off < 0 || off+int64(len(src)) > x.bytes {
+		return b.errorf(OpUpload, "%d bytes at offset %d overrun a %d-byte buffer", len(src), off, x.bytes)
+	}
+	return b.run(q, OpUpload, int64(len(src)), func() error {
+		copy(x.data()[off:], src)
+		return nil
+	})
+}
+
+// Download copies len(dst) bytes of src from byte offset off.
+func (b *Backend) Download(q backend.Queue, dst []byte, src backend.Buffer, off int64) error {
+	x, err := b.own(OpDownload, src)
+	if err != nil {
+		return err
+	}
+	if off < 0 || off+int64(len(dst)) > x.bytes {
+		return b.errorf(OpDownload, "%d bytes at offset %d overrun a %d-byte buffer", len(dst), off, x.bytes)
+	}
+	return b.run(q, OpDownload, int64(len(dst)), func() error {
+		copy(dst, x.data()[off:])
+		return nil
+	})
+}
+
+// Close marks the device closed after waiting for its operations.
+func (b *Backend) Close() error {
+	b.mu.Lock()
+	for b.inflight > 0 {
+		b.cond.Wait()
+	}
+	b.closed = true
+	b.mu.Unlock()
+	return nil
+}
+
+// view returns n values of type T stored in x from byte offset off.
+func view[T any](b *Backend, op Op, x *buffer, off int64, n int) ([]T, error) {
+	var zero T
+	size := int64(unsafe.Sizeof(zero))
+	if n < 0 || off < 0 || off%8 != 0 || off+int64(n)*size > x.bytes {
+		return nil, b.errorf(op, "%d values of %d bytes at offset %d overrun a %d-byte buffer", n, size, off, x.bytes)
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(&x.words[off/8])), n), nil
+}
+
+// scalars returns the first n fr.Elements of buf.
+func (b *Backend) scalars(op Op, buf backend.Buffer, n int) ([]fr.Element, error) {
+	x, err := b.own(op, buf)
+	if err != nil {
+		return nil, err
+	}
+	return view[fr.Element](b, op, x, 0, n)
+}

@@ -1,0 +1,24 @@
+// Package cpu is the reference Backend: NTTs and MSMs from gnark-crypto,
+// run on the host, behind a model of device memory.
+//
+// The model is what lets plain CI reproduce the scheduling failures that
+// package pool guards against (see DESIGN.md, section 2):
+//
+//   - A capacity (WithCapacity; default unlimited) bounds what the device
+//     holds: live buffers plus bytes cached by the pool.
+//   - Alloc draws from a caching pool, as cudaMallocAsync does. Free returns
+//     the bytes to the pool, where they stay held until TrimPool. A pooled
+//     allocation may reuse cached bytes.
+//   - AllocDirect is cudaMalloc: it cannot use cached bytes, so it fails
+//     while the pool caches what it would need, and succeeds after a trim.
+//   - Sync waits for every operation in flight on the device, started from
+//     any goroutine on any queue.
+//
+// Operations run in the calling goroutine; a Queue therefore never holds
+// unfinished work, and its Wait only reports errors. WithHook runs a
+// function before each operation, to inject faults or simulated latency in
+// tests.
+//
+// Arithmetic is gnark-crypto's; this package adds no cryptography of its own.
+// Execution time depends on the inputs.
+package cpu

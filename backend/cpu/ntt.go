@@ -1,0 +1,131 @@
+package cpu
+
+import (
+	"runtime"
+	"sync"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr/fft"
+
+	"github.com/g16prover/g16/backend"
+)
+
+// MaxLogN is the largest transform size, 2^MaxLogN, that BLS12-381's
+// scalar field supports (r − 1 is divisible by 2^32).
+const MaxLogN = 32
+
+type domainKey struct {
+	logN  int
+	shift fr.Element
+}
+
+// domainCache keeps one gnark-crypto domain per (size, coset shift): building
+// one computes its twiddle tables.
+type domainCache struct {
+	mu sync.Mutex
+	m  map[domainKey]*fft.Domain
+}
+
+func (c *domainCache) get(logN int, shift fr.Element) *fft.Domain {
+	k := domainKey{logN, shift}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if d, ok := c.m[k]; ok {
+		return d
+	}
+	if c.m == nil {
+		c.m = make(map[domainKey]*fft.Domain)
+	}
+	var d *fft.Domain
+	if shift.IsZero() {
+		d = fft.NewDomain(uint64(1) << logN)
+	} else {
+		d = fft.NewDomain(uint64(1)<<logN, fft.WithShift(shift))
+	}
+	c.m[k] = d
+	return d
+}
+
+// NTT runs the transform spec describes on data, in place.
+func (b *Backend) NTT(q backend.Queue, data backend.Buffer, spec backend.NTTSpec) error {
+	if spec.LogN < 0 || spec.LogN > MaxLogN {
+		return b.errorf(OpNTT, "LogN %d outside [0, %d]", spec.LogN, MaxLogN)
+	}
+	if spec.Order != backend.DIF && spec.Order != backend.DIT {
+		return b.errorf(OpNTT, "unknown order %v", spec.Order)
+	}
+	if spec.Coset && spec.CosetShift.IsZero() {
+		return b.errorf(OpNTT, "coset shift is zero")
+	}
+	n := 1 << spec.LogN
+	a, err := b.scalars(OpNTT, data, n)
+	if err != nil {
+		return err
+	}
+	return b.run(q, OpNTT, int64(n), func() error {
+		if n == 1 {
+			return nil // every variant is the identity on one element
+		}
+		var shift fr.Element
+		var opts []fft.Option
+		if spec.Coset {
+			shift = spec.CosetShift
+			opts = append(opts, fft.OnCoset())
+		}
+		opts = append(opts, fft.WithNbTasks(min(b.cfg.tasks, runtime.NumCPU())))
+		d := b.domains.get(spec.LogN, shift)
+		dec := fft.DIF
+		if spec.Order == backend.DIT {
+			dec = fft.DIT
+		}
+		if spec.Inverse {
+			d.FFTInverse(a, dec, opts...)
+		} else {
+			d.FFT(a, dec, opts...)
+		}
+		return nil
+	})
+}
+
+// QuotientStep sets a[i] = (a[i]·b[i] − c[i])·zInv.
+func (b *Backend) QuotientStep(q backend.Queue, a, bb, c backend.Buffer, n int, zInv fr.Element) error {
+	va, err := b.scalars(OpQuotientStep, a, n)
+	if err != nil {
+		return err
+	}
+	vb, err := b.scalars(OpQuotientStep, bb, n)
+	if err != nil {
+		return err
+	}
+	vc, err := b.scalars(OpQuotientStep, c, n)
+	if err != nil {
+		return err
+	}
+	return b.run(q, OpQuotientStep, int64(n), func() error {
+		b.parallel(n, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				va[i].Mul(&va[i], &vb[i]).Sub(&va[i], &vc[i]).Mul(&va[i], &zInv)
+			}
+		})
+		return nil
+	})
+}
+
+// parallel splits [0, n) among the backend's tasks.
+func (b *Backend) parallel(n int, f func(lo, hi int)) {
+	tasks := min(b.cfg.tasks, max(1, n/1024))
+	if tasks <= 1 {
+		f(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	step := (n + tasks - 1) / tasks
+	for lo := 0; lo < n; lo += step {
+		wg.Add(1)
+		go func(lo, hi int) {
+			defer wg.Done()
+			f(lo, hi)
+		}(lo, min(lo+step, n))
+	}
+	wg.Wait()
+}

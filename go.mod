@@ -1,11 +1,10 @@
 module github.com/g16prover/g16
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/consensys/gnark v0.16.1
 	github.com/consensys/gnark-crypto v0.21.0
-	golang.org/x/sync v0.25.0
 )
 
 require (
@@ -19,5 +18,6 @@ require (
 	github.com/rs/zerolog v1.35.1 // indirect
 	github.com/x448/float16 v0.8.4 // indirect
 	golang.org/x/crypto v0.54.0 // indirect
+	golang.org/x/sync v0.25.0 // indirect
 	golang.org/x/sys v0.47.0 // indirect
 )

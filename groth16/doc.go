@@ -1,11 +1,32 @@
-// Package groth16 proves gnark Groth16 circuits over BLS12-381 on a backend.Backend.
+// Package groth16 proves gnark Groth16 circuits over BLS12-381 on a
+// backend.Backend.
+//
+// It takes gnark's types in and gives gnark's types out: a BLS12-381 R1CS
+// (constraint.ConstraintSystem), a groth16.ProvingKey and a full
+// witness.Witness go in; a groth16.Proof comes out that gnark's Verify
+// accepts. Reading the same randomness (WithRandomness), the proof is
+// byte-identical to the one gnark's own groth16.Prove writes, whichever
+// backend computes it.
+//
+// # The computation
+//
+// Notation follows Groth16 (eprint 2016/260, section 3.2) as gnark lays it
+// out. With the solved wires w, the constraint evaluations a, b, c over the
+// domain ⟨ω⟩ of size n, and r, s random:
+//
+//	h   = (A·B − C) / (Xⁿ − 1), computed on the coset g·⟨ω⟩:
+//	      a, b, c ← iNTT (natural → bit-reversed coefficients)
+//	      a, b, c ← NTT on g·⟨ω⟩ (→ natural evaluations)
+//	      a       ← (a·b − c)·(gⁿ − 1)⁻¹
+//	      h       ← iNTT on g·⟨ω⟩ (→ bit-reversed, as pk.G1.Z is)
+//	Ar  = [α]₁ + Σ wᵢ[Aᵢ]₁ + r[δ]₁
+//	Bs  = [β]₂ + Σ wᵢ[Bᵢ]₂ + s[δ]₂        (and Bs₁ likewise in G1)
+//	Krs = Σ wᵢ[Kᵢ]₁ + Σ hᵢ[Zᵢ]₁ + s·Ar + r·Bs₁ − rs[δ]₁
+//
+// Every NTT and MSM runs on the Backend; solving, wire filtering and the
+// final assembly run on the host. BSB22 commitments (eprint 2022/1072) are
+// computed as gnark computes them.
+//
+// The prover's arithmetic is not constant-time: its timing depends on the
+// witness.
 package groth16
-
-import (
-	_ "github.com/consensys/gnark/backend/groth16"
-	_ "github.com/consensys/gnark/backend/groth16/bls12-381"
-	_ "github.com/consensys/gnark/frontend"
-	_ "github.com/consensys/gnark/frontend/cs/r1cs"
-	_ "github.com/consensys/gnark/std/rangecheck"
-	_ "golang.org/x/sync/errgroup"
-)

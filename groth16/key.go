@@ -1,0 +1,76 @@
+package groth16
+
+import (
+	"errors"
+	"fmt"
+
+	gnarkgroth16 "github.com/consensys/gnark/backend/groth16/bls12-381"
+
+	"github.com/g16prover/g16/backend"
+)
+
+// deviceKey is a proving key's bases on one device: the G1 bases A, B, K
+// and Z in one buffer, the G2 bases B in another. Uploaded once, it serves
+// every partition proved on that device.
+type deviceKey struct {
+	g1, g2                 backend.Buffer
+	offA, offB, offK, offZ int64 // byte offsets in g1
+	nbA, nbB, nbK, nbZ     int
+}
+
+// keyBytes is what uploadKey allocates for pk.
+func keyBytes(pk *gnarkgroth16.ProvingKey) int64 {
+	g1 := int64(len(pk.G1.A)+len(pk.G1.B)+len(pk.G1.K)+len(pk.G1.Z)) * backend.G1AffineBytes
+	g2 := int64(len(pk.G2.B)) * backend.G2AffineBytes
+	return max(g1, backend.G1AffineBytes) + max(g2, backend.G2AffineBytes)
+}
+
+// Bytes is the device memory the key holds.
+func (k *deviceKey) Bytes() int64 { return k.g1.Bytes() + k.g2.Bytes() }
+
+// uploadKey moves pk's bases to dev. The key's buffers come from the pool
+// (alloc nil) or from alloc.
+func uploadKey(dev backend.Backend, q backend.Queue, pk *gnarkgroth16.ProvingKey, alloc func(bytes int64) (backend.Buffer, error)) (*deviceKey, error) {
+	if alloc == nil {
+		alloc = func(bytes int64) (backend.Buffer, error) { return dev.Alloc(q, bytes) }
+	}
+	k := &deviceKey{nbA: len(pk.G1.A), nbB: len(pk.G1.B), nbK: len(pk.G1.K), nbZ: len(pk.G1.Z)}
+	g1 := int64(k.nbA+k.nbB+k.nbK+k.nbZ) * backend.G1AffineBytes
+	g2 := int64(len(pk.G2.B)) * backend.G2AffineBytes
+	var err error
+	if k.g1, err = alloc(max(g1, backend.G1AffineBytes)); err != nil {
+		return nil, fmt.Errorf("groth16: proving key on %s: %w", dev, err)
+	}
+	if k.g2, err = alloc(max(g2, backend.G2AffineBytes)); err != nil {
+		return nil, errors.Join(fmt.Errorf("groth16: proving key on %s: %w", dev, err), dev.Free(q, k.g1))
+	}
+	k.offA = 0
+	k.offB = k.offA + int64(k.nbA)*backend.G1AffineBytes
+	k.offK = k.offB + int64(k.nbB)*backend.G1AffineBytes
+	k.offZ = k.offK + int64(k.nbK)*backend.G1AffineBytes
+	uploads := []struct {
+		buf backend.Buffer
+		off int64
+		src []byte
+	}{
+		{k.g1, k.offA, backend.AsBytes(pk.G1.A)},
+		{k.g1, k.offB, backend.AsBytes(pk.G1.B)},
+		{k.g1, k.offK, backend.AsBytes(pk.G1.K)},
+		{k.g1, k.offZ, backend.AsBytes(pk.G1.Z)},
+		{k.g2, 0, backend.AsBytes(pk.G2.B)},
+	}
+	for _, u := range uploads {
+		if err := dev.Upload(q, u.buf, u.off, u.src); err != nil {
+			return nil, errors.Join(fmt.Errorf("groth16: proving key upload to %s: %w", dev, err), k.free(dev, q))
+		}
+	}
+	if err := q.Wait(); err != nil {
+		return nil, errors.Join(fmt.Errorf("groth16: proving key upload to %s: %w", dev, err), k.free(dev, q))
+	}
+	return k, nil
+}
+
+// free releases the key's device memory.
+func (k *deviceKey) free(dev backend.Backend, q backend.Queue) error {
+	return errors.Join(dev.Free(q, k.g1), dev.Free(q, k.g2))
+}

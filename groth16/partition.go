@@ -1,0 +1,478 @@
+package groth16
+
+import (
+	cryptorand "crypto/rand"
+	"fmt"
+	"hash"
+	"io"
+	"math/big"
+	"sync"
+	"time"
+
+	"github.com/consensys/gnark-crypto/ecc"
+	curve "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr/hash_to_field"
+	gnarkbackend "github.com/consensys/gnark/backend"
+	gnarkgroth16 "github.com/consensys/gnark/backend/groth16/bls12-381"
+	"github.com/consensys/gnark/backend/witness"
+	"github.com/consensys/gnark/constraint"
+	cs "github.com/consensys/gnark/constraint/bls12-381"
+	"github.com/consensys/gnark/constraint/solver"
+	fcs "github.com/consensys/gnark/frontend/cs"
+
+	"github.com/g16prover/g16/backend"
+)
+
+// PhaseTimes is how long each phase of one proof took. The MSMs run
+// concurrently, so their times overlap.
+type PhaseTimes struct {
+	Solve    time.Duration // solving the R1CS, commitments, wire filtering
+	Upload   time.Duration // moving a, b, c and the wire values to the device
+	H        time.Duration // seven NTTs and the quotient step
+	MSMA     time.Duration // Σ wᵢ[Aᵢ]₁
+	MSMB1    time.Duration // Σ wᵢ[Bᵢ]₁
+	MSMB2    time.Duration // Σ wᵢ[Bᵢ]₂
+	MSMK     time.Duration // Σ wᵢ[Kᵢ]₁
+	MSMZ     time.Duration // Σ hᵢ[Zᵢ]₁
+	MSM      time.Duration // all MSMs, start of the first to end of the last
+	Assemble time.Duration // Ar, Bs, Krs from the MSM results
+}
+
+// prover is what every partition of one (circuit, key) pair shares.
+type prover struct {
+	r1cs *cs.R1CS
+	pk   *gnarkgroth16.ProvingKey
+
+	n        int // domain size
+	logN     int
+	shift    fr.Element // coset shift g
+	zInv     fr.Element // (gⁿ − 1)⁻¹
+	nbPublic int        // public wires, ONE included
+
+	commitmentInfo constraint.Groth16Commitments
+	kRemove        []bool // private wires (from nbPublic) left out of the K MSM
+
+	solverOpts []solver.Option
+	hashFn     func() hash.Hash // nil: a fresh default hash per proof
+	userHash   hash.Hash        // the caller's hash, shared; guarded by hashMu
+	hashMu     sync.Mutex
+}
+
+// newProver checks that the inputs fit together and precomputes what every
+// proof of the batch shares.
+func newProver(r1cs *cs.R1CS, pk *gnarkgroth16.ProvingKey, proverOpts []gnarkbackend.ProverOption) (*prover, error) {
+	if err := checkKey(r1cs, pk); err != nil {
+		return nil, err
+	}
+	gcfg, err := gnarkbackend.NewProverConfig(proverOpts...)
+	if err != nil {
+		return nil, fmt.Errorf("groth16: prover options: %w", err)
+	}
+	p := &prover{
+		r1cs:           r1cs,
+		pk:             pk,
+		n:              int(pk.Domain.Cardinality),
+		nbPublic:       r1cs.GetNbPublicVariables(),
+		commitmentInfo: r1cs.CommitmentInfo.(constraint.Groth16Commitments),
+		solverOpts:     gcfg.SolverOpts,
+		userHash:       gcfg.HashToFieldFn,
+	}
+	for 1<<p.logN < p.n {
+		p.logN++
+	}
+	p.shift = pk.Domain.FrMultiplicativeGen
+	if p.shift.IsZero() {
+		// a key whose domain was not fully deserialised: gnark's default.
+		p.shift.SetUint64(7)
+	}
+	var one fr.Element
+	one.SetOne()
+	p.zInv.Exp(p.shift, big.NewInt(int64(p.n)))
+	p.zInv.Sub(&p.zInv, &one)
+	if p.zInv.IsZero() {
+		return nil, fmt.Errorf("groth16: coset shift %s has order dividing the domain size %d", p.shift.String(), p.n)
+	}
+	p.zInv.Inverse(&p.zInv)
+
+	nbWires := r1cs.NbInternalVariables + r1cs.GetNbPublicVariables() + r1cs.GetNbSecretVariables()
+	p.kRemove = make([]bool, nbWires-p.nbPublic)
+	removed := 0
+	mark := func(idx int) {
+		if idx >= p.nbPublic && idx < nbWires && !p.kRemove[idx-p.nbPublic] {
+			p.kRemove[idx-p.nbPublic] = true
+			removed++
+		}
+	}
+	for _, group := range p.commitmentInfo.GetPrivateCommitted() {
+		for _, idx := range group {
+			mark(idx)
+		}
+	}
+	for _, idx := range p.commitmentInfo.CommitmentIndexes() {
+		mark(idx)
+	}
+	if len(p.commitmentInfo) > 0 {
+		if err := checkRandomizeHint(); err != nil {
+			return nil, err
+		}
+	}
+	if got := len(p.kRemove) - removed; got != len(pk.G1.K) {
+		return nil, fmt.Errorf("groth16: proving key has %d K points, the circuit needs %d: key made for another circuit", len(pk.G1.K), got)
+	}
+	return p, nil
+}
+
+// partition is one proof in flight: its witness, its randomness, and what
+// each stage leaves for the next.
+type partition struct {
+	p       *prover
+	index   int
+	witness witness.Witness
+	rand    io.Reader
+
+	// set by solve
+	proof      *gnarkgroth16.Proof
+	a, b, c    []fr.Element // constraint evaluations, padded to n
+	wA, wB, wK []fr.Element // wire values filtered for the A, B and K MSMs
+	r, s       fr.Element
+
+	// set by compute
+	msmA, msmB1, msmK, msmZ curve.G1Jac
+	msmB2                   curve.G2Jac
+
+	times PhaseTimes
+}
+
+func (p *prover) newPartition(index int, w witness.Witness, rand io.Reader) *partition {
+	return &partition{p: p, index: index, witness: w, rand: rand}
+}
+
+// solve runs on the host: it solves the circuit (computing BSB22
+// commitments from within the solver, as gnark does), folds the commitments'
+// proofs of knowledge, draws r and s, and filters the wire values for each
+// MSM.
+func (t *partition) solve() error {
+	start := time.Now()
+	p := t.p
+	if err := checkWitness(p.r1cs, t.witness); err != nil {
+		return err
+	}
+	ci := p.commitmentInfo
+	t.proof = &gnarkgroth16.Proof{Commitments: make([]curve.G1Affine, len(ci))}
+	committed := make([][]fr.Element, len(ci))
+
+	hashFn := p.userHash
+	if hashFn == nil {
+		hashFn = hash_to_field.New([]byte(constraint.CommitmentDst))
+	} else {
+		p.hashMu.Lock() // the caller's hash is shared by every partition
+		defer p.hashMu.Unlock()
+	}
+
+	opts := append(p.solverOpts[:len(p.solverOpts):len(p.solverOpts)],
+		solver.OverrideHint(solver.GetHintID(fcs.Bsb22CommitmentComputePlaceholder),
+			func(_ *big.Int, in []*big.Int, out []*big.Int) error {
+				i := int(in[0].Int64())
+				if i < 0 || i >= len(ci) {
+					return fmt.Errorf("groth16: commitment index %d out of range", i)
+				}
+				in = in[1:]
+				hashed := in[:len(ci[i].PublicAndCommitmentCommitted)]
+				values := in[len(hashed):]
+				committed[i] = make([]fr.Element, len(ci[i].PrivateCommitted))
+				for j := range values {
+					committed[i][j].SetBigInt(values[j])
+				}
+				var err error
+				if t.proof.Commitments[i], err = p.pk.CommitmentKeys[i].Commit(committed[i]); err != nil {
+					return fmt.Errorf("groth16: commitment %d: %w", i, err)
+				}
+				hashFn.Write(constraint.SerializeCommitment(t.proof.Commitments[i].Marshal(), hashed, (fr.Bits-1)/8+1))
+				digest := hashFn.Sum(nil)
+				hashFn.Reset()
+				nb := min(fr.Bytes, hashFn.Size())
+				var res fr.Element
+				res.SetBytes(digest[:nb])
+				res.BigInt(out[0])
+				return nil
+			}))
+
+	if len(ci) > 0 {
+		// gnark masks each commitment with a value its solver draws from
+		// crypto/rand.Reader; draw it from ours, in the same order.
+		opts = append(opts, solver.OverrideHint(randomizeHintID, func(mod *big.Int, in, out []*big.Int) error {
+			if len(in) != 0 {
+				return fmt.Errorf("groth16: commitment mask hint takes no input, got %d", len(in))
+			}
+			for i := range out {
+				v, err := cryptorand.Int(t.rand, mod)
+				if err != nil {
+					return fmt.Errorf("groth16: reading randomness for a commitment mask: %w", err)
+				}
+				out[i].Set(v)
+			}
+			return nil
+		}))
+	}
+
+	sol, err := p.r1cs.Solve(t.witness, opts...)
+	if err != nil {
+		return fmt.Errorf("groth16: solving the circuit: %w", err)
+	}
+	solution := sol.(*cs.R1CSSolution)
+	w := []fr.Element(solution.W)
+
+	// Proofs of knowledge of the committed values, folded with a challenge
+	// derived from the commitments' hashes (gnark's "G16-BSB22").
+	poks := make([]curve.G1Affine, len(p.pk.CommitmentKeys))
+	for i := range p.pk.CommitmentKeys {
+		if poks[i], err = p.pk.CommitmentKeys[i].ProveKnowledge(committed[i]); err != nil {
+			return fmt.Errorf("groth16: commitment %d proof of knowledge: %w", i, err)
+		}
+	}
+	serialized := make([]byte, fr.Bytes*len(ci))
+	for i := range ci {
+		copy(serialized[fr.Bytes*i:], w[ci[i].CommitmentIndex].Marshal())
+	}
+	challenge, err := fr.Hash(serialized, []byte("G16-BSB22"), 1)
+	if err != nil {
+		return fmt.Errorf("groth16: commitment challenge: %w", err)
+	}
+	if _, err = t.proof.CommitmentPok.Fold(poks, challenge[0], ecc.MultiExpConfig{NbTasks: 1}); err != nil {
+		return fmt.Errorf("groth16: folding commitment proofs: %w", err)
+	}
+
+	// r then s, read after solving, as gnark reads them.
+	if t.r, err = randomElement(t.rand); err != nil {
+		return err
+	}
+	if t.s, err = randomElement(t.rand); err != nil {
+		return err
+	}
+
+	t.a = padded(solution.A, p.n)
+	t.b = padded(solution.B, p.n)
+	t.c = padded(solution.C, p.n)
+
+	t.wA = filterOut(w, p.pk.InfinityA, len(w)-int(p.pk.NbInfinityA))
+	t.wB = filterOut(w, p.pk.InfinityB, len(w)-int(p.pk.NbInfinityB))
+	t.wK = filterOut(w[p.nbPublic:], p.kRemove, len(p.pk.G1.K))
+	t.times.Solve = time.Since(start)
+	return nil
+}
+
+// padded extends v with zeros to length n, reusing its capacity.
+func padded(v []fr.Element, n int) []fr.Element {
+	if cap(v) < n {
+		out := make([]fr.Element, n)
+		copy(out, v)
+		return out
+	}
+	old := len(v)
+	v = v[:n]
+	clear(v[old:])
+	return v
+}
+
+// filterOut returns the values v[i] whose skip[i] is false; want is their
+// expected count. checkKey has made len(skip) == len(v).
+func filterOut(v []fr.Element, skip []bool, want int) []fr.Element {
+	out := make([]fr.Element, 0, want)
+	for i := range v {
+		if !skip[i] {
+			out = append(out, v[i])
+		}
+	}
+	return out
+}
+
+// Device buffers of one partition, in the order bufferSizes lists them.
+const (
+	bufA = iota // a, then h
+	bufB
+	bufC
+	bufWA
+	bufWB
+	bufWK
+	nbBuffers
+)
+
+// bufferSizes is the byte size of each per-partition device buffer.
+func (t *partition) bufferSizes() []int64 {
+	n := int64(t.p.n)
+	s := backend.ScalarBytes
+	return []int64{
+		bufA:  n * s,
+		bufB:  n * s,
+		bufC:  n * s,
+		bufWA: max(1, int64(len(t.wA))) * s,
+		bufWB: max(1, int64(len(t.wB))) * s,
+		bufWK: max(1, int64(len(t.wK))) * s,
+	}
+}
+
+// upload copies a, b, c and the filtered wire values into bufs, laid out as
+// bufferSizes says.
+func (t *partition) upload(dev backend.Backend, q backend.Queue, bufs []backend.Buffer) error {
+	if len(bufs) != nbBuffers {
+		return fmt.Errorf("groth16: internal error: %d device buffers, want %d", len(bufs), nbBuffers)
+	}
+	start := time.Now()
+	for i, v := range [][]fr.Element{bufA: t.a, bufB: t.b, bufC: t.c, bufWA: t.wA, bufWB: t.wB, bufWK: t.wK} {
+		if err := dev.Upload(q, bufs[i], 0, backend.AsBytes(v)); err != nil {
+			return fmt.Errorf("groth16: partition %d: upload: %w", t.index, err)
+		}
+	}
+	if err := q.Wait(); err != nil {
+		return fmt.Errorf("groth16: partition %d: upload: %w", t.index, err)
+	}
+	t.times.Upload += time.Since(start)
+	return nil
+}
+
+// release drops the host copies that upload has moved to the device.
+func (t *partition) release() {
+	t.a, t.b, t.c = nil, nil, nil
+	t.wA, t.wB, t.wK = nil, nil, nil
+}
+
+// compute runs the device work: h from a, b and c (seven NTTs and the
+// quotient step, h left bit-reversed in bufs[bufA]), then the five MSMs,
+// concurrently on their own queues.
+func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey, bufs []backend.Buffer) error {
+	p := t.p
+	if len(bufs) != nbBuffers {
+		return fmt.Errorf("groth16: internal error: %d device buffers, want %d", len(bufs), nbBuffers)
+	}
+	fail := func(stage string, err error) error {
+		return fmt.Errorf("groth16: partition %d: %s on %s: %w", t.index, stage, dev, err)
+	}
+	start := time.Now()
+	for _, x := range []int{bufA, bufB, bufC} {
+		if err := dev.NTT(q, bufs[x], backend.NTTSpec{LogN: p.logN, Inverse: true, Order: backend.DIF}); err != nil {
+			return fail("NTT", err)
+		}
+		if err := dev.NTT(q, bufs[x], backend.NTTSpec{LogN: p.logN, Order: backend.DIT, Coset: true, CosetShift: p.shift}); err != nil {
+			return fail("NTT", err)
+		}
+	}
+	if err := dev.QuotientStep(q, bufs[bufA], bufs[bufB], bufs[bufC], p.n, p.zInv); err != nil {
+		return fail("quotient step", err)
+	}
+	if err := dev.NTT(q, bufs[bufA], backend.NTTSpec{LogN: p.logN, Inverse: true, Order: backend.DIF, Coset: true, CosetShift: p.shift}); err != nil {
+		return fail("NTT", err)
+	}
+	if err := q.Wait(); err != nil {
+		return fail("H", err)
+	}
+	t.times.H = time.Since(start)
+
+	// The five MSMs share no data but the bases: run them side by side.
+	msmStart := time.Now()
+	type msm struct {
+		name string
+		took *time.Duration
+		run  func(q backend.Queue) error
+	}
+	msms := []msm{
+		{"MSM B2", &t.times.MSMB2, func(q backend.Queue) error {
+			return dev.MSMG2(q, &t.msmB2, key.g2, 0, bufs[bufWB], key.nbB)
+		}},
+		{"MSM Z", &t.times.MSMZ, func(q backend.Queue) error {
+			return dev.MSMG1(q, &t.msmZ, key.g1, key.offZ, bufs[bufA], p.n-1)
+		}},
+		{"MSM K", &t.times.MSMK, func(q backend.Queue) error {
+			return dev.MSMG1(q, &t.msmK, key.g1, key.offK, bufs[bufWK], key.nbK)
+		}},
+		{"MSM A", &t.times.MSMA, func(q backend.Queue) error {
+			return dev.MSMG1(q, &t.msmA, key.g1, key.offA, bufs[bufWA], key.nbA)
+		}},
+		{"MSM B1", &t.times.MSMB1, func(q backend.Queue) error {
+			return dev.MSMG1(q, &t.msmB1, key.g1, key.offB, bufs[bufWB], key.nbB)
+		}},
+	}
+	errs := make([]error, len(msms))
+	var wg sync.WaitGroup
+	for i := range msms {
+		m := &msms[i]
+		qi := q
+		if i > 0 {
+			var err error
+			if qi, err = dev.NewQueue(); err != nil {
+				errs[i] = fail(m.name, err)
+				continue
+			}
+		}
+		wg.Add(1)
+		go func(i int, qi backend.Queue) {
+			defer wg.Done()
+			s := time.Now()
+			err := m.run(qi)
+			if i > 0 {
+				if cerr := qi.Close(); err == nil {
+					err = cerr
+				}
+			}
+			*m.took = time.Since(s)
+			if err != nil {
+				errs[i] = fail(m.name, err)
+			}
+		}(i, qi)
+	}
+	wg.Wait()
+	t.times.MSM = time.Since(msmStart)
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// assemble computes the proof from the MSM results (host).
+//
+//	Ar  = Σ + [α]₁ + r[δ]₁
+//	Bs₁ = Σ + [β]₁ + s[δ]₁,   Bs = Σ + [β]₂ + s[δ]₂
+//	Krs = ΣK + ΣZ + s·Ar + r·Bs₁ − rs[δ]₁
+func (t *partition) assemble() (*gnarkgroth16.Proof, error) {
+	start := time.Now()
+	pk := t.p.pk
+	var kr fr.Element
+	kr.Mul(&t.r, &t.s).Neg(&kr)
+	var r, s big.Int
+	t.r.BigInt(&r)
+	t.s.BigInt(&s)
+
+	deltas := curve.BatchScalarMultiplicationG1(&pk.G1.Delta, []fr.Element{t.r, t.s, kr})
+
+	ar := t.msmA
+	ar.AddMixed(&pk.G1.Alpha)
+	ar.AddMixed(&deltas[0])
+	t.proof.Ar.FromJacobian(&ar)
+
+	bs1 := t.msmB1
+	bs1.AddMixed(&pk.G1.Beta)
+	bs1.AddMixed(&deltas[1])
+
+	krs := t.msmK
+	krs.AddMixed(&deltas[2])
+	krs.AddAssign(&t.msmZ)
+	var tmp curve.G1Jac
+	tmp.ScalarMultiplication(&ar, &s)
+	krs.AddAssign(&tmp)
+	tmp.ScalarMultiplication(&bs1, &r)
+	krs.AddAssign(&tmp)
+	t.proof.Krs.FromJacobian(&krs)
+
+	var bs, deltaS curve.G2Jac
+	bs = t.msmB2
+	deltaS.FromAffine(&pk.G2.Delta)
+	deltaS.ScalarMultiplication(&deltaS, &s)
+	bs.AddAssign(&deltaS)
+	bs.AddMixed(&pk.G2.Beta)
+	t.proof.Bs.FromJacobian(&bs)
+
+	t.times.Assemble = time.Since(start)
+	return t.proof, nil
+}

@@ -1,0 +1,93 @@
+package groth16
+
+import (
+	"errors"
+	"fmt"
+
+	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
+	"github.com/consensys/gnark/backend/witness"
+	"github.com/consensys/gnark/constraint"
+
+	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/backend/cpu"
+)
+
+// Prove proves that fullWitness satisfies ccs, with the proving key pk.
+//
+// ccs must be a BLS12-381 R1CS, pk the Groth16 key gnark's Setup made for
+// it, fullWitness its full (public and secret) witness. The proof is
+// gnark's type, accepted by gnark's groth16.Verify; with the same
+// randomness it is byte-identical to gnark's groth16.Prove output.
+//
+// Bad input returns an error matching ErrInput; a witness that does not
+// satisfy the circuit returns the solver's error, which names the
+// constraint.
+func Prove(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, fullWitness witness.Witness, opts ...Option) (gnarkgroth16.Proof, error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	r1cs, key, err := asBLS12381(ccs, pk)
+	if err != nil {
+		return nil, err
+	}
+	p, err := newProver(r1cs, key, cfg.proverOpts)
+	if err != nil {
+		return nil, err
+	}
+	dev := cfg.backend
+	if dev == nil {
+		dev = cpu.MustNew()
+	}
+	t := p.newPartition(0, fullWitness, cfg.rand)
+	if err := t.solve(); err != nil {
+		return nil, err
+	}
+	if err := proveOnDevice(dev, t, nil); err != nil {
+		return nil, err
+	}
+	proof, err := t.assemble()
+	if err != nil {
+		return nil, err
+	}
+	if cfg.phaseTimes != nil {
+		cfg.phaseTimes(0, t.times)
+	}
+	return proof, nil
+}
+
+// proveOnDevice uploads t's inputs and runs its device work on dev. key
+// may be nil, in which case pk's bases are uploaded for this proof alone.
+// Every buffer it allocates is freed before it returns.
+func proveOnDevice(dev backend.Backend, t *partition, key *deviceKey) (err error) {
+	q, err := dev.NewQueue()
+	if err != nil {
+		return fmt.Errorf("groth16: %s: %w", dev, err)
+	}
+	defer func() { err = errors.Join(err, q.Close()) }()
+	if key == nil {
+		if key, err = uploadKey(dev, q, t.p.pk, nil); err != nil {
+			return err
+		}
+		defer func() { err = errors.Join(err, key.free(dev, q)) }()
+	}
+	sizes := t.bufferSizes()
+	bufs := make([]backend.Buffer, 0, len(sizes))
+	defer func() {
+		for _, b := range bufs {
+			err = errors.Join(err, dev.Free(q, b))
+		}
+	}()
+	for _, size := range sizes {
+		b, err := dev.Alloc(q, size)
+		if err != nil {
+			return fmt.Errorf("groth16: partition %d: %w", t.index, err)
+		}
+		bufs = append(bufs, b)
+	}
+	if err := t.upload(dev, q, bufs); err != nil {
+		return err
+	}
+	t.release()
+	return t.compute(dev, q, key, bufs)
+}

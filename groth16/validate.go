@@ -1,0 +1,161 @@
+package groth16
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+	"reflect"
+
+	"github.com/consensys/gnark-crypto/ecc"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
+	groth16bls "github.com/consensys/gnark/backend/groth16/bls12-381"
+	"github.com/consensys/gnark/backend/witness"
+	"github.com/consensys/gnark/constraint"
+	cs "github.com/consensys/gnark/constraint/bls12-381"
+)
+
+// ErrInput is matched (errors.Is) by every error that reports bad input:
+// a wrong curve, a missing or mismatched key, a malformed witness.
+var ErrInput = errors.New("invalid input")
+
+func inputErr(format string, args ...any) error {
+	return fmt.Errorf("groth16: %w: %s", ErrInput, fmt.Sprintf(format, args...))
+}
+
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	rv := reflect.ValueOf(v)
+	return rv.Kind() == reflect.Pointer && rv.IsNil()
+}
+
+// asBLS12381 checks the constraint system and key are BLS12-381 Groth16
+// ones and returns their concrete types.
+func asBLS12381(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey) (*cs.R1CS, *groth16bls.ProvingKey, error) {
+	if isNil(ccs) {
+		return nil, nil, inputErr("nil constraint system")
+	}
+	if isNil(pk) {
+		return nil, nil, inputErr("nil proving key")
+	}
+	r1cs, ok := ccs.(*cs.R1CS)
+	if !ok {
+		if name := curveOf(ccs.Field()); name != ecc.BLS12_381.String() {
+			return nil, nil, inputErr("constraint system is over %s; g16 proves BLS12-381 only", name)
+		}
+		return nil, nil, inputErr("constraint system is a %T, not an R1CS (Groth16 needs R1CS; PLONK's SparseR1CS is not supported)", ccs)
+	}
+	key, ok := pk.(*groth16bls.ProvingKey)
+	if !ok {
+		if id := pk.CurveID(); id != ecc.BLS12_381 {
+			return nil, nil, inputErr("proving key is for %s; g16 proves BLS12-381 only", id)
+		}
+		return nil, nil, inputErr("proving key is a %T, not a Groth16 BLS12-381 key", pk)
+	}
+	return r1cs, key, nil
+}
+
+// curveOf names the curve whose scalar field has modulus q.
+func curveOf(q *big.Int) string {
+	for _, id := range []ecc.ID{ecc.BN254, ecc.BLS12_377, ecc.BLS12_381, ecc.BLS24_315, ecc.BLS24_317, ecc.BW6_761, ecc.BW6_633} {
+		if f := id.ScalarField(); f != nil && f.Cmp(q) == 0 {
+			return id.String()
+		}
+	}
+	return fmt.Sprintf("an unknown %d-bit field", q.BitLen())
+}
+
+// checkKey reports a key that cannot belong to the circuit: an empty
+// system, or domain size and wire counts that differ.
+func checkKey(r1cs *cs.R1CS, pk *groth16bls.ProvingKey) error {
+	nbConstraints := r1cs.GetNbConstraints()
+	if nbConstraints == 0 {
+		return inputErr("constraint system has no constraints")
+	}
+	n := pk.Domain.Cardinality
+	if n == 0 {
+		return inputErr("proving key is empty (domain size 0)")
+	}
+	if n&(n-1) != 0 {
+		return inputErr("proving key's domain size %d is not a power of two", n)
+	}
+	if want := ecc.NextPowerOfTwo(uint64(nbConstraints)); n != want {
+		return inputErr("proving key's domain has %d points, the circuit's %d constraints need %d: key made for another circuit", n, nbConstraints, want)
+	}
+	nbWires := r1cs.NbInternalVariables + r1cs.GetNbPublicVariables() + r1cs.GetNbSecretVariables()
+	if len(pk.InfinityA) != nbWires || len(pk.InfinityB) != nbWires {
+		return inputErr("proving key covers %d wires, the circuit has %d: key made for another circuit", len(pk.InfinityA), nbWires)
+	}
+	if got, want := len(pk.G1.A), nbWires-int(pk.NbInfinityA); got != want || pk.NbInfinityA > uint64(nbWires) {
+		return inputErr("proving key has %d A points, expected %d: corrupt key", got, want)
+	}
+	if got, want := len(pk.G1.B), nbWires-int(pk.NbInfinityB); got != want || pk.NbInfinityB > uint64(nbWires) {
+		return inputErr("proving key has %d B points in G1, expected %d: corrupt key", got, want)
+	}
+	if len(pk.G2.B) != len(pk.G1.B) {
+		return inputErr("proving key has %d B points in G2 and %d in G1: corrupt key", len(pk.G2.B), len(pk.G1.B))
+	}
+	if got, want := len(pk.G1.Z), int(n)-1; got != want {
+		return inputErr("proving key has %d Z points, expected %d: corrupt key", got, want)
+	}
+	if got := countTrue(pk.InfinityA); got != int(pk.NbInfinityA) {
+		return inputErr("proving key marks %d A points at infinity but counts %d: corrupt key", got, pk.NbInfinityA)
+	}
+	if got := countTrue(pk.InfinityB); got != int(pk.NbInfinityB) {
+		return inputErr("proving key marks %d B points at infinity but counts %d: corrupt key", got, pk.NbInfinityB)
+	}
+	ci, ok := r1cs.CommitmentInfo.(constraint.Groth16Commitments)
+	if !ok {
+		return inputErr("constraint system's commitment info is a %T, not Groth16's", r1cs.CommitmentInfo)
+	}
+	if len(pk.CommitmentKeys) != len(ci) {
+		return inputErr("proving key has %d commitment keys, the circuit has %d commitments: key made for another circuit", len(pk.CommitmentKeys), len(ci))
+	}
+	for i := range ci {
+		if got, want := len(pk.CommitmentKeys[i].Basis), len(ci[i].PrivateCommitted); got != want {
+			return inputErr("commitment key %d has %d bases, the circuit commits %d values: key made for another circuit", i, got, want)
+		}
+	}
+	return nil
+}
+
+func countTrue(v []bool) int {
+	n := 0
+	for _, b := range v {
+		if b {
+			n++
+		}
+	}
+	return n
+}
+
+// checkWitness reports a witness that is not a full BLS12-381 witness of
+// the circuit: wrong field, or wrong number of public or secret values.
+func checkWitness(r1cs *cs.R1CS, w witness.Witness) error {
+	if isNil(w) {
+		return inputErr("nil witness")
+	}
+	vec, ok := w.Vector().(fr.Vector)
+	if !ok {
+		return inputErr("witness holds a %T, not BLS12-381 scalars (witness built for another curve?)", w.Vector())
+	}
+	total := len(vec)
+	pub, err := w.Public()
+	if err != nil {
+		return inputErr("witness: %v", err)
+	}
+	pubVec, ok := pub.Vector().(fr.Vector)
+	if !ok {
+		return inputErr("witness's public part holds a %T", pub.Vector())
+	}
+	nbPub := len(pubVec)
+	wantPub := r1cs.GetNbPublicVariables() - 1 // wire 0 is the constant ONE
+	wantSec := r1cs.GetNbSecretVariables()
+	if nbPub != wantPub || total-nbPub != wantSec {
+		return inputErr("witness has %d public and %d secret values, the circuit takes %d public and %d secret (is it a full witness of this circuit?)",
+			nbPub, total-nbPub, wantPub, wantSec)
+	}
+	return nil
+}

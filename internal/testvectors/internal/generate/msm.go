@@ -1,0 +1,347 @@
+package generate
+
+import (
+	"fmt"
+	"io"
+	"math/big"
+
+	"github.com/consensys/gnark-crypto/ecc"
+	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/g16prover/g16/internal/testvectors/vecfile"
+)
+
+// MSM vector lengths with random scalars over the table's random bases.
+var (
+	MSMG1Lengths = []int{1, 2, 3, 7, 64, 1000, 4096, 1<<14 + 3}
+	MSMG2Lengths = []int{1, 2, 3, 7, 64, 1000, 4096}
+)
+
+// msmCase is one MSM before its bases are computed: every base is known by
+// its discrete logarithm to the group generator (0 for the point at
+// infinity), so the expected sum has a closed form, (Σ sᵢ·kᵢ)·G, that
+// does not depend on MultiExp.
+type msmCase struct {
+	name    string
+	logs    []fr.Element // kᵢ: base i is kᵢ·G
+	table   bool         // logs are the first len(logs) of the table's
+	scalars []fr.Element
+}
+
+// edgeScalar is a named scalar that MSM implementations get wrong.
+type edgeScalar struct {
+	name string
+	v    fr.Element
+}
+
+func edgeScalars() []edgeScalar {
+	r := fr.Modulus()
+	one := big.NewInt(1)
+	rm1 := new(big.Int).Sub(r, one)
+	half := new(big.Int).Rsh(rm1, 1)
+	halfUp := new(big.Int).Add(half, one)
+	return []edgeScalar{
+		{"0", elementOf(big.NewInt(0))},
+		{"1", elementOf(big.NewInt(1))},
+		{"2", elementOf(big.NewInt(2))},
+		{"r-1", elementOf(rm1)},
+		{"(r-1)/2", elementOf(half)},
+		{"(r+1)/2", elementOf(halfUp)},
+	}
+}
+
+// windowMaxScalars are scalars whose window digits sit at the extremes that
+// Pippenger implementations special-case, for every window width w from 2
+// to 20 (digits taken over the low ⌊254/w⌋·w bits, so every value is below
+// r ≈ 2^254.9):
+//
+//	ones(w):   every unsigned digit 2^w − 1 (all bits set)
+//	half(w):   every digit 2^(w−1), where a signed (Booth) digit wraps
+//	below(w):  every digit 2^(w−1) − 1, the largest that does not wrap
+//
+// plus 2^b − 1 for a few bit lengths b. With neg, each is replaced by
+// r − s, whose negation (what signed-digit MSMs work on above r/2) has the
+// pattern.
+func windowMaxScalars(neg bool) []fr.Element {
+	var vals []*big.Int
+	for _, b := range []int{8, 16, 32, 64, 128, 252, 253, 254} {
+		vals = append(vals, new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(b)), big.NewInt(1)))
+	}
+	repeat := func(digit int64, w int) *big.Int {
+		x := new(big.Int)
+		for k := 0; (k+1)*w <= 254; k++ {
+			x.Add(x, new(big.Int).Lsh(big.NewInt(digit), uint(k*w)))
+		}
+		return x
+	}
+	for w := 2; w <= 20; w++ {
+		vals = append(vals,
+			repeat(1<<w-1, w),
+			repeat(1<<(w-1), w),
+			repeat(1<<(w-1)-1, w))
+	}
+	out := make([]fr.Element, len(vals))
+	for i, v := range vals {
+		if v.Cmp(fr.Modulus()) >= 0 {
+			panic("generate: internal error: window pattern not below r")
+		}
+		out[i] = elementOf(v)
+		if neg {
+			out[i].Neg(&out[i])
+		}
+	}
+	return out
+}
+
+func fill(n int, v fr.Element) []fr.Element {
+	s := make([]fr.Element, n)
+	for i := range s {
+		s[i] = v
+	}
+	return s
+}
+
+// msmCases lists the vectors of one group. tableLogs are the discrete logs
+// of the file's table; repeatLen is the length of the repeated-base vectors.
+func msmCases(group string, tableLogs []fr.Element, lengths []int, repeatLen int) []msmCase {
+	var cases []msmCase
+	prefix := func(n int) []fr.Element { return tableLogs[:n] }
+	add := func(c msmCase) { cases = append(cases, c) }
+
+	for _, n := range lengths {
+		name := fmt.Sprintf("len=%d/random", n)
+		add(msmCase{name: name, logs: prefix(n), table: true, scalars: randElements(Stream(group+"/"+name), n)})
+	}
+	for _, e := range edgeScalars() {
+		add(msmCase{name: "len=1/edge=" + e.name, logs: prefix(1), table: true, scalars: []fr.Element{e.v}})
+		add(msmCase{name: "len=64/edge=" + e.name, logs: prefix(64), table: true, scalars: fill(64, e.v)})
+		// The edge scalar among random ones.
+		name := "len=7/edge=" + e.name
+		s := randElements(Stream(group+"/"+name), 7)
+		s[3] = e.v
+		add(msmCase{name: name, logs: prefix(7), table: true, scalars: s})
+	}
+	for _, neg := range []bool{false, true} {
+		s := windowMaxScalars(neg)
+		name := fmt.Sprintf("len=%d/edge=window-max", len(s))
+		if neg {
+			name += "-neg"
+		}
+		add(msmCase{name: name, logs: prefix(len(s)), table: true, scalars: s})
+	}
+	one := elementOf(big.NewInt(1))
+	var zero fr.Element
+
+	// The point at infinity as a base.
+	{
+		name := "len=1/edge=infinity-base"
+		add(msmCase{name: name, logs: []fr.Element{zero}, scalars: randElements(Stream(group+"/"+name), 1)})
+		name = "len=7/edge=infinity-base"
+		logs := append([]fr.Element(nil), prefix(7)...)
+		logs[3].SetZero()
+		add(msmCase{name: name, logs: logs, scalars: randElements(Stream(group+"/"+name), 7)})
+		name = "len=64/edge=all-infinity"
+		add(msmCase{name: name, logs: make([]fr.Element, 64), scalars: randElements(Stream(group+"/"+name), 64)})
+	}
+	// P beside −P: with equal scalars the pair cancels; with random ones it
+	// does not.
+	{
+		name := "len=2/edge=P-negP-cancel"
+		rng := Stream(group + "/" + name)
+		k, s := tableLogs[0], randElement(rng)
+		var nk fr.Element
+		nk.Neg(&k)
+		add(msmCase{name: name, logs: []fr.Element{k, nk}, scalars: []fr.Element{s, s}})
+
+		name = "len=64/edge=P-negP"
+		rng = Stream(group + "/" + name)
+		logs := make([]fr.Element, 64)
+		for i := 0; i < 64; i += 2 {
+			logs[i] = tableLogs[i]
+			logs[i+1].Neg(&tableLogs[i])
+		}
+		scalars := randElements(rng, 64)
+		for i := 0; i < 64; i += 8 { // some pairs cancel
+			scalars[i+1] = scalars[i]
+		}
+		add(msmCase{name: name, logs: logs, scalars: scalars})
+	}
+	// One base repeated: random scalars, and all ones (bucket sums then add
+	// a point to itself).
+	{
+		name := fmt.Sprintf("len=%d/edge=repeated-base", repeatLen)
+		add(msmCase{name: name, logs: fill(repeatLen, tableLogs[0]), scalars: randElements(Stream(group+"/"+name), repeatLen)})
+		name = fmt.Sprintf("len=%d/edge=repeated-base-ones", repeatLen)
+		add(msmCase{name: name, logs: fill(repeatLen, tableLogs[0]), scalars: fill(repeatLen, one)})
+	}
+	// Witness-like scalars.
+	for _, n := range []int{64, 1000, 4096} {
+		if n > len(tableLogs) {
+			continue
+		}
+		add(msmCase{name: fmt.Sprintf("len=%d/edge=all-ones", n), logs: prefix(n), table: true, scalars: fill(n, one)})
+	}
+	add(msmCase{name: "len=64/edge=all-zero", logs: prefix(64), table: true, scalars: make([]fr.Element, 64)})
+	{
+		n := min(4096, len(tableLogs))
+		name := fmt.Sprintf("len=%d/edge=mostly-zero", n)
+		rng := Stream(group + "/" + name)
+		s := make([]fr.Element, n)
+		var pick [8]byte
+		for i := range s {
+			rng.Read(pick[:])
+			switch pick[0] % 100 {
+			case 0:
+				s[i] = randElement(rng)
+			case 1:
+				s[i] = one
+			}
+		}
+		add(msmCase{name: name, logs: prefix(n), table: true, scalars: s})
+
+		name = "len=1000/edge=small"
+		rng = Stream(group + "/" + name)
+		s = make([]fr.Element, 1000)
+		for i := range s {
+			rng.Read(pick[:])
+			s[i].SetUint64(uint64(pick[0] % 16))
+		}
+		add(msmCase{name: name, logs: prefix(1000), table: true, scalars: s})
+	}
+	return cases
+}
+
+// closedForm returns Σ sᵢ·kᵢ as a big integer.
+func closedForm(c *msmCase) *big.Int {
+	var acc, t fr.Element
+	for i := range c.scalars {
+		t.Mul(&c.scalars[i], &c.logs[i])
+		acc.Add(&acc, &t)
+	}
+	return acc.BigInt(new(big.Int))
+}
+
+func writeMSMG1(w io.Writer) error {
+	_, _, g, _ := bls12381.Generators()
+	tableLogs := randElements(Stream("msm-g1/table"), MSMG1Lengths[len(MSMG1Lengths)-1])
+	table := bls12381.BatchScalarMultiplicationG1(&g, tableLogs)
+	if err := spotCheckG1(table, tableLogs); err != nil {
+		return err
+	}
+	var recs []vecfile.MSMG1
+	for _, c := range msmCases("msm-g1", tableLogs, MSMG1Lengths, 1000) {
+		rec := vecfile.MSMG1{Name: c.name, Scalars: c.scalars}
+		if c.table {
+			rec.Bases = table[:len(c.logs)]
+		} else {
+			rec.Bases = pointsG1(&g, c.logs)
+		}
+		var sum bls12381.G1Jac
+		if _, err := sum.MultiExp(rec.Bases, rec.Scalars, ecc.MultiExpConfig{}); err != nil {
+			return fmt.Errorf("MSM G1 %s: %w", c.name, err)
+		}
+		rec.Result.FromJacobian(&sum)
+		var want bls12381.G1Affine
+		want.ScalarMultiplicationBase(closedForm(&c))
+		if !want.Equal(&rec.Result) {
+			return fmt.Errorf("MSM G1 %s: MultiExp disagrees with the closed form", c.name)
+		}
+		recs = append(recs, rec)
+	}
+	return vecfile.WriteMSMG1(w, table, recs)
+}
+
+func writeMSMG2(w io.Writer) error {
+	_, _, _, g := bls12381.Generators()
+	tableLogs := randElements(Stream("msm-g2/table"), MSMG2Lengths[len(MSMG2Lengths)-1])
+	table := bls12381.BatchScalarMultiplicationG2(&g, tableLogs)
+	if err := spotCheckG2(table, tableLogs); err != nil {
+		return err
+	}
+	var recs []vecfile.MSMG2
+	for _, c := range msmCases("msm-g2", tableLogs, MSMG2Lengths, 256) {
+		rec := vecfile.MSMG2{Name: c.name, Scalars: c.scalars}
+		if c.table {
+			rec.Bases = table[:len(c.logs)]
+		} else {
+			rec.Bases = pointsG2(&g, c.logs)
+		}
+		var sum bls12381.G2Jac
+		if _, err := sum.MultiExp(rec.Bases, rec.Scalars, ecc.MultiExpConfig{}); err != nil {
+			return fmt.Errorf("MSM G2 %s: %w", c.name, err)
+		}
+		rec.Result.FromJacobian(&sum)
+		var want bls12381.G2Affine
+		want.ScalarMultiplicationBase(closedForm(&c))
+		if !want.Equal(&rec.Result) {
+			return fmt.Errorf("MSM G2 %s: MultiExp disagrees with the closed form", c.name)
+		}
+		recs = append(recs, rec)
+	}
+	return vecfile.WriteMSMG2(w, table, recs)
+}
+
+// pointsG1 returns kᵢ·g for each log, one scalar multiplication each (the
+// inline bases are few).
+func pointsG1(g *bls12381.G1Affine, logs []fr.Element) []bls12381.G1Affine {
+	p := make([]bls12381.G1Affine, len(logs))
+	for i := range logs {
+		if i > 0 && logs[i] == logs[i-1] {
+			p[i] = p[i-1]
+			continue
+		}
+		p[i].ScalarMultiplication(g, logs[i].BigInt(new(big.Int)))
+	}
+	return p
+}
+
+func pointsG2(g *bls12381.G2Affine, logs []fr.Element) []bls12381.G2Affine {
+	p := make([]bls12381.G2Affine, len(logs))
+	for i := range logs {
+		if i > 0 && logs[i] == logs[i-1] {
+			p[i] = p[i-1]
+			continue
+		}
+		p[i].ScalarMultiplication(g, logs[i].BigInt(new(big.Int)))
+	}
+	return p
+}
+
+// spotCheckG1 checks some table points against plain scalar
+// multiplication, and that the table's points are distinct.
+func spotCheckG1(table []bls12381.G1Affine, logs []fr.Element) error {
+	seen := make(map[bls12381.G1Affine]bool, len(table))
+	for i := range table {
+		if seen[table[i]] || table[i].IsInfinity() || i%1024 == 0 && !table[i].IsInSubGroup() {
+			return fmt.Errorf("MSM G1 table: point %d repeated, at infinity or not in G1", i)
+		}
+		seen[table[i]] = true
+	}
+	for i := 0; i < len(table); i += 997 {
+		var p bls12381.G1Affine
+		p.ScalarMultiplicationBase(logs[i].BigInt(new(big.Int)))
+		if !p.Equal(&table[i]) {
+			return fmt.Errorf("MSM G1 table: point %d is not its log times the generator", i)
+		}
+	}
+	return nil
+}
+
+func spotCheckG2(table []bls12381.G2Affine, logs []fr.Element) error {
+	seen := make(map[bls12381.G2Affine]bool, len(table))
+	for i := range table {
+		if seen[table[i]] || table[i].IsInfinity() || i%512 == 0 && !table[i].IsInSubGroup() {
+			return fmt.Errorf("MSM G2 table: point %d repeated, at infinity or not in G2", i)
+		}
+		seen[table[i]] = true
+	}
+	for i := 0; i < len(table); i += 251 {
+		var p bls12381.G2Affine
+		p.ScalarMultiplicationBase(logs[i].BigInt(new(big.Int)))
+		if !p.Equal(&table[i]) {
+			return fmt.Errorf("MSM G2 table: point %d is not its log times the generator", i)
+		}
+	}
+	return nil
+}

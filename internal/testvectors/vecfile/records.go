@@ -1,0 +1,316 @@
+package vecfile
+
+import (
+	"fmt"
+	"io"
+
+	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+)
+
+// NTT is one input of size n = 2^LogN with its forward transforms, plain and
+// on the coset Shift·⟨ω⟩, both in natural order:
+//
+//	Plain[j] = Σ_i X[i] ω^{ij}
+//	Coset[j] = Σ_i X[i] Shift^i ω^{ij}
+//
+// with ω = fft.NewDomain(n).Generator. The four memory orders of
+// backend.NTTSpec follow by bit-reversal (see package testvectors).
+//
+// Layout: name, u8 LogN, Shift (32), X, Plain, Coset (arrays of n elements).
+type NTT struct {
+	Name         string
+	LogN         int
+	Shift        fr.Element
+	X            []fr.Element
+	Plain, Coset []fr.Element
+}
+
+// H is one quotient computation as gnark's prover does it (computeH in
+// gnark/backend/groth16/bls12-381/prove.go) on a domain of size 2^LogN with
+// coset shift Shift: inputs A, B, C in natural order; output H, the
+// coefficients of (A·B − C)/(Xⁿ − 1), in bit-reversed order.
+//
+// Layout: name, u8 LogN, Shift (32), A, B, C, H (arrays of n elements).
+type H struct {
+	Name       string
+	LogN       int
+	Shift      fr.Element
+	A, B, C, H []fr.Element
+}
+
+// Base-storage modes of an MSM record.
+const (
+	basesInline = 0 // the record holds its own bases
+	basesTable  = 1 // the record uses the first n points of the file's table
+)
+
+// MSMG1 is one G1 multi-scalar multiplication: Result = Σ Scalars[i]·Bases[i].
+//
+// Layout: name, u8 mode, [bases if mode is inline: array of G1Affine],
+// Scalars (array; its count is n), Result (G1Affine).
+type MSMG1 struct {
+	Name    string
+	Bases   []bls12381.G1Affine
+	Scalars []fr.Element
+	Result  bls12381.G1Affine
+}
+
+// MSMG2 is MSMG1 over G2.
+type MSMG2 struct {
+	Name    string
+	Bases   []bls12381.G2Affine
+	Scalars []fr.Element
+	Result  bls12381.G2Affine
+}
+
+// WriteNTT writes an NTT file.
+func WriteNTT(w io.Writer, recs []NTT) error {
+	vw := NewWriter(w, KindNTT)
+	for i := range recs {
+		r := &recs[i]
+		vw.name(r.Name)
+		vw.u8(uint8(r.LogN))
+		vw.element(&r.Shift)
+		vw.elements(r.X)
+		vw.elements(r.Plain)
+		vw.elements(r.Coset)
+	}
+	return vw.Flush()
+}
+
+// ReadNTT reads an NTT file.
+func ReadNTT(rd io.Reader) ([]NTT, error) {
+	r, err := NewReader(rd, KindNTT)
+	if err != nil {
+		return nil, err
+	}
+	var recs []NTT
+	for r.more() {
+		var v NTT
+		v.Name = r.name()
+		v.LogN = int(r.u8())
+		r.element(&v.Shift)
+		v.X = r.elements()
+		v.Plain = r.elements()
+		v.Coset = r.elements()
+		if r.err == nil {
+			n := 1 << v.LogN
+			if len(v.X) != n || len(v.Plain) != n || len(v.Coset) != n {
+				r.err = fmt.Errorf("%w: NTT %s: arrays of %d, %d, %d elements, want %d", ErrFormat, v.Name, len(v.X), len(v.Plain), len(v.Coset), n)
+			}
+		}
+		recs = append(recs, v)
+	}
+	return recs, r.err
+}
+
+// WriteH writes an H file.
+func WriteH(w io.Writer, recs []H) error {
+	vw := NewWriter(w, KindH)
+	for i := range recs {
+		r := &recs[i]
+		vw.name(r.Name)
+		vw.u8(uint8(r.LogN))
+		vw.element(&r.Shift)
+		vw.elements(r.A)
+		vw.elements(r.B)
+		vw.elements(r.C)
+		vw.elements(r.H)
+	}
+	return vw.Flush()
+}
+
+// ReadH reads an H file.
+func ReadH(rd io.Reader) ([]H, error) {
+	r, err := NewReader(rd, KindH)
+	if err != nil {
+		return nil, err
+	}
+	var recs []H
+	for r.more() {
+		var v H
+		v.Name = r.name()
+		v.LogN = int(r.u8())
+		r.element(&v.Shift)
+		v.A = r.elements()
+		v.B = r.elements()
+		v.C = r.elements()
+		v.H = r.elements()
+		if r.err == nil {
+			n := 1 << v.LogN
+			if len(v.A) != n || len(v.B) != n || len(v.C) != n || len(v.H) != n {
+				r.err = fmt.Errorf("%w: H %s: arrays of the wrong length for n = %d", ErrFormat, v.Name, n)
+			}
+		}
+		recs = append(recs, v)
+	}
+	return recs, r.err
+}
+
+// An MSM file is a table of bases (array of points) followed by records.
+// Records whose bases are a prefix of the table store only the scalars,
+// which keeps files of long MSMs over random bases small.
+
+// WriteMSMG1 writes a G1 MSM file. A record whose Bases are the first
+// len(Bases) points of table is stored by reference.
+func WriteMSMG1(w io.Writer, table []bls12381.G1Affine, recs []MSMG1) error {
+	vw := NewWriter(w, KindMSMG1)
+	vw.count(len(table))
+	for i := range table {
+		vw.g1(&table[i])
+	}
+	for i := range recs {
+		r := &recs[i]
+		if len(r.Bases) != len(r.Scalars) {
+			return fmt.Errorf("vecfile: MSM %s: %d bases, %d scalars", r.Name, len(r.Bases), len(r.Scalars))
+		}
+		vw.name(r.Name)
+		if isPrefix(r.Bases, table) {
+			vw.u8(basesTable)
+		} else {
+			vw.u8(basesInline)
+			vw.count(len(r.Bases))
+			for j := range r.Bases {
+				vw.g1(&r.Bases[j])
+			}
+		}
+		vw.elements(r.Scalars)
+		vw.g1(&r.Result)
+	}
+	return vw.Flush()
+}
+
+// ReadMSMG1 reads a G1 MSM file. Records stored by reference share the
+// table's backing array.
+func ReadMSMG1(rd io.Reader) ([]MSMG1, error) {
+	r, err := NewReader(rd, KindMSMG1)
+	if err != nil {
+		return nil, err
+	}
+	table := make([]bls12381.G1Affine, r.count(maxCount))
+	for i := range table {
+		r.g1(&table[i])
+	}
+	var recs []MSMG1
+	for r.more() {
+		var v MSMG1
+		v.Name = r.name()
+		mode := r.u8()
+		switch mode {
+		case basesInline:
+			v.Bases = make([]bls12381.G1Affine, r.count(maxCount))
+			for j := range v.Bases {
+				r.g1(&v.Bases[j])
+			}
+		case basesTable:
+		default:
+			if r.err == nil {
+				r.err = fmt.Errorf("%w: MSM %s: bases mode %d", ErrFormat, v.Name, mode)
+			}
+		}
+		v.Scalars = r.elements()
+		if mode == basesTable {
+			if len(v.Scalars) > len(table) {
+				if r.err == nil {
+					r.err = fmt.Errorf("%w: MSM %s: %d scalars, table of %d", ErrFormat, v.Name, len(v.Scalars), len(table))
+				}
+			} else {
+				v.Bases = table[:len(v.Scalars):len(v.Scalars)]
+			}
+		}
+		if r.err == nil && len(v.Bases) != len(v.Scalars) {
+			r.err = fmt.Errorf("%w: MSM %s: %d bases, %d scalars", ErrFormat, v.Name, len(v.Bases), len(v.Scalars))
+		}
+		r.g1(&v.Result)
+		recs = append(recs, v)
+	}
+	return recs, r.err
+}
+
+// WriteMSMG2 writes a G2 MSM file (see WriteMSMG1).
+func WriteMSMG2(w io.Writer, table []bls12381.G2Affine, recs []MSMG2) error {
+	vw := NewWriter(w, KindMSMG2)
+	vw.count(len(table))
+	for i := range table {
+		vw.g2(&table[i])
+	}
+	for i := range recs {
+		r := &recs[i]
+		if len(r.Bases) != len(r.Scalars) {
+			return fmt.Errorf("vecfile: MSM %s: %d bases, %d scalars", r.Name, len(r.Bases), len(r.Scalars))
+		}
+		vw.name(r.Name)
+		if isPrefix(r.Bases, table) {
+			vw.u8(basesTable)
+		} else {
+			vw.u8(basesInline)
+			vw.count(len(r.Bases))
+			for j := range r.Bases {
+				vw.g2(&r.Bases[j])
+			}
+		}
+		vw.elements(r.Scalars)
+		vw.g2(&r.Result)
+	}
+	return vw.Flush()
+}
+
+// ReadMSMG2 reads a G2 MSM file.
+func ReadMSMG2(rd io.Reader) ([]MSMG2, error) {
+	r, err := NewReader(rd, KindMSMG2)
+	if err != nil {
+		return nil, err
+	}
+	table := make([]bls12381.G2Affine, r.count(maxCount))
+	for i := range table {
+		r.g2(&table[i])
+	}
+	var recs []MSMG2
+	for r.more() {
+		var v MSMG2
+		v.Name = r.name()
+		mode := r.u8()
+		switch mode {
+		case basesInline:
+			v.Bases = make([]bls12381.G2Affine, r.count(maxCount))
+			for j := range v.Bases {
+				r.g2(&v.Bases[j])
+			}
+		case basesTable:
+		default:
+			if r.err == nil {
+				r.err = fmt.Errorf("%w: MSM %s: bases mode %d", ErrFormat, v.Name, mode)
+			}
+		}
+		v.Scalars = r.elements()
+		if mode == basesTable {
+			if len(v.Scalars) > len(table) {
+				if r.err == nil {
+					r.err = fmt.Errorf("%w: MSM %s: %d scalars, table of %d", ErrFormat, v.Name, len(v.Scalars), len(table))
+				}
+			} else {
+				v.Bases = table[:len(v.Scalars):len(v.Scalars)]
+			}
+		}
+		if r.err == nil && len(v.Bases) != len(v.Scalars) {
+			r.err = fmt.Errorf("%w: MSM %s: %d bases, %d scalars", ErrFormat, v.Name, len(v.Bases), len(v.Scalars))
+		}
+		r.g2(&v.Result)
+		recs = append(recs, v)
+	}
+	return recs, r.err
+}
+
+// isPrefix reports whether s holds the first len(s) values of table.
+func isPrefix[T comparable](s, table []T) bool {
+	if len(s) > len(table) {
+		return false
+	}
+	for i := range s {
+		if s[i] != table[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,252 @@
+// Package vecfile reads and writes g16's test-vector files.
+//
+// A file is an 8-byte magic ("g16tv" followed by a kind byte and a version
+// u16), then records. Every integer is little-endian. Field elements and
+// curve points are stored exactly as gnark-crypto holds them in memory:
+// Montgomery form, little-endian 64-bit limbs, so the bytes of an array can
+// be handed to a backend unchanged (see package backend, "Layout").
+//
+//	fr.Element  32 bytes  4 limbs
+//	G1Affine    96 bytes  X, Y (6 limbs each); infinity is X = Y = 0
+//	G2Affine   192 bytes  X.A0, X.A1, Y.A0, Y.A1
+//
+// Record layouts are given on each record type. A name is a u16 length and
+// that many bytes of UTF-8; an array is a u32 count and its elements.
+//
+// Readers do not validate values (a stored point is not checked to be on
+// the curve): the files are produced by the generator and checked by it.
+package vecfile
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+
+	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+)
+
+// Kind says which records a file holds.
+type Kind byte
+
+// The kinds of vector file.
+const (
+	KindNTT   Kind = 'N'
+	KindH     Kind = 'H'
+	KindMSMG1 Kind = '1'
+	KindMSMG2 Kind = '2'
+)
+
+// Version is the format version this package reads and writes.
+const Version = 1
+
+const magic = "g16tv"
+
+// Writer encodes records. Its first error sticks; Flush reports it.
+type Writer struct {
+	w   *bufio.Writer
+	err error
+	buf [8]byte
+}
+
+// NewWriter writes the header of a file of kind k to w.
+func NewWriter(w io.Writer, k Kind) *Writer {
+	vw := &Writer{w: bufio.NewWriter(w)}
+	vw.raw([]byte(magic))
+	vw.raw([]byte{byte(k)})
+	vw.u16(Version)
+	return vw
+}
+
+// Flush writes buffered data and returns the first error met.
+func (w *Writer) Flush() error {
+	if w.err != nil {
+		return w.err
+	}
+	return w.w.Flush()
+}
+
+func (w *Writer) raw(p []byte) {
+	if w.err == nil {
+		_, w.err = w.w.Write(p)
+	}
+}
+
+func (w *Writer) u8(v uint8) { w.raw([]byte{v}) }
+
+func (w *Writer) u16(v uint16) {
+	binary.LittleEndian.PutUint16(w.buf[:2], v)
+	w.raw(w.buf[:2])
+}
+
+func (w *Writer) u32(v uint32) {
+	binary.LittleEndian.PutUint32(w.buf[:4], v)
+	w.raw(w.buf[:4])
+}
+
+func (w *Writer) limbs(l []uint64) {
+	for _, v := range l {
+		binary.LittleEndian.PutUint64(w.buf[:], v)
+		w.raw(w.buf[:])
+	}
+}
+
+func (w *Writer) name(s string) {
+	if len(s) > 0xffff {
+		w.err = fmt.Errorf("vecfile: name of %d bytes", len(s))
+		return
+	}
+	w.u16(uint16(len(s)))
+	w.raw([]byte(s))
+}
+
+func (w *Writer) count(n int) {
+	if n < 0 || n > 1<<31 {
+		w.err = fmt.Errorf("vecfile: bad count %d", n)
+		return
+	}
+	w.u32(uint32(n))
+}
+
+func (w *Writer) element(e *fr.Element) { w.limbs(e[:]) }
+
+func (w *Writer) elements(v []fr.Element) {
+	w.count(len(v))
+	for i := range v {
+		w.element(&v[i])
+	}
+}
+
+func (w *Writer) g1(p *bls12381.G1Affine) {
+	w.limbs(p.X[:])
+	w.limbs(p.Y[:])
+}
+
+func (w *Writer) g2(p *bls12381.G2Affine) {
+	w.limbs(p.X.A0[:])
+	w.limbs(p.X.A1[:])
+	w.limbs(p.Y.A0[:])
+	w.limbs(p.Y.A1[:])
+}
+
+// Reader decodes records. Its first error sticks.
+type Reader struct {
+	r   *bufio.Reader
+	err error
+	buf [8]byte
+}
+
+// ErrFormat is matched by errors about malformed files.
+var ErrFormat = errors.New("vecfile: malformed file")
+
+// NewReader reads and checks the header of a file of kind k.
+func NewReader(r io.Reader, k Kind) (*Reader, error) {
+	vr := &Reader{r: bufio.NewReader(r)}
+	var h [8]byte
+	if _, err := io.ReadFull(vr.r, h[:]); err != nil {
+		return nil, fmt.Errorf("%w: header: %v", ErrFormat, err)
+	}
+	if string(h[:5]) != magic {
+		return nil, fmt.Errorf("%w: bad magic %q", ErrFormat, h[:5])
+	}
+	if Kind(h[5]) != k {
+		return nil, fmt.Errorf("%w: kind %q, want %q", ErrFormat, h[5], byte(k))
+	}
+	if v := binary.LittleEndian.Uint16(h[6:]); v != Version {
+		return nil, fmt.Errorf("%w: version %d, want %d", ErrFormat, v, Version)
+	}
+	return vr, nil
+}
+
+// more reports whether another record follows.
+func (r *Reader) more() bool {
+	if r.err != nil {
+		return false
+	}
+	_, err := r.r.Peek(1)
+	if err == io.EOF {
+		return false
+	}
+	if err != nil {
+		r.err = err
+		return false
+	}
+	return true
+}
+
+func (r *Reader) raw(p []byte) {
+	if r.err != nil {
+		return
+	}
+	if _, err := io.ReadFull(r.r, p); err != nil {
+		r.err = fmt.Errorf("%w: %v", ErrFormat, err)
+	}
+}
+
+func (r *Reader) u8() uint8 {
+	r.raw(r.buf[:1])
+	return r.buf[0]
+}
+
+func (r *Reader) u16() uint16 {
+	r.raw(r.buf[:2])
+	return binary.LittleEndian.Uint16(r.buf[:2])
+}
+
+func (r *Reader) u32() uint32 {
+	r.raw(r.buf[:4])
+	return binary.LittleEndian.Uint32(r.buf[:4])
+}
+
+func (r *Reader) limbs(l []uint64) {
+	for i := range l {
+		r.raw(r.buf[:])
+		l[i] = binary.LittleEndian.Uint64(r.buf[:])
+	}
+}
+
+func (r *Reader) name() string {
+	p := make([]byte, r.u16())
+	r.raw(p)
+	return string(p)
+}
+
+// count reads an array length, refusing ones larger than limit.
+func (r *Reader) count(limit int) int {
+	n := int(r.u32())
+	if r.err == nil && n > limit {
+		r.err = fmt.Errorf("%w: count %d over limit %d", ErrFormat, n, limit)
+	}
+	if r.err != nil {
+		return 0
+	}
+	return n
+}
+
+// maxCount bounds arrays, so that a corrupt count cannot ask for a huge
+// allocation.
+const maxCount = 1 << 24
+
+func (r *Reader) element(e *fr.Element) { r.limbs(e[:]) }
+
+func (r *Reader) elements() []fr.Element {
+	v := make([]fr.Element, r.count(maxCount))
+	for i := range v {
+		r.element(&v[i])
+	}
+	return v
+}
+
+func (r *Reader) g1(p *bls12381.G1Affine) {
+	r.limbs(p.X[:])
+	r.limbs(p.Y[:])
+}
+
+func (r *Reader) g2(p *bls12381.G2Affine) {
+	r.limbs(p.X.A0[:])
+	r.limbs(p.X.A1[:])
+	r.limbs(p.Y.A0[:])
+	r.limbs(p.Y.A1[:])
+}

@@ -1,0 +1,150 @@
+package pool
+
+import (
+	"sync"
+
+	"github.com/g16prover/g16/backend"
+)
+
+// bufSet is one job's device buffers. Sets outlive jobs: a released set
+// waits, idle, for the next job of the same sizes on its device.
+type bufSet struct {
+	sizes []int64
+	bufs  []backend.Buffer
+	bytes int64
+}
+
+func total(sizes []int64) int64 {
+	var n int64
+	for _, s := range sizes {
+		n += s
+	}
+	return n
+}
+
+func sameSizes(a, b []int64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// device is one Backend's share of a Run: its two regions, its memory
+// accounting and its idle buffer sets.
+type device[K any] struct {
+	idx  int
+	b    backend.Backend
+	name string
+
+	// The regions, as semaphores so that waiting for them can be cancelled.
+	staging chan struct{}
+	compute chan struct{}
+
+	// budget bounds held; unlimited when the device reports no capacity
+	// and none was set.
+	budget    int64
+	unlimited bool
+
+	mu      sync.Mutex
+	cond    *sync.Cond // broadcast when a set is released, or on stop
+	held    int64      // resident bytes + every set: staged, running or idle
+	active  int        // sets staged or running: they will be released
+	gen     uint64     // counts releases, so waiters see a change
+	idle    []*bufSet
+	stopped bool
+
+	// The resident state, guarded by the compute region.
+	res       K
+	resLoaded bool
+
+	// cachedAtStart is what the pool cached when the Run began; the
+	// cleanup trims back to it.
+	cachedAtStart int64
+}
+
+func newDevice[K any](idx int, b backend.Backend, cfg *config, resBytes int64) *device[K] {
+	d := &device[K]{
+		idx: idx, b: b, name: b.String(),
+		staging: make(chan struct{}, 1),
+		compute: make(chan struct{}, 1),
+		held:    resBytes,
+	}
+	d.cond = sync.NewCond(&d.mu)
+	m := b.Memory()
+	d.cachedAtStart = m.Cached
+	switch {
+	case cfg.budget > 0:
+		d.budget = cfg.budget
+	case m.Capacity > 0:
+		avail := m.Capacity - m.InUse
+		d.budget = max(1, avail-min(avail/16, 1<<30))
+	default:
+		d.unlimited = true
+	}
+	return d
+}
+
+// fitsLocked says whether the budget admits need more bytes.
+func (d *device[K]) fitsLocked(need int64) bool {
+	return d.unlimited || d.held+need <= d.budget
+}
+
+// takeIdleLocked removes and returns an idle set of the given sizes.
+func (d *device[K]) takeIdleLocked(sizes []int64) *bufSet {
+	for i, s := range d.idle {
+		if sameSizes(s.sizes, sizes) {
+			d.idle = append(d.idle[:i], d.idle[i+1:]...)
+			d.active++
+			return s
+		}
+	}
+	return nil
+}
+
+// evictLocked removes every idle set from the accounting and returns them,
+// for the caller to free.
+func (d *device[K]) evictLocked() []*bufSet {
+	ev := d.idle
+	d.idle = nil
+	for _, s := range ev {
+		d.held -= s.bytes
+	}
+	return ev
+}
+
+// release returns a set that was staged or running. Kept sets go idle for
+// reuse; the others leave the accounting and the caller frees them.
+func (d *device[K]) release(s *bufSet, keep bool) {
+	d.mu.Lock()
+	d.active--
+	d.gen++
+	if keep {
+		d.idle = append(d.idle, s)
+	} else {
+		d.held -= s.bytes
+	}
+	d.cond.Broadcast()
+	d.mu.Unlock()
+}
+
+// unreserve gives back bytes reserved for a set that was never made.
+func (d *device[K]) unreserve(bytes int64) {
+	d.mu.Lock()
+	d.active--
+	d.held -= bytes
+	d.gen++
+	d.cond.Broadcast()
+	d.mu.Unlock()
+}
+
+func (d *device[K]) stop() {
+	d.mu.Lock()
+	d.stopped = true
+	d.cond.Broadcast()
+	d.mu.Unlock()
+}

@@ -1,0 +1,43 @@
+// Package pool schedules many jobs (proof partitions) over one or more
+// compute devices, written once against backend.Backend.
+//
+// Each device runs N workers (WithWorkers, default 2) and has two regions,
+// each held by at most one worker at a time:
+//
+//   - the staging region, where a worker allocates its job's buffers from
+//     the device's caching pool and uploads the job's inputs while another
+//     worker computes;
+//   - the compute region, where the device work runs, and where the
+//     fallback runs when staging was skipped.
+//
+// The rules, from DESIGN.md section 2 (the failures of the scheduler that
+// inspired g16):
+//
+//   - Sync and TrimPool are device-global. The pool calls them only while
+//     holding the compute region (or when the device is idle at the end of
+//     a Run), never while holding only the staging region.
+//   - Staging calls Alloc directly: no free-memory probing, no Sync. If
+//     Alloc reports backend.ErrOutOfMemory, staging is skipped.
+//   - Admission is by budget (WithMemoryBudget; default: the device's
+//     capacity less what is in use at the start, less a margin). Staging is
+//     attempted only when the budget says the job's buffers fit beside
+//     everything the device already holds for the Run; otherwise the worker
+//     waits, outside both regions, for a running job to release its buffers.
+//   - Buffers are kept per device and reused by the next job of the same
+//     sizes, so a steady batch allocates only its first sets.
+//   - The fallback, inside the compute region: take an idle set of buffers
+//     if one fits; otherwise release idle sets, Sync, TrimPool, and
+//     AllocDirect; then upload and compute. A fallback is slower, never an
+//     error the caller sees.
+//   - Host work (Job.Prepare, Job.Finish) runs outside both regions, so it
+//     overlaps device work.
+//
+// Jobs go to whichever device has a free worker. A job whose device work
+// fails is retried once on another device (WithRetry). A per-device
+// Resident (the proving key's bases) is loaded once per device, in the
+// compute region, and counted in the budget.
+//
+// A Trace (WithTrace) records every region acquire and release, every
+// Backend call and every outcome; it is cheap enough to leave on, encodes as
+// JSON and summarises itself (Trace.Summary).
+package pool

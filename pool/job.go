@@ -1,0 +1,45 @@
+package pool
+
+import (
+	"context"
+
+	"github.com/g16prover/g16/backend"
+)
+
+// Job is one unit of a batch: one partition's proof. K is the type of the
+// per-device resident state (see Resident) that Compute reads.
+//
+// The pool calls Prepare once, then Buffers, Upload and Compute on one
+// device (again on another device if the first attempt failed there and
+// retries are on), then Finish once. A job is driven by one goroutine at a
+// time.
+type Job[K any] interface {
+	// Prepare does the host work that must precede the device work
+	// (solving the circuit). It runs outside every device region.
+	Prepare(ctx context.Context) error
+	// Buffers gives the byte sizes of the device buffers the job needs.
+	Buffers() []int64
+	// Upload fills bufs, which have the sizes Buffers gave. It runs in the
+	// staging region, or in the compute region on the fallback path.
+	Upload(dev backend.Backend, q backend.Queue, bufs []backend.Buffer) error
+	// Compute runs the device work on bufs after Upload, inside the compute
+	// region. The pool waits for q after it returns.
+	Compute(dev backend.Backend, q backend.Queue, res K, bufs []backend.Buffer) error
+	// Finish does the host work that follows (assembling the proof). It
+	// runs outside every device region.
+	Finish(ctx context.Context) error
+}
+
+// Resident describes state kept on each device for the whole Run, such as
+// the proving key's bases: loaded on a device before its first Compute
+// (inside the compute region) and freed when the Run ends. The zero value
+// means no resident state; Compute then receives K's zero value.
+type Resident[K any] struct {
+	// Bytes is the device memory Load takes. It is reserved in every
+	// device's budget from the start.
+	Bytes int64
+	// Load uploads the state to dev.
+	Load func(dev backend.Backend, q backend.Queue) (K, error)
+	// Free releases what Load took.
+	Free func(dev backend.Backend, q backend.Queue, k K) error
+}

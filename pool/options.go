@@ -1,0 +1,92 @@
+package pool
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/g16prover/g16/backend"
+)
+
+// Option configures a Run.
+type Option func(*config) error
+
+type config struct {
+	workers    int
+	budget     int64 // per device; 0: the default
+	trace      *Trace
+	retry      bool
+	instrument func(backend.Backend, *Worker) backend.Backend
+
+	// Faults planted by this package's tests, to show that its checks
+	// catch a scheduler that breaks the rules.
+	noTrim        bool // the fallback skips TrimPool before AllocDirect
+	syncInStaging bool // staging calls Sync
+}
+
+func defaultConfig() config {
+	return config{workers: 2, retry: true}
+}
+
+// WithWorkers sets how many workers each device runs (default 2).
+func WithWorkers(n int) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return fmt.Errorf("pool: WithWorkers(%d): need at least one worker", n)
+		}
+		c.workers = n
+		return nil
+	}
+}
+
+// WithMemoryBudget sets the bytes each device may hold for the Run: the
+// resident state plus every set of job buffers, staged, running or kept for
+// reuse. The default is the device's capacity, less what is in use when the
+// Run starts, less a margin of 1/16 (at most 1 GiB); unlimited when the
+// device reports no capacity.
+func WithMemoryBudget(bytes int64) Option {
+	return func(c *config) error {
+		if bytes < 1 {
+			return fmt.Errorf("pool: WithMemoryBudget(%d): budget must be positive", bytes)
+		}
+		c.budget = bytes
+		return nil
+	}
+}
+
+// WithTrace records the Run in t.
+func WithTrace(t *Trace) Option {
+	return func(c *config) error {
+		c.trace = t
+		return nil
+	}
+}
+
+// WithRetry sets whether a job whose device work failed is retried, once,
+// on another device (default true; there is no retry with one device).
+func WithRetry(on bool) Option {
+	return func(c *config) error {
+		c.retry = on
+		return nil
+	}
+}
+
+// WithInstrument wraps the Backend each worker uses: every call the worker
+// makes, the pool's own and its jobs', goes through f's result. w tells the
+// wrapper which regions the worker holds at the time of each call. For
+// tests and diagnostics.
+func WithInstrument(f func(dev backend.Backend, w *Worker) backend.Backend) Option {
+	return func(c *config) error {
+		c.instrument = f
+		return nil
+	}
+}
+
+// Check reports the error an option would give, so that wrappers can
+// validate arguments when they are given rather than when Run starts.
+func Check(o Option) error {
+	if o == nil {
+		return errors.New("pool: nil Option")
+	}
+	c := defaultConfig()
+	return o(&c)
+}

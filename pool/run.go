@@ -1,0 +1,302 @@
+package pool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/g16prover/g16/backend"
+)
+
+// JobError is a job's failure. Job is the job's (partition's) index.
+type JobError struct {
+	Job    int
+	Device string // the device of the last attempt; "" for host work
+	Err    error
+}
+
+func (e *JobError) Error() string {
+	if e.Device == "" {
+		return fmt.Sprintf("pool: partition %d: %v", e.Job, e.Err)
+	}
+	return fmt.Sprintf("pool: partition %d on %s: %v", e.Job, e.Device, e.Err)
+}
+
+func (e *JobError) Unwrap() error { return e.Err }
+
+// Errors is what Run returns when jobs failed: one JobError per failed job,
+// in job order. The other jobs finished.
+type Errors []*JobError
+
+func (e Errors) Error() string {
+	msgs := make([]string, len(e))
+	for i, je := range e {
+		msgs[i] = je.Error()
+	}
+	return strings.Join(msgs, "; ")
+}
+
+// Unwrap lets errors.Is and errors.As see every job's error.
+func (e Errors) Unwrap() []error {
+	errs := make([]error, len(e))
+	for i, je := range e {
+		errs[i] = je
+	}
+	return errs
+}
+
+// Failed lists the indices of the jobs that failed.
+func (e Errors) Failed() []int {
+	idx := make([]int, len(e))
+	for i, je := range e {
+		idx[i] = je.Job
+	}
+	return idx
+}
+
+// item is a job waiting for a worker.
+type item struct {
+	job      int
+	attempt  int
+	exclude  int // a device not to run on (the one that failed); -1: none
+	prepared bool
+	first    error // the first attempt's error, when retried
+}
+
+// sched hands items to workers, across devices.
+type sched struct {
+	mu      sync.Mutex
+	cond    *sync.Cond
+	pending []*item
+	left    int // jobs not yet finished or failed
+	stopped bool
+}
+
+// next blocks until an item that may run on device dev is pending, and
+// returns it; nil once the Run is over or stopped.
+func (s *sched) next(dev int) *item {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for {
+		if s.stopped || s.left == 0 {
+			return nil
+		}
+		for i, it := range s.pending {
+			if it.exclude != dev {
+				s.pending = append(s.pending[:i], s.pending[i+1:]...)
+				return it
+			}
+		}
+		s.cond.Wait()
+	}
+}
+
+func (s *sched) settle() {
+	s.mu.Lock()
+	s.left--
+	s.cond.Broadcast()
+	s.mu.Unlock()
+}
+
+// retry puts it back, ahead of the jobs not yet started.
+func (s *sched) retry(it *item) {
+	s.mu.Lock()
+	s.pending = append([]*item{it}, s.pending...)
+	s.cond.Broadcast()
+	s.mu.Unlock()
+}
+
+func (s *sched) stop() {
+	s.mu.Lock()
+	s.stopped = true
+	s.cond.Broadcast()
+	s.mu.Unlock()
+}
+
+// run is one Run's shared state.
+type run[K any] struct {
+	cfg     config
+	jobs    []Job[K]
+	res     Resident[K]
+	devices []*device[K]
+	sched   sched
+	trace   *Trace
+
+	mu   sync.Mutex
+	errs []*JobError // by job; nil: finished or not yet run
+}
+
+// Run runs every job on the devices and returns when all have finished or
+// failed, or ctx is cancelled. It returns nil when every job finished;
+// ctx.Err() when ctx was cancelled; otherwise an Errors naming each failed
+// job. Jobs that did not fail have finished (their Finish returned nil)
+// whatever Run returns, except after cancellation.
+//
+// Before returning, Run frees every device buffer it allocated, frees the
+// resident state, and trims each device's pool back to what it cached when
+// the Run began.
+func Run[K any](ctx context.Context, devices []backend.Backend, jobs []Job[K], res Resident[K], opts ...Option) error {
+	cfg := defaultConfig()
+	for _, o := range opts {
+		if err := o(&cfg); err != nil {
+			return err
+		}
+	}
+	if len(devices) == 0 {
+		return errors.New("pool: Run: no devices")
+	}
+	if res.Load != nil && res.Free == nil {
+		return errors.New("pool: Run: Resident has Load but no Free")
+	}
+	r := &run[K]{cfg: cfg, jobs: jobs, res: res, trace: cfg.trace, errs: make([]*JobError, len(jobs))}
+	names := make([]string, len(devices))
+	for i, b := range devices {
+		if b == nil {
+			return fmt.Errorf("pool: Run: device %d is nil", i)
+		}
+		r.devices = append(r.devices, newDevice[K](i, b, &cfg, res.Bytes))
+		names[i] = b.String()
+	}
+	r.trace.begin(names)
+	defer r.trace.finish()
+	if len(jobs) == 0 {
+		return ctx.Err()
+	}
+
+	r.sched.cond = sync.NewCond(&r.sched.mu)
+	r.sched.left = len(jobs)
+	for i := range jobs {
+		r.sched.pending = append(r.sched.pending, &item{job: i, exclude: -1})
+	}
+	stopWatch := context.AfterFunc(ctx, func() {
+		r.sched.stop()
+		for _, d := range r.devices {
+			d.stop()
+		}
+	})
+	defer stopWatch()
+
+	var wg sync.WaitGroup
+	for _, d := range r.devices {
+		for id := range cfg.workers {
+			w := r.newWorker(d, id)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				w.loop(ctx)
+			}()
+		}
+	}
+	wg.Wait()
+
+	var cleanupErrs []error
+	for _, d := range r.devices {
+		if err := r.cleanup(d); err != nil {
+			cleanupErrs = append(cleanupErrs, err)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	var failed Errors
+	for _, e := range r.errs {
+		if e != nil {
+			failed = append(failed, e)
+		}
+	}
+	switch {
+	case len(failed) > 0 && len(cleanupErrs) > 0:
+		return errors.Join(append([]error{failed}, cleanupErrs...)...)
+	case len(failed) > 0:
+		return failed
+	}
+	return errors.Join(cleanupErrs...)
+}
+
+// cleanup frees what the Run left on d, once every worker has stopped: the
+// device is idle as far as this Run is concerned, so TrimPool is allowed.
+func (r *run[K]) cleanup(d *device[K]) error {
+	w := r.newWorker(d, -1)
+	// Every worker has stopped, so the region is free at once; holding it
+	// keeps the rule that Sync and TrimPool run only there.
+	if err := w.acquire(context.Background(), RegionCompute); err != nil {
+		return err
+	}
+	var errs []error
+	defer func() { w.leave(RegionCompute, "", errors.Join(errs...)) }()
+	d.mu.Lock()
+	ev := d.evictLocked()
+	d.mu.Unlock()
+	if err := w.freeSets(ev); err != nil {
+		errs = append(errs, err)
+	}
+	if d.resLoaded {
+		q, err := w.b.NewQueue()
+		if err == nil {
+			err = r.res.Free(w.b, q, d.res)
+			if cerr := q.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("pool: %s: freeing resident state: %w", d.name, err))
+		}
+		var zero K
+		d.res, d.resLoaded = zero, false
+	}
+	if err := w.closeQueue(); err != nil {
+		errs = append(errs, err)
+	}
+	if err := w.b.Sync(); err != nil {
+		errs = append(errs, err)
+	}
+	if err := w.b.TrimPool(d.cachedAtStart); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// settle records how an attempt at it ended. devErr says the failure came
+// from device work (and may be retried elsewhere).
+func (r *run[K]) settle(ctx context.Context, w *worker[K], it *item, err error, devErr bool) {
+	ev := Event{Kind: KindOutcome, Device: w.dev.idx, Worker: w.ID, Partition: it.job, Start: r.trace.now()}
+	ev.End = ev.Start
+	if err != nil {
+		ev.Err = err.Error()
+	}
+	switch {
+	case err == nil:
+		ev.Name = "done"
+		r.trace.add(ev)
+		r.sched.settle()
+		return
+	case ctx.Err() != nil:
+		ev.Name = "cancelled"
+		r.trace.add(ev)
+		r.sched.settle()
+		return
+	case devErr && r.cfg.retry && it.attempt == 0 && len(r.devices) > 1:
+		ev.Name = "retry"
+		r.trace.add(ev)
+		it.attempt++
+		it.exclude = w.dev.idx
+		it.first = fmt.Errorf("on %s: %w", w.dev.name, err)
+		r.sched.retry(it)
+		return
+	}
+	ev.Name = "error"
+	r.trace.add(ev)
+	je := &JobError{Job: it.job, Err: err}
+	if devErr {
+		je.Device = w.dev.name
+	}
+	if it.first != nil {
+		je.Err = fmt.Errorf("%w (retried after failing %w)", err, it.first)
+	}
+	r.mu.Lock()
+	r.errs[it.job] = je
+	r.mu.Unlock()
+	r.sched.settle()
+}

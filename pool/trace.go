@@ -1,0 +1,263 @@
+package pool
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Region names a part of a worker's life that the trace times.
+type Region string
+
+const (
+	// RegionStaging: allocating and uploading a job's buffers ahead of its
+	// compute. At most one worker per device holds it.
+	RegionStaging Region = "staging"
+	// RegionCompute: the device work, and the fallback. At most one worker
+	// per device holds it.
+	RegionCompute Region = "compute"
+	// RegionHost: Job.Prepare and Job.Finish, outside both device regions.
+	// Any number of workers are in it at once.
+	RegionHost Region = "host"
+)
+
+// Event kinds.
+const (
+	KindRegion  = "region"  // a region held from Start to End, asked for at Requested
+	KindCall    = "call"    // a Backend call (Name is the method)
+	KindHost    = "host"    // Job.Prepare or Job.Finish (Name "prepare", "finish")
+	KindOutcome = "outcome" // how a job's attempt ended (Name "done", "retry", "error", "cancelled"), or OutcomeSkipped when the budget did not admit staging
+)
+
+// Outcomes of staging and computing a job.
+const (
+	OutcomeStaged   = "staged"          // buffers staged ahead; compute used them
+	OutcomeSkipped  = "staging skipped" // Alloc said out of memory, or the budget did not admit
+	OutcomeFallback = "fallback"        // computed through the fallback path
+)
+
+// Event is one entry of a Trace. Times are nanoseconds since the Run began.
+type Event struct {
+	Kind      string `json:"kind"`
+	Name      string `json:"name"`
+	Device    int    `json:"device"`
+	Worker    int    `json:"worker"`    // -1: the pool itself (loading, cleanup)
+	Partition int    `json:"partition"` // -1: none
+	// Region is the region the worker held when a call was made.
+	Region    Region `json:"region,omitempty"`
+	Requested int64  `json:"requested_ns,omitempty"`
+	Start     int64  `json:"start_ns"`
+	End       int64  `json:"end_ns"`
+	Bytes     int64  `json:"bytes,omitempty"`
+	Outcome   string `json:"outcome,omitempty"`
+	Err       string `json:"error,omitempty"`
+}
+
+// Trace records a Run: pass it with WithTrace. Passing it to another Run
+// starts it afresh. It is safe for concurrent use; recording an event costs
+// one append under a mutex.
+type Trace struct {
+	mu      sync.Mutex
+	start   time.Time
+	end     time.Time
+	devices []string
+	events  []Event
+}
+
+// NewTrace returns an empty trace.
+func NewTrace() *Trace { return &Trace{} }
+
+func (t *Trace) begin(devices []string) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	t.start = time.Now()
+	t.end = time.Time{}
+	t.devices = devices
+	t.events = t.events[:0]
+	t.mu.Unlock()
+}
+
+func (t *Trace) finish() {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	t.end = time.Now()
+	t.mu.Unlock()
+}
+
+// now is the time since the Run began, in nanoseconds.
+func (t *Trace) now() int64 {
+	if t == nil {
+		return 0
+	}
+	return int64(time.Since(t.start))
+}
+
+func (t *Trace) add(e Event) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	t.events = append(t.events, e)
+	t.mu.Unlock()
+}
+
+// Devices names the Run's devices, by index.
+func (t *Trace) Devices() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]string(nil), t.devices...)
+}
+
+// Events returns a copy of the events, ordered by start time.
+func (t *Trace) Events() []Event {
+	t.mu.Lock()
+	ev := append([]Event(nil), t.events...)
+	t.mu.Unlock()
+	sort.SliceStable(ev, func(i, j int) bool { return ev[i].Start < ev[j].Start })
+	return ev
+}
+
+// wall is the Run's duration so far.
+func (t *Trace) wall() time.Duration {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.start.IsZero() {
+		return 0
+	}
+	if t.end.IsZero() {
+		return time.Since(t.start)
+	}
+	return t.end.Sub(t.start)
+}
+
+// traceJSON is the trace's JSON form.
+type traceJSON struct {
+	Devices []string `json:"devices"`
+	Summary Summary  `json:"summary"`
+	Events  []Event  `json:"events"`
+}
+
+// MarshalJSON encodes the devices, the summary and the events.
+func (t *Trace) MarshalJSON() ([]byte, error) {
+	return json.Marshal(traceJSON{Devices: t.Devices(), Summary: t.Summary(), Events: t.Events()})
+}
+
+// WriteJSON writes the trace as indented JSON.
+func (t *Trace) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", " ")
+	return enc.Encode(t)
+}
+
+// Summary condenses a Trace.
+type Summary struct {
+	Wall       time.Duration `json:"wall_ns"`
+	Partitions int           `json:"partitions"` // jobs that finished
+	Failed     int           `json:"failed"`     // attempts that ended in an error reported to the caller
+	// Staged counts computes that used buffers staged ahead; Fallbacks
+	// those that went through the fallback; StagingSkipped the staging
+	// attempts skipped (out of memory or over budget).
+	Staged         int `json:"staged"`
+	StagingSkipped int `json:"staging_skipped"`
+	Fallbacks      int `json:"fallbacks"`
+	Retries        int `json:"retries"`
+	// Held is the total time each region was held, over every worker and
+	// device; Waited the total time workers waited to acquire it.
+	Held    map[Region]time.Duration `json:"held_ns"`
+	Waited  map[Region]time.Duration `json:"waited_ns"`
+	Devices []DeviceSummary          `json:"devices"`
+}
+
+// DeviceSummary is one device's share of a Run.
+type DeviceSummary struct {
+	Device     string        `json:"device"`
+	Partitions int           `json:"partitions"` // computes that succeeded here
+	Compute    time.Duration `json:"compute_ns"` // compute region held
+	Staging    time.Duration `json:"staging_ns"` // staging region held
+	// Busy is the fraction of the Run's wall time the compute region was
+	// held: the device's utilisation.
+	Busy float64 `json:"busy"`
+}
+
+// Summary condenses the trace.
+func (t *Trace) Summary() Summary {
+	ev := t.Events()
+	devs := t.Devices()
+	s := Summary{
+		Wall:    t.wall(),
+		Held:    map[Region]time.Duration{},
+		Waited:  map[Region]time.Duration{},
+		Devices: make([]DeviceSummary, len(devs)),
+	}
+	for i, d := range devs {
+		s.Devices[i].Device = d
+	}
+	for _, e := range ev {
+		switch e.Kind {
+		case KindRegion:
+			r := Region(e.Name)
+			s.Held[r] += time.Duration(e.End - e.Start)
+			s.Waited[r] += time.Duration(e.Start - e.Requested)
+			ok := e.Device >= 0 && e.Device < len(s.Devices)
+			switch {
+			case r == RegionStaging && e.Outcome == OutcomeSkipped:
+				s.StagingSkipped++
+			case r == RegionCompute && e.Err == "" && e.Outcome == OutcomeStaged:
+				s.Staged++
+			case r == RegionCompute && e.Err == "" && e.Outcome == OutcomeFallback:
+				s.Fallbacks++
+			}
+			if ok && r == RegionCompute {
+				s.Devices[e.Device].Compute += time.Duration(e.End - e.Start)
+				if e.Err == "" && e.Outcome != "" {
+					s.Devices[e.Device].Partitions++
+				}
+			}
+			if ok && r == RegionStaging {
+				s.Devices[e.Device].Staging += time.Duration(e.End - e.Start)
+			}
+		case KindHost:
+			s.Held[RegionHost] += time.Duration(e.End - e.Start)
+		case KindOutcome:
+			switch e.Name {
+			case "done":
+				s.Partitions++
+			case "retry":
+				s.Retries++
+			case "error":
+				s.Failed++
+			case OutcomeSkipped: // over budget: no region was acquired
+				s.StagingSkipped++
+			}
+		}
+	}
+	if s.Wall > 0 {
+		for i := range s.Devices {
+			s.Devices[i].Busy = float64(s.Devices[i].Compute) / float64(s.Wall)
+		}
+	}
+	return s
+}
+
+// String prints the summary for people.
+func (s Summary) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "partitions %d (failed %d, retried %d) in %v\n", s.Partitions, s.Failed, s.Retries, s.Wall.Round(time.Microsecond))
+	fmt.Fprintf(&b, "staged %d, staging skipped %d, fallbacks %d\n", s.Staged, s.StagingSkipped, s.Fallbacks)
+	for _, r := range []Region{RegionHost, RegionStaging, RegionCompute} {
+		fmt.Fprintf(&b, "%-8s held %v, waited %v\n", r, s.Held[r].Round(time.Microsecond), s.Waited[r].Round(time.Microsecond))
+	}
+	for _, d := range s.Devices {
+		fmt.Fprintf(&b, "%s: %d partitions, compute %v, staging %v, busy %.1f%%\n",
+			d.Device, d.Partitions, d.Compute.Round(time.Microsecond), d.Staging.Round(time.Microsecond), 100*d.Busy)
+	}
+	return b.String()
+}

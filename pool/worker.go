@@ -1,0 +1,439 @@
+package pool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/g16prover/g16/backend"
+)
+
+// worker runs jobs on one device, one at a time: host work, staging,
+// compute, host work. The device's other workers do the same, so while one
+// computes another stages and a third solves.
+type worker[K any] struct {
+	Worker
+	r   *run[K]
+	dev *device[K]
+	b   backend.Backend // the device, as instrumented and traced for this worker
+	q   backend.Queue   // made on first use; replaced after a device error
+
+	// When the held region was asked for and acquired.
+	requested, acquired int64
+}
+
+func (r *run[K]) newWorker(d *device[K], id int) *worker[K] {
+	w := &worker[K]{r: r, dev: d}
+	w.Device, w.ID, w.partition = d.idx, id, -1
+	w.b = d.b
+	if r.cfg.instrument != nil {
+		w.b = r.cfg.instrument(w.b, &w.Worker)
+	}
+	if r.trace != nil {
+		w.b = &traced{Backend: w.b, w: &w.Worker, t: r.trace}
+	}
+	return w
+}
+
+func (w *worker[K]) loop(ctx context.Context) {
+	defer w.closeQueue()
+	for {
+		it := w.r.sched.next(w.dev.idx)
+		if it == nil {
+			return
+		}
+		w.partition = it.job
+		err, devErr := w.attempt(ctx, it)
+		if devErr {
+			// The queue may hold the error (or the device's broken
+			// state); start the next job on a fresh one.
+			w.closeQueue()
+		}
+		w.r.settle(ctx, w, it, err, devErr)
+		w.partition = -1
+	}
+}
+
+// attempt runs one job on this worker's device. devErr says whether a
+// failure came from the device (a retry elsewhere may succeed) rather than
+// from host work or cancellation.
+func (w *worker[K]) attempt(ctx context.Context, it *item) (err error, devErr bool) {
+	job := w.r.jobs[it.job]
+	if !it.prepared {
+		if err := w.host(ctx, "prepare", job.Prepare); err != nil {
+			return err, false
+		}
+		it.prepared = true
+	}
+	if err := ctx.Err(); err != nil {
+		return err, false
+	}
+	if w.q == nil {
+		q, err := w.b.NewQueue()
+		if err != nil {
+			return err, true
+		}
+		w.q = q
+	}
+	sizes := job.Buffers()
+	set, err := w.stage(ctx, job, sizes)
+	if err != nil {
+		return err, ctx.Err() == nil
+	}
+	if err := w.computeStep(ctx, job, sizes, set); err != nil {
+		return err, ctx.Err() == nil
+	}
+	return w.host(ctx, "finish", job.Finish), false
+}
+
+// host runs a host stage, outside every device region.
+func (w *worker[K]) host(ctx context.Context, name string, f func(context.Context) error) error {
+	start := w.r.trace.now()
+	err := f(ctx)
+	ev := Event{Kind: KindHost, Name: name, Device: w.Device, Worker: w.ID, Partition: w.partition,
+		Region: RegionHost, Start: start, End: w.r.trace.now()}
+	if err != nil {
+		ev.Err = err.Error()
+	}
+	w.r.trace.add(ev)
+	return err
+}
+
+// stage makes the job's buffers and uploads its inputs ahead of compute.
+// It returns a nil set when staging was skipped: the budget does not admit
+// the job even on an otherwise empty device, or Alloc reported out of
+// memory. It never syncs, trims or asks how much memory is free.
+func (w *worker[K]) stage(ctx context.Context, job Job[K], sizes []int64) (*bufSet, error) {
+	set, fresh, err := w.admit(sizes)
+	if err != nil {
+		return nil, err
+	}
+	if set == nil && !fresh {
+		now := w.r.trace.now()
+		w.r.trace.add(Event{Kind: KindOutcome, Name: OutcomeSkipped, Device: w.Device, Worker: w.ID,
+			Partition: w.partition, Start: now, End: now, Bytes: total(sizes), Err: "over budget"})
+		return nil, nil
+	}
+	need := total(sizes)
+	if err := w.acquire(ctx, RegionStaging); err != nil {
+		if fresh {
+			w.dev.unreserve(need)
+		} else {
+			w.dev.release(set, true)
+		}
+		return nil, err
+	}
+	if w.r.cfg.syncInStaging {
+		_ = w.b.Sync() // a planted fault, for this package's tests
+	}
+	if fresh {
+		bufs, err := w.allocate(sizes, false)
+		if err != nil {
+			w.dev.unreserve(need)
+			if errors.Is(err, backend.ErrOutOfMemory) {
+				w.leave(RegionStaging, OutcomeSkipped, nil)
+				return nil, nil
+			}
+			w.leave(RegionStaging, "", err)
+			return nil, err
+		}
+		set = &bufSet{sizes: append([]int64(nil), sizes...), bufs: bufs, bytes: need}
+	}
+	if err := job.Upload(w.b, w.q, set.bufs); err != nil {
+		w.discard(set)
+		w.leave(RegionStaging, "", err)
+		return nil, err
+	}
+	w.leave(RegionStaging, OutcomeStaged, nil)
+	return set, nil
+}
+
+// admit is staging's admission control, by budget, outside both regions.
+// It returns an idle set to reuse, or fresh == true when the budget admits
+// new buffers (their bytes are then counted), or neither when staging is to
+// be skipped. While the budget is full and other workers hold sets that
+// they will release, it waits.
+func (w *worker[K]) admit(sizes []int64) (set *bufSet, fresh bool, err error) {
+	d := w.dev
+	need := total(sizes)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for {
+		if d.stopped {
+			return nil, false, context.Canceled // Run's ctx ended
+		}
+		if s := d.takeIdleLocked(sizes); s != nil {
+			return s, false, nil
+		}
+		if d.fitsLocked(need) {
+			d.held += need
+			d.active++
+			return nil, true, nil
+		}
+		if len(d.idle) > 0 {
+			// Idle sets of other sizes make room: free them (Free is
+			// not device-global) and look again.
+			ev := d.evictLocked()
+			d.mu.Unlock()
+			err := w.freeSets(ev)
+			d.mu.Lock()
+			if err != nil {
+				return nil, false, err
+			}
+			continue
+		}
+		if d.active == 0 {
+			return nil, false, nil
+		}
+		d.cond.Wait()
+	}
+}
+
+// computeStep runs the job's device work in the compute region: on the
+// staged set, or through the fallback when set is nil.
+func (w *worker[K]) computeStep(ctx context.Context, job Job[K], sizes []int64, set *bufSet) error {
+	outcome := OutcomeStaged
+	for {
+		if err := w.acquire(ctx, RegionCompute); err != nil {
+			if set != nil {
+				w.dev.release(set, true)
+			}
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			if set != nil {
+				w.dev.release(set, true)
+			}
+			w.leave(RegionCompute, outcome, err)
+			return err
+		}
+		res, err := w.resident()
+		if err != nil {
+			if set != nil {
+				w.dev.release(set, true)
+			}
+			w.leave(RegionCompute, outcome, err)
+			return fmt.Errorf("loading resident state: %w", err)
+		}
+		if set == nil {
+			outcome = OutcomeFallback
+			w.dev.mu.Lock()
+			gen := w.dev.gen
+			w.dev.mu.Unlock()
+			set, err = w.fallbackSet(sizes)
+			if err != nil {
+				w.leave(RegionCompute, outcome, err)
+				if errors.Is(err, backend.ErrOutOfMemory) && w.waitRelease(gen) {
+					continue // memory held by other jobs was released: try again
+				}
+				return err
+			}
+			if err := job.Upload(w.b, w.q, set.bufs); err != nil {
+				w.discard(set)
+				w.leave(RegionCompute, outcome, err)
+				return err
+			}
+		}
+		err = job.Compute(w.b, w.q, res, set.bufs)
+		if err == nil {
+			err = w.wait()
+		}
+		if err != nil {
+			w.discard(set)
+		} else {
+			w.dev.release(set, true)
+		}
+		w.leave(RegionCompute, outcome, err)
+		return err
+	}
+}
+
+// fallbackSet gets buffers inside the compute region: an idle set of the
+// right sizes if there is one; otherwise it frees the idle sets, waits for
+// the device (Sync), trims the pool so that the bytes it caches become
+// available, and allocates outside the pool.
+func (w *worker[K]) fallbackSet(sizes []int64) (*bufSet, error) {
+	d := w.dev
+	d.mu.Lock()
+	if s := d.takeIdleLocked(sizes); s != nil {
+		d.mu.Unlock()
+		return s, nil
+	}
+	ev := d.evictLocked()
+	d.mu.Unlock()
+	if err := w.freeSets(ev); err != nil {
+		return nil, err
+	}
+	if err := w.b.Sync(); err != nil {
+		return nil, err
+	}
+	if !w.r.cfg.noTrim {
+		if err := w.b.TrimPool(0); err != nil {
+			return nil, err
+		}
+	}
+	bufs, err := w.allocate(sizes, true)
+	if err != nil {
+		return nil, err
+	}
+	need := total(sizes)
+	d.mu.Lock()
+	d.held += need
+	d.active++
+	d.mu.Unlock()
+	return &bufSet{sizes: append([]int64(nil), sizes...), bufs: bufs, bytes: need}, nil
+}
+
+// waitRelease waits, outside both regions, until another job releases
+// memory on the device (the generation moves past gen). It returns false
+// when no other job holds any, so that nothing will change, or on stop.
+func (w *worker[K]) waitRelease(gen uint64) bool {
+	d := w.dev
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for d.gen == gen && d.active > 0 && !d.stopped {
+		d.cond.Wait()
+	}
+	return d.gen != gen && !d.stopped
+}
+
+// resident loads the device's resident state on first use. It runs in the
+// compute region, so on out-of-memory it may free idle sets, Sync and trim
+// before its one retry.
+func (w *worker[K]) resident() (K, error) {
+	d := w.dev
+	if d.resLoaded || w.r.res.Load == nil {
+		return d.res, nil
+	}
+	k, err := w.r.res.Load(w.b, w.q)
+	if errors.Is(err, backend.ErrOutOfMemory) {
+		d.mu.Lock()
+		ev := d.evictLocked()
+		d.mu.Unlock()
+		if err := w.freeSets(ev); err != nil {
+			return k, err
+		}
+		if err := w.b.Sync(); err != nil {
+			return k, err
+		}
+		if err := w.b.TrimPool(0); err != nil {
+			return k, err
+		}
+		k, err = w.r.res.Load(w.b, w.q)
+	}
+	if err == nil {
+		err = w.wait() // other workers' queues will read it
+		if err != nil {
+			_ = w.r.res.Free(w.b, w.q, k)
+		}
+	}
+	if err != nil {
+		var zero K
+		return zero, err
+	}
+	d.res, d.resLoaded = k, true
+	return k, nil
+}
+
+// allocate makes buffers of the given sizes, from the pool or directly. On
+// failure it frees what it got.
+func (w *worker[K]) allocate(sizes []int64, direct bool) ([]backend.Buffer, error) {
+	bufs := make([]backend.Buffer, 0, len(sizes))
+	for _, n := range sizes {
+		var b backend.Buffer
+		var err error
+		if direct {
+			b, err = w.b.AllocDirect(n)
+		} else {
+			b, err = w.b.Alloc(w.q, n)
+		}
+		if err != nil {
+			for _, b := range bufs {
+				_ = w.b.Free(w.q, b)
+			}
+			return nil, err
+		}
+		bufs = append(bufs, b)
+	}
+	return bufs, nil
+}
+
+// discard frees a staged or running set that must not be reused (its job
+// failed).
+func (w *worker[K]) discard(s *bufSet) {
+	w.dev.release(s, false)
+	_ = w.freeSets([]*bufSet{s})
+}
+
+func (w *worker[K]) freeSets(sets []*bufSet) error {
+	var errs []error
+	for _, s := range sets {
+		for _, b := range s.bufs {
+			if err := w.b.Free(w.q, b); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// wait waits for this worker's queue.
+func (w *worker[K]) wait() error {
+	start := w.r.trace.now()
+	err := w.q.Wait()
+	ev := Event{Kind: KindCall, Name: "Queue.Wait", Device: w.Device, Worker: w.ID, Partition: w.partition,
+		Region: w.region(), Start: start, End: w.r.trace.now()}
+	if err != nil {
+		ev.Err = err.Error()
+	}
+	w.r.trace.add(ev)
+	return err
+}
+
+func (w *worker[K]) closeQueue() error {
+	if w.q == nil {
+		return nil
+	}
+	err := w.q.Close()
+	w.q = nil
+	return err
+}
+
+// acquire takes region r of the worker's device, unless ctx ends first.
+func (w *worker[K]) acquire(ctx context.Context, r Region) error {
+	ch := w.dev.staging
+	if r == RegionCompute {
+		ch = w.dev.compute
+	}
+	w.requested = w.r.trace.now()
+	select {
+	case ch <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	w.acquired = w.r.trace.now()
+	if r == RegionCompute {
+		w.compute = true
+	} else {
+		w.staging = true
+	}
+	return nil
+}
+
+// leave releases region r and records how the worker's time in it ended.
+func (w *worker[K]) leave(r Region, outcome string, err error) {
+	ch := w.dev.staging
+	if r == RegionCompute {
+		ch = w.dev.compute
+		w.compute = false
+	} else {
+		w.staging = false
+	}
+	<-ch
+	ev := Event{Kind: KindRegion, Name: string(r), Device: w.Device, Worker: w.ID, Partition: w.partition,
+		Requested: w.requested, Start: w.acquired, End: w.r.trace.now(), Outcome: outcome}
+	if err != nil {
+		ev.Err = err.Error()
+	}
+	w.r.trace.add(ev)
+}

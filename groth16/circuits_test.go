@@ -135,7 +135,7 @@ func testFixtures(t testing.TB) []*fixture {
 			fixtures = append(fixtures, f)
 		}
 		// 2^9+37 constraints: not a power of two.
-		const chain = 549
+		const chain = mulChainLen
 		add("mulchain", &mulChain{N: chain}, &mulChain{N: chain, X: 3, Y: powMod(3, chain+1)})
 
 		vals := []int{1, 65535, 12345, 0, 7, 40000, 2, 999}
@@ -215,3 +215,6 @@ func proofBytes(t testing.TB, p gnarkgroth16.Proof) []byte {
 	}
 	return buf.Bytes()
 }
+
+// mulChainLen makes the mulchain fixture 2^9+37 constraints: not a power of two.
+const mulChainLen = 549

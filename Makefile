@@ -1,0 +1,47 @@
+# g16 — make help lists the targets.
+
+GO      ?= go
+PKGS    := ./...
+BUNDLE  := gpu-bundle
+
+.PHONY: help test test-short bench lint vectors vectors-check cuda-toolchain cuda test-cuda gpu-bundle build clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-15s %s\n", $$1, $$2}'
+
+build: ## build the g16 command into bin/
+	$(GO) build -o bin/g16 ./cmd/g16
+
+test: ## run every test on the CPU backend (what CI runs)
+	$(GO) test -count=1 -timeout 15m $(PKGS)
+
+test-short: ## the tests in -short mode
+	$(GO) test -count=1 -short $(PKGS)
+
+bench: build ## g16 bench at 2^16 constraints, ours beside gnark
+	./bin/g16 bench --size 2^16
+
+lint: ## gofmt and go vet (with and without the cuda tag)
+	@out="$$(gofmt -l .)"; if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet $(PKGS)
+
+vectors: ## regenerate the checked-in test vectors
+	$(GO) run ./internal/testvectors/gen
+
+vectors-check: ## check that regenerating the vectors reproduces the checked-in files
+	$(GO) run ./internal/testvectors/gen -check
+
+cuda-toolchain: ## install nvcc (Debian's nvidia-cuda-toolkit, non-free); idempotent
+	bash scripts/cuda-toolchain.sh
+
+cuda: ## compile the CUDA kernels into a static library
+	bash scripts/build-cuda.sh
+
+test-cuda: cuda ## run the cuda-tagged tests (needs a GPU)
+	$(GO) test -count=1 -tags cuda ./backend/cuda/... ./groth16/...
+
+gpu-bundle: cuda ## build cuda test binaries and g16 into gpu-bundle/ for a GPU machine without Go
+	bash scripts/gpu-bundle.sh
+
+clean: ## remove build outputs
+	rm -rf bin $(BUNDLE) backend/cuda/kernels/build

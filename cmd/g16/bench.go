@@ -1,0 +1,332 @@
+package main
+
+import (
+	"bytes"
+	cryptorand "crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
+	"github.com/consensys/gnark/backend/witness"
+	"github.com/consensys/gnark/constraint"
+
+	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/groth16"
+)
+
+type benchFlags struct {
+	size       sizeFlag
+	proofs     int
+	partitions int
+	backend    string
+	compareCPU bool
+	noGnark    bool
+	mix        string
+	keys       string
+	keydir     string
+	trace      string
+	seed       uint64
+	workers    int
+}
+
+func runBench(args []string, stdout, stderr io.Writer) error {
+	f := benchFlags{size: 1 << 16}
+	fs := newFlags("bench", stderr)
+	fs.Var(&f.size, "size", "constraints in the synthetic circuit (a number or 2^k); keep it ≤ a power of two")
+	fs.IntVar(&f.proofs, "proofs", 3, "proofs to time for each prover (single-proof mode)")
+	fs.IntVar(&f.partitions, "partitions", 0, "prove a batch of N partitions with ProveBatch instead of single proofs")
+	fs.IntVar(&f.workers, "workers", 2, "workers per device for --partitions")
+	fs.StringVar(&f.backend, "backend", "cpu", "our backend: cpu or cuda")
+	fs.BoolVar(&f.compareCPU, "compare-cpu", true, "with --backend cuda, also time our CPU backend")
+	fs.BoolVar(&f.noGnark, "no-gnark", false, "do not run gnark's prover")
+	fs.StringVar(&f.mix, "circuit", mixFull, "circuit mix: mix (chain, bit decompositions, range checks with a BSB22 commitment) or chain")
+	fs.StringVar(&f.keys, "keys", "setup", "setup: gnark's Setup, cached on disk; random: independent random bases (fast; proofs do not verify)")
+	fs.StringVar(&f.keydir, "keydir", "", "key cache directory (default $G16_KEYS or the user cache dir)")
+	fs.StringVar(&f.trace, "trace", "", "with --partitions, write the scheduler trace as JSON to this file")
+	fs.Uint64Var(&f.seed, "seed", 0, "seed for the provers' randomness (default: drawn fresh)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if f.proofs < 1 {
+		return errors.New("--proofs must be at least 1")
+	}
+	if f.partitions < 0 {
+		return errors.New("--partitions must not be negative")
+	}
+	if f.keys != "setup" && f.keys != "random" {
+		return fmt.Errorf("--keys %q: want setup or random", f.keys)
+	}
+	if f.seed == 0 {
+		f.seed = rand.Uint64()
+	}
+
+	devs, err := openBackends(f.backend, f.compareCPU)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		for _, d := range devs {
+			d.dev.Close()
+		}
+	}()
+
+	start := time.Now()
+	ccs, s, err := compileTarget(f.mix, int(f.size))
+	if err != nil {
+		return err
+	}
+	compileTime := time.Since(start)
+	n := ccs.GetNbConstraints()
+
+	var pk gnarkgroth16.ProvingKey
+	var vk gnarkgroth16.VerifyingKey
+	keyNote := ""
+	start = time.Now()
+	if f.keys == "random" {
+		fmt.Fprintf(stderr, "keys: drawing random bases for %d constraints\n", n)
+		if pk, err = randomKey(ccs); err != nil {
+			return err
+		}
+		keyNote = "random bases (proofs cannot verify; backends must still agree byte for byte)"
+	} else {
+		dir, err := keyCacheDir(f.keydir)
+		if err != nil {
+			return err
+		}
+		var cached bool
+		pk, vk, cached, err = setupKeys(ccs, dir, fmt.Sprintf("%s-%d", f.mix, n), stderr)
+		if err != nil {
+			return err
+		}
+		keyNote = "gnark setup"
+		if cached {
+			keyNote += " (cached)"
+		}
+	}
+	keyTime := time.Since(start)
+
+	fmt.Fprintf(stdout, "g16 bench: %d constraints (%s circuit, domain %s), %d CPUs, seed %d\n",
+		n, f.mix, formatSize(int(ecNextPow2(n))), runtime.NumCPU(), f.seed)
+	fmt.Fprintf(stdout, "compile %s, keys: %s in %s\n", compileTime.Round(time.Millisecond), keyNote, keyTime.Round(time.Millisecond))
+
+	if f.partitions > 0 {
+		return benchBatch(f, ccs, s, pk, vk, devs, stdout, stderr)
+	}
+	return benchSingle(f, ccs, s, pk, vk, devs, stdout, stderr)
+}
+
+func ecNextPow2(n int) int {
+	p := 1
+	for p < n {
+		p <<= 1
+	}
+	return p
+}
+
+// seededReader is the randomness of proof i: the same bytes for every
+// prover, so that their proofs must be byte-identical.
+func seededReader(seed uint64, i int) io.Reader {
+	var s [32]byte
+	binary.LittleEndian.PutUint64(s[:], seed)
+	binary.LittleEndian.PutUint64(s[8:], uint64(i))
+	return rand.NewChaCha8(s)
+}
+
+// gnarkProve runs gnark's own prover with crypto/rand.Reader replaced by
+// rd for the call. Nothing else in this process reads crypto/rand meanwhile.
+func gnarkProve(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, w witness.Witness, rd io.Reader) (gnarkgroth16.Proof, error) {
+	saved := cryptorand.Reader
+	cryptorand.Reader = rd
+	defer func() { cryptorand.Reader = saved }()
+	return gnarkgroth16.Prove(ccs, pk, w)
+}
+
+func proofBytes(p gnarkgroth16.Proof) []byte {
+	var buf bytes.Buffer
+	if _, err := p.WriteTo(&buf); err != nil {
+		panic("internal error: serialising a proof: " + err.Error())
+	}
+	return buf.Bytes()
+}
+
+// run is one prover's timings over the benchmark's proofs.
+type proverRun struct {
+	name   string
+	totals []time.Duration
+	phases []groth16.PhaseTimes
+	proofs [][]byte
+}
+
+func median(d []time.Duration) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, s shape, pk gnarkgroth16.ProvingKey, vk gnarkgroth16.VerifyingKey,
+	devs []namedBackend, stdout, stderr io.Writer) error {
+	w, err := newWitness(s, f.seed)
+	if err != nil {
+		return err
+	}
+	var pub witness.Witness
+	if vk != nil {
+		if pub, err = w.Public(); err != nil {
+			return err
+		}
+	}
+
+	runs := []*proverRun{}
+	var gnarkRun *proverRun
+	if !f.noGnark {
+		gnarkRun = &proverRun{name: "gnark"}
+		runs = append(runs, gnarkRun)
+	}
+	ours := make([]*proverRun, len(devs))
+	for i, d := range devs {
+		ours[i] = &proverRun{name: d.name}
+		runs = append(runs, ours[i])
+	}
+
+	// Warm up every prover once (domains, tables, device start), untimed.
+	fmt.Fprintf(stderr, "bench: warming up\n")
+	if gnarkRun != nil {
+		if _, err := gnarkProve(ccs, pk, w, seededReader(f.seed, -1)); err != nil {
+			return fmt.Errorf("gnark prover: %w", err)
+		}
+	}
+	for _, d := range devs {
+		if _, err := groth16.Prove(ccs, pk, w, groth16.WithBackend(d.dev), groth16.WithRandomness(seededReader(f.seed, -1))); err != nil {
+			return fmt.Errorf("%s: %w", d.name, err)
+		}
+	}
+
+	for i := 0; i < f.proofs; i++ {
+		fmt.Fprintf(stderr, "bench: proof %d/%d\n", i+1, f.proofs)
+		// Alternate the order so neither prover always runs on a warm cache.
+		order := slices.Clone(runs)
+		if i%2 == 1 {
+			slices.Reverse(order)
+		}
+		for _, r := range order {
+			var proof gnarkgroth16.Proof
+			var times groth16.PhaseTimes
+			start := time.Now()
+			if r == gnarkRun {
+				proof, err = gnarkProve(ccs, pk, w, seededReader(f.seed, i))
+			} else {
+				d := devs[slices.Index(ours, r)]
+				proof, err = groth16.Prove(ccs, pk, w, groth16.WithBackend(d.dev), groth16.WithRandomness(seededReader(f.seed, i)),
+					groth16.WithPhaseTimes(func(_ int, t groth16.PhaseTimes) { times = t }))
+			}
+			took := time.Since(start)
+			if err != nil {
+				return fmt.Errorf("%s, proof %d: %w", r.name, i, err)
+			}
+			r.totals = append(r.totals, took)
+			r.phases = append(r.phases, times)
+			r.proofs = append(r.proofs, proofBytes(proof))
+			if vk != nil {
+				if err := gnarkgroth16.Verify(proof, vk, pub); err != nil {
+					return fmt.Errorf("%s, proof %d: gnark's verifier rejects it: %w", r.name, i, err)
+				}
+			}
+		}
+	}
+
+	// Every prover must have written the same bytes for the same randomness.
+	identical := true
+	for _, r := range runs[1:] {
+		for i := range r.proofs {
+			if !bytes.Equal(r.proofs[i], runs[0].proofs[i]) {
+				identical = false
+				fmt.Fprintf(stdout, "MISMATCH: %s proof %d differs from %s's\n", r.name, i, runs[0].name)
+			}
+		}
+	}
+
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	header := []string{"phase (median)"}
+	for _, r := range runs {
+		header = append(header, r.name)
+	}
+	fmt.Fprintln(tw, strings.Join(header, "\t")+"\t")
+	phase := func(name string, get func(groth16.PhaseTimes) time.Duration) {
+		row := []string{name}
+		for _, r := range runs {
+			if r == gnarkRun {
+				row = append(row, "-")
+				continue
+			}
+			d := make([]time.Duration, len(r.phases))
+			for i, p := range r.phases {
+				d[i] = get(p)
+			}
+			row = append(row, fmtDur(median(d)))
+		}
+		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+	}
+	phase("solve", func(p groth16.PhaseTimes) time.Duration { return p.Solve })
+	phase("key+input upload", func(p groth16.PhaseTimes) time.Duration { return p.Upload })
+	phase("H (7 NTTs)", func(p groth16.PhaseTimes) time.Duration { return p.H })
+	phase("MSM A (G1)", func(p groth16.PhaseTimes) time.Duration { return p.MSMA })
+	phase("MSM B (G1)", func(p groth16.PhaseTimes) time.Duration { return p.MSMB1 })
+	phase("MSM B (G2)", func(p groth16.PhaseTimes) time.Duration { return p.MSMB2 })
+	phase("MSM K (G1)", func(p groth16.PhaseTimes) time.Duration { return p.MSMK })
+	phase("MSM Z (G1)", func(p groth16.PhaseTimes) time.Duration { return p.MSMZ })
+	phase("MSMs (overlapped)", func(p groth16.PhaseTimes) time.Duration { return p.MSM })
+	phase("assemble", func(p groth16.PhaseTimes) time.Duration { return p.Assemble })
+	row := []string{"total"}
+	for _, r := range runs {
+		row = append(row, fmtDur(median(r.totals)))
+	}
+	fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+	if gnarkRun != nil {
+		row = []string{"ours/gnark"}
+		g := median(gnarkRun.totals)
+		for _, r := range runs {
+			row = append(row, fmt.Sprintf("%.3f", float64(median(r.totals))/float64(g)))
+		}
+		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+	}
+	tw.Flush()
+
+	verdict := "verified by gnark"
+	if vk == nil {
+		verdict = "not verifiable (random key)"
+	}
+	fmt.Fprintf(stdout, "%d proofs per prover; byte-identical across provers: %v; %s\n", f.proofs, identical, verdict)
+	if !identical {
+		return errors.New("provers disagree")
+	}
+	return nil
+}
+
+func fmtDur(d time.Duration) string {
+	switch {
+	case d == 0:
+		return "0"
+	case d < time.Millisecond:
+		return fmt.Sprintf("%.0fµs", float64(d)/float64(time.Microsecond))
+	case d < time.Second:
+		return fmt.Sprintf("%.1fms", float64(d)/float64(time.Millisecond))
+	}
+	return fmt.Sprintf("%.3fs", d.Seconds())
+}
+
+// namedBackend is one of our backends under test.
+type namedBackend struct {
+	name string
+	dev  backend.Backend
+}

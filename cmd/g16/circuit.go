@@ -1,0 +1,152 @@
+package main
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/consensys/gnark-crypto/ecc"
+	"github.com/consensys/gnark/backend/witness"
+	"github.com/consensys/gnark/constraint"
+	"github.com/consensys/gnark/frontend"
+	"github.com/consensys/gnark/frontend/cs/r1cs"
+	"github.com/consensys/gnark/std/rangecheck"
+)
+
+// benchCircuit is the synthetic circuit g16 bench proves. Its mix is what
+// real circuits look like to a prover: a long multiplication chain (wires
+// with large random values), bit decompositions (wires that are 0 or 1),
+// and range checks through gnark's std/rangecheck, which add a BSB22
+// commitment.
+type benchCircuit struct {
+	Chain   int `gnark:"-"`
+	NbBits  int `gnark:"-"`
+	NbRange int `gnark:"-"`
+
+	X      frontend.Variable   `gnark:",secret"`
+	Bits   []frontend.Variable `gnark:",secret"`
+	Ranged []frontend.Variable `gnark:",secret"`
+	Y      frontend.Variable   `gnark:",public"`
+	Z      frontend.Variable   `gnark:",public"`
+}
+
+func (c *benchCircuit) Define(api frontend.API) error {
+	acc := c.X
+	for i := 0; i < c.Chain; i++ {
+		acc = api.Mul(acc, c.X)
+	}
+	api.AssertIsEqual(acc, c.Y)
+
+	sum := frontend.Variable(0)
+	for _, v := range c.Bits {
+		for _, b := range api.ToBinary(v, 64) {
+			sum = api.Add(sum, b)
+		}
+	}
+	if len(c.Ranged) > 0 {
+		rc := rangecheck.New(api)
+		for _, v := range c.Ranged {
+			rc.Check(v, 32)
+			sum = api.Add(sum, v)
+		}
+	}
+	api.AssertIsEqual(sum, c.Z)
+	return nil
+}
+
+// shape is how a benchCircuit of a target size is built.
+type shape struct {
+	Chain, NbBits, NbRange int
+}
+
+func (s shape) circuit() *benchCircuit {
+	return &benchCircuit{
+		Chain: s.Chain, NbBits: s.NbBits, NbRange: s.NbRange,
+		Bits:   make([]frontend.Variable, s.NbBits),
+		Ranged: make([]frontend.Variable, s.NbRange),
+	}
+}
+
+// assignment returns a satisfying assignment; seed varies the witness.
+func (s shape) assignment(seed uint64) *benchCircuit {
+	a := s.circuit()
+	x := new(big.Int).SetUint64(seed*0x9e3779b97f4a7c15 + 3)
+	a.X = x
+	q := ecc.BLS12_381.ScalarField()
+	a.Y = new(big.Int).Exp(x, big.NewInt(int64(s.Chain+1)), q)
+	sum := new(big.Int)
+	state := seed | 1
+	next := func() uint64 { // xorshift: varied values, not random-grade
+		state ^= state << 13
+		state ^= state >> 7
+		state ^= state << 17
+		return state
+	}
+	for i := range a.Bits {
+		v := next()
+		a.Bits[i] = v
+		for ; v != 0; v &= v - 1 {
+			sum.Add(sum, big.NewInt(1))
+		}
+	}
+	for i := range a.Ranged {
+		v := next() & 0xffffffff
+		a.Ranged[i] = v
+		sum.Add(sum, new(big.Int).SetUint64(v))
+	}
+	a.Z = sum
+	return a
+}
+
+// Mixes of the synthetic circuit.
+const (
+	mixFull  = "mix"   // chain + bits + range checks (BSB22 commitment)
+	mixChain = "chain" // multiplication chain only
+)
+
+// compileTarget compiles a circuit with at most target constraints, as close
+// to it as the mix allows.
+func compileTarget(mix string, target int) (constraint.ConstraintSystem, shape, error) {
+	if target < 8 {
+		return nil, shape{}, fmt.Errorf("constraint count %d too small (need at least 8)", target)
+	}
+	var s shape
+	switch mix {
+	case mixChain:
+	case mixFull:
+		// about 1/8 of the constraints in bit decompositions (65 each), a
+		// few hundred range-checked values.
+		s.NbBits = max(1, target/8/65)
+		s.NbRange = min(256, max(4, target/256))
+	default:
+		return nil, shape{}, fmt.Errorf("unknown circuit mix %q (want %q or %q)", mix, mixFull, mixChain)
+	}
+	compile := func(s shape) (constraint.ConstraintSystem, error) {
+		return frontend.Compile(ecc.BLS12_381.ScalarField(), r1cs.NewBuilder, s.circuit())
+	}
+	base, err := compile(s)
+	if err != nil {
+		return nil, shape{}, err
+	}
+	if base.GetNbConstraints() > target {
+		return nil, shape{}, fmt.Errorf("constraint count %d too small for the %q mix (its fixed part has %d)", target, mix, base.GetNbConstraints())
+	}
+	s.Chain = target - base.GetNbConstraints()
+	for {
+		ccs, err := compile(s)
+		if err != nil {
+			return nil, shape{}, err
+		}
+		over := ccs.GetNbConstraints() - target
+		if over <= 0 {
+			return ccs, s, nil
+		}
+		if s.Chain < over {
+			return nil, shape{}, fmt.Errorf("internal error: cannot fit the %q mix in %d constraints", mix, target)
+		}
+		s.Chain -= over
+	}
+}
+
+func newWitness(s shape, seed uint64) (witness.Witness, error) {
+	return frontend.NewWitness(s.assignment(seed), ecc.BLS12_381.ScalarField())
+}

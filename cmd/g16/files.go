@@ -1,0 +1,293 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+
+	"github.com/consensys/gnark-crypto/ecc"
+	curve "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
+	groth16bls "github.com/consensys/gnark/backend/groth16/bls12-381"
+	"github.com/consensys/gnark/backend/witness"
+
+	"github.com/g16prover/g16/groth16"
+)
+
+// The files g16 setup writes and g16 prove and verify read: gnark's own
+// formats.
+const (
+	fileR1CS    = "circuit.r1cs" // constraint system (WriteTo)
+	filePK      = "pk.raw"       // proving key, raw points (WriteRawTo)
+	fileVK      = "vk"           // verifying key (WriteTo)
+	fileWitness = "witness"      // full witness, binary (WriteTo)
+	filePublic  = "public"       // public witness, binary (WriteTo)
+	fileProof   = "proof"        // proof (WriteTo)
+)
+
+func runSetup(args []string, stdout, stderr io.Writer) error {
+	size := sizeFlag(1 << 12)
+	fs := newFlags("setup", stderr)
+	fs.Var(&size, "size", "constraints in the synthetic circuit (a number or 2^k)")
+	mix := fs.String("circuit", mixFull, "circuit mix: mix or chain")
+	out := fs.String("out", "g16-files", "directory to write the files to")
+	seed := fs.Uint64("witness-seed", 1, "seed of the witness values")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	ccs, s, err := compileTarget(*mix, int(size))
+	if err != nil {
+		return err
+	}
+	w, err := newWitness(s, *seed)
+	if err != nil {
+		return err
+	}
+	pub, err := w.Public()
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "setup: running gnark's Groth16 setup for %d constraints\n", ccs.GetNbConstraints())
+	pk, vk, err := gnarkgroth16.Setup(ccs)
+	if err != nil {
+		return fmt.Errorf("gnark setup: %w", err)
+	}
+	files := []struct {
+		name  string
+		write func(io.Writer) (int64, error)
+	}{
+		{fileR1CS, ccs.WriteTo},
+		{filePK, pk.WriteRawTo},
+		{fileVK, vk.WriteTo},
+		{fileWitness, w.WriteTo},
+		{filePublic, pub.WriteTo},
+	}
+	for _, f := range files {
+		path := filepath.Join(*out, f.name)
+		if err := writeAtomic(path, func(w io.Writer) error { _, err := f.write(w); return err }); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %s\n", path)
+	}
+	return nil
+}
+
+func runProve(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("prove", stderr)
+	dir := fs.String("dir", "", "read "+fileR1CS+", "+filePK+" and "+fileWitness+" from this directory (as g16 setup writes them)")
+	r1csPath := fs.String("r1cs", "", "R1CS file (gnark WriteTo)")
+	pkPath := fs.String("pk", "", "proving key file (gnark WriteRawTo or WriteTo)")
+	wPath := fs.String("witness", "", "full witness file (gnark binary)")
+	vkPath := fs.String("vk", "", "optional: verifying key, to check the proof before writing it")
+	out := fs.String("out", "", "proof file to write (default: "+fileProof+" beside the witness)")
+	backendName := fs.String("backend", "cpu", "backend: cpu or cuda")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *dir != "" {
+		def := func(p *string, name string) {
+			if *p == "" {
+				*p = filepath.Join(*dir, name)
+			}
+		}
+		def(r1csPath, fileR1CS)
+		def(pkPath, filePK)
+		def(wPath, fileWitness)
+		if _, err := os.Stat(filepath.Join(*dir, fileVK)); err == nil {
+			def(vkPath, fileVK)
+		}
+	}
+	if *r1csPath == "" || *pkPath == "" || *wPath == "" {
+		return errors.New("need --r1cs, --pk and --witness (or --dir)")
+	}
+	if *out == "" {
+		*out = filepath.Join(filepath.Dir(*wPath), fileProof)
+	}
+
+	ccs := gnarkgroth16.NewCS(ecc.BLS12_381)
+	if err := readFile(*r1csPath, "constraint system", ccs.ReadFrom); err != nil {
+		return err
+	}
+	pk := gnarkgroth16.NewProvingKey(ecc.BLS12_381)
+	if err := readFile(*pkPath, "proving key", pk.UnsafeReadFrom); err != nil {
+		return err
+	}
+	if err := checkKeyPoints(pk); err != nil {
+		return fmt.Errorf("%s: %w", *pkPath, err)
+	}
+	w, err := witness.New(ecc.BLS12_381.ScalarField())
+	if err != nil {
+		return err
+	}
+	if err := readFile(*wPath, "witness", w.ReadFrom); err != nil {
+		return err
+	}
+	dev, err := openBackend(*backendName)
+	if err != nil {
+		return err
+	}
+	defer dev.dev.Close()
+	proof, err := groth16.Prove(ccs, pk, w, groth16.WithBackend(dev.dev))
+	if err != nil {
+		return err
+	}
+	if *vkPath != "" {
+		if err := verifyWith(*vkPath, proof, w); err != nil {
+			return err
+		}
+	}
+	if err := writeAtomic(*out, func(wr io.Writer) error { _, err := proof.WriteTo(wr); return err }); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s (%s)\n", *out, dev.name)
+	return nil
+}
+
+func verifyWith(vkPath string, proof gnarkgroth16.Proof, full witness.Witness) error {
+	vk := gnarkgroth16.NewVerifyingKey(ecc.BLS12_381)
+	if err := readFile(vkPath, "verifying key", vk.ReadFrom); err != nil {
+		return err
+	}
+	pub, err := full.Public()
+	if err != nil {
+		return err
+	}
+	if err := gnarkgroth16.Verify(proof, vk, pub); err != nil {
+		return fmt.Errorf("the proof does not verify against %s: %w", vkPath, err)
+	}
+	return nil
+}
+
+func runVerify(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("verify", stderr)
+	dir := fs.String("dir", "", "read "+fileVK+", "+fileProof+" and "+filePublic+" from this directory")
+	vkPath := fs.String("vk", "", "verifying key file")
+	proofPath := fs.String("proof", "", "proof file")
+	pubPath := fs.String("public", "", "public witness file (gnark binary)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *dir != "" {
+		for _, d := range []struct {
+			p    *string
+			name string
+		}{{vkPath, fileVK}, {proofPath, fileProof}, {pubPath, filePublic}} {
+			if *d.p == "" {
+				*d.p = filepath.Join(*dir, d.name)
+			}
+		}
+	}
+	if *vkPath == "" || *proofPath == "" || *pubPath == "" {
+		return errors.New("need --vk, --proof and --public (or --dir)")
+	}
+	vk := gnarkgroth16.NewVerifyingKey(ecc.BLS12_381)
+	if err := readFile(*vkPath, "verifying key", vk.ReadFrom); err != nil {
+		return err
+	}
+	proof := gnarkgroth16.NewProof(ecc.BLS12_381)
+	if err := readFile(*proofPath, "proof", proof.ReadFrom); err != nil {
+		return err
+	}
+	pub, err := witness.New(ecc.BLS12_381.ScalarField())
+	if err != nil {
+		return err
+	}
+	if err := readFile(*pubPath, "public witness", pub.ReadFrom); err != nil {
+		return err
+	}
+	if err := gnarkgroth16.Verify(proof, vk, pub); err != nil {
+		return fmt.Errorf("proof rejected: %w", err)
+	}
+	fmt.Fprintln(stdout, "proof verified")
+	return nil
+}
+
+// readFile decodes a gnark file, turning a decoder's panic on corrupt data
+// into an error and a short read into one that says so.
+func readFile(path, what string, read func(io.Reader) (int64, error)) (err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", what, err)
+	}
+	defer f.Close()
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("reading %s %s: corrupt file (decoder failed: %v)", what, path, r)
+		}
+	}()
+	br := bufio.NewReaderSize(f, 1<<20)
+	if _, err := read(br); err != nil {
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return fmt.Errorf("reading %s %s: truncated file (%w)", what, path, err)
+		}
+		return fmt.Errorf("reading %s %s: corrupt or wrong kind of file: %w", what, path, err)
+	}
+	if _, err := br.ReadByte(); err == nil {
+		return fmt.Errorf("reading %s %s: trailing data after the %s: corrupt or wrong kind of file", what, path, what)
+	}
+	return nil
+}
+
+// checkKeyPoints checks that every base of a key read without checks lies
+// on the curve: a cheap test that catches corrupt raw key files (the full
+// subgroup check costs far more).
+func checkKeyPoints(pk gnarkgroth16.ProvingKey) error {
+	key, ok := pk.(*groth16bls.ProvingKey)
+	if !ok {
+		return fmt.Errorf("not a BLS12-381 key")
+	}
+	g1 := [][]curve.G1Affine{key.G1.A, key.G1.B, key.G1.K, key.G1.Z,
+		{key.G1.Alpha, key.G1.Beta, key.G1.Delta}}
+	names := []string{"A", "B", "K", "Z", "α/β/δ"}
+	for i, pts := range g1 {
+		if j := firstOffCurve(len(pts), func(k int) bool { return pts[k].IsOnCurve() }); j >= 0 {
+			return fmt.Errorf("corrupt proving key: G1 %s point %d is not on the curve", names[i], j)
+		}
+	}
+	g2 := append([]curve.G2Affine{key.G2.Beta, key.G2.Delta}, key.G2.B...)
+	if j := firstOffCurve(len(g2), func(k int) bool { return g2[k].IsOnCurve() }); j >= 0 {
+		return fmt.Errorf("corrupt proving key: G2 point %d is not on the curve", j)
+	}
+	return nil
+}
+
+// firstOffCurve returns the lowest index whose check fails, or −1.
+func firstOffCurve(n int, ok func(int) bool) int {
+	tasks := runtime.NumCPU()
+	step := (n + tasks - 1) / max(tasks, 1)
+	bad := make([]int, tasks)
+	var wg sync.WaitGroup
+	for t := 0; t < tasks; t++ {
+		bad[t] = -1
+		lo, hi := t*step, min(n, (t+1)*step)
+		if lo >= hi {
+			continue
+		}
+		wg.Add(1)
+		go func(t, lo, hi int) {
+			defer wg.Done()
+			for k := lo; k < hi; k++ {
+				if !ok(k) {
+					bad[t] = k
+					return
+				}
+			}
+		}(t, lo, hi)
+	}
+	wg.Wait()
+	for _, b := range bad {
+		if b >= 0 {
+			return b
+		}
+	}
+	return -1
+}
+

@@ -1,0 +1,226 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/consensys/gnark-crypto/ecc"
+	curve "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr/fft"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr/pedersen"
+	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
+	groth16bls "github.com/consensys/gnark/backend/groth16/bls12-381"
+	"github.com/consensys/gnark/constraint"
+	cs "github.com/consensys/gnark/constraint/bls12-381"
+)
+
+// keyCacheDir is where bench keeps the keys gnark's setup made.
+func keyCacheDir(flagValue string) (string, error) {
+	if flagValue != "" {
+		return flagValue, nil
+	}
+	if d := os.Getenv("G16_KEYS"); d != "" {
+		return d, nil
+	}
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("no key cache directory (set --keydir or G16_KEYS): %w", err)
+	}
+	return filepath.Join(d, "g16", "keys"), nil
+}
+
+// setupKeys returns gnark's keys for ccs, from the cache when a previous run
+// made them, else from gnark's Setup (slow: minutes at 2^18 constraints),
+// printing progress to log while it runs.
+func setupKeys(ccs constraint.ConstraintSystem, dir, name string, log io.Writer) (gnarkgroth16.ProvingKey, gnarkgroth16.VerifyingKey, bool, error) {
+	pkPath := filepath.Join(dir, name+".pk")
+	vkPath := filepath.Join(dir, name+".vk")
+	pk := gnarkgroth16.NewProvingKey(ecc.BLS12_381)
+	vk := gnarkgroth16.NewVerifyingKey(ecc.BLS12_381)
+	if err := readRaw(pkPath, pk); err == nil {
+		if err := readRaw(vkPath, vk); err == nil {
+			return pk, vk, true, nil
+		}
+	}
+
+	start := time.Now()
+	fmt.Fprintf(log, "setup: running gnark's Groth16 setup for %d constraints (cached afterwards in %s)\n", ccs.GetNbConstraints(), dir)
+	done := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(10 * time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				fmt.Fprintf(log, "setup: still running, %s elapsed\n", time.Since(start).Round(time.Second))
+			}
+		}
+	}()
+	pk, vk, err := gnarkgroth16.Setup(ccs)
+	close(done)
+	if err != nil {
+		return nil, nil, false, fmt.Errorf("gnark setup: %w", err)
+	}
+	fmt.Fprintf(log, "setup: done in %s\n", time.Since(start).Round(time.Millisecond))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, nil, false, err
+	}
+	if err := writeAtomic(pkPath, func(w io.Writer) error { _, err := pk.WriteRawTo(w); return err }); err != nil {
+		return nil, nil, false, err
+	}
+	if err := writeAtomic(vkPath, func(w io.Writer) error { _, err := vk.WriteRawTo(w); return err }); err != nil {
+		return nil, nil, false, err
+	}
+	return pk, vk, false, nil
+}
+
+// readRaw loads a key written with WriteRawTo.
+func readRaw(path string, into interface {
+	UnsafeReadFrom(io.Reader) (int64, error)
+}) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if _, err := into.UnsafeReadFrom(bufio.NewReaderSize(f, 1<<20)); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+// writeAtomic writes a file through a temporary name, so that an
+// interrupted run leaves no truncated file behind.
+func writeAtomic(path string, write func(io.Writer) error) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	w := bufio.NewWriterSize(tmp, 1<<20)
+	if err = write(w); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err = w.Flush(); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// randomKey builds a proving key for ccs whose bases are independent random
+// points (random scalar multiples of the generators), distinct with
+// overwhelming probability. It has the shape gnark's Setup gives (no point
+// at infinity), so every prover accepts it, but it belongs to no toxic
+// waste: its proofs do not verify. It is for timing at sizes where a real
+// setup takes too long.
+func randomKey(ccs constraint.ConstraintSystem) (gnarkgroth16.ProvingKey, error) {
+	r1cs, ok := ccs.(*cs.R1CS)
+	if !ok {
+		return nil, fmt.Errorf("random key: %T is not a BLS12-381 R1CS", ccs)
+	}
+	nbWires := r1cs.NbInternalVariables + r1cs.GetNbPublicVariables() + r1cs.GetNbSecretVariables()
+	nbPublic := r1cs.GetNbPublicVariables()
+	n := ecc.NextPowerOfTwo(uint64(r1cs.GetNbConstraints()))
+	ci, ok := r1cs.CommitmentInfo.(constraint.Groth16Commitments)
+	if !ok {
+		return nil, errors.New("random key: circuit's commitments are not Groth16's")
+	}
+	removed := map[int]bool{}
+	for _, g := range ci.GetPrivateCommitted() {
+		for _, i := range g {
+			removed[i] = true
+		}
+	}
+	for _, i := range ci.CommitmentIndexes() {
+		removed[i] = true
+	}
+	nbK := nbWires - nbPublic
+	for i := range removed {
+		if i >= nbPublic {
+			nbK--
+		}
+	}
+
+	pk := new(groth16bls.ProvingKey)
+	pk.Domain = *fft.NewDomain(n)
+	_, _, g1, g2 := curve.Generators()
+	g1s, err := randomPointsG1(&g1, 3+2*nbWires+nbK+int(n)-1)
+	if err != nil {
+		return nil, err
+	}
+	pk.G1.Alpha, pk.G1.Beta, pk.G1.Delta = g1s[0], g1s[1], g1s[2]
+	g1s = g1s[3:]
+	pk.G1.A, g1s = g1s[:nbWires], g1s[nbWires:]
+	pk.G1.B, g1s = g1s[:nbWires], g1s[nbWires:]
+	pk.G1.K, g1s = g1s[:nbK], g1s[nbK:]
+	pk.G1.Z = g1s
+	g2s, err := randomPointsG2(&g2, 2+nbWires)
+	if err != nil {
+		return nil, err
+	}
+	pk.G2.Beta, pk.G2.Delta = g2s[0], g2s[1]
+	pk.G2.B = g2s[2:]
+	pk.InfinityA = make([]bool, nbWires)
+	pk.InfinityB = make([]bool, nbWires)
+
+	if len(ci) > 0 {
+		bases := make([][]curve.G1Affine, len(ci))
+		for i := range ci {
+			if bases[i], err = randomPointsG1(&g1, len(ci[i].PrivateCommitted)); err != nil {
+				return nil, err
+			}
+		}
+		if pk.CommitmentKeys, _, err = pedersen.Setup(bases); err != nil {
+			return nil, fmt.Errorf("random key: commitment keys: %w", err)
+		}
+	}
+	return pk, nil
+}
+
+func randomScalars(n int) ([]fr.Element, error) {
+	s := make([]fr.Element, n)
+	for i := range s {
+		if _, err := s[i].SetRandom(); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+func randomPointsG1(g *curve.G1Affine, n int) ([]curve.G1Affine, error) {
+	if n == 0 {
+		return nil, nil
+	}
+	s, err := randomScalars(n)
+	if err != nil {
+		return nil, err
+	}
+	return curve.BatchScalarMultiplicationG1(g, s), nil
+}
+
+func randomPointsG2(g *curve.G2Affine, n int) ([]curve.G2Affine, error) {
+	if n == 0 {
+		return nil, nil
+	}
+	s, err := randomScalars(n)
+	if err != nil {
+		return nil, err
+	}
+	return curve.BatchScalarMultiplicationG2(g, s), nil
+}

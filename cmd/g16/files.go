@@ -290,4 +290,3 @@ func firstOffCurve(n int, ok func(int) bool) int {
 	}
 	return -1
 }
-

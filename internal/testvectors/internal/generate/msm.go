@@ -46,8 +46,8 @@ func edgeScalars() []edgeScalar {
 		{"1", elementOf(big.NewInt(1))},
 		{"2", elementOf(big.NewInt(2))},
 		{"r-1", elementOf(rm1)},
-		{"(r-1)/2", elementOf(half)},
-		{"(r+1)/2", elementOf(halfUp)},
+		{"half(r-1)", elementOf(half)},
+		{"half(r+1)", elementOf(halfUp)},
 	}
 }
 

@@ -62,7 +62,7 @@ func readme(files []File) File {
 		MSMG1Lengths[len(MSMG1Lengths)-1], MSMG2Lengths[len(MSMG2Lengths)-1])
 	p("made with `BatchScalarMultiplicationG1/G2`, then the vectors. Vectors over a prefix of the table")
 	p("store only their scalars. Random vectors `len=N/random` (stream `msm-g1/len=N/random`), N ∈ {%s} for G1,", ints(MSMG1Lengths))
-	p("{%s} for G2; edge cases `len=N/edge=...`: scalars 0, 1, 2, r−1, (r−1)/2, (r+1)/2 alone, 64 times, and", ints(MSMG2Lengths))
+	p("{%s} for G2; edge cases `len=N/edge=...`: scalars 0, 1, 2, r−1, (r−1)/2 (`half(r-1)`), (r+1)/2 (`half(r+1)`) alone, 64 times, and", ints(MSMG2Lengths))
 	p("among random ones; window-digit extremes (`window-max`, and negated, `window-max-neg`); the point")
 	p("at infinity as a base; P beside −P; one base repeated (with random scalars and with all ones); all")
 	p("ones; all zero; mostly zero; small scalars. Every expected result is gnark-crypto's `MultiExp`,")

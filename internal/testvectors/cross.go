@@ -1,0 +1,220 @@
+package testvectors
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"strconv"
+
+	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr/fft"
+
+	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/backend/cpu"
+)
+
+// SeedEnv names the environment variable that fixes the cross-checks'
+// seed (a decimal uint64), to repeat a failed run.
+const SeedEnv = "G16_CONFORMANCE_SEED"
+
+// CrossSeed returns the seed in SeedEnv if set, else a fresh random one.
+func CrossSeed() (uint64, error) {
+	if s := os.Getenv(SeedEnv); s != "" {
+		v, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("testvectors: %s=%q: %w", SeedEnv, s, err)
+		}
+		return v, nil
+	}
+	return rand.Uint64(), nil
+}
+
+// How many cross-checks of each kind one run draws.
+const (
+	crossNTTs    = 8
+	crossHs      = 2
+	crossMSMG1s  = 4
+	crossMSMG2s  = 3
+	maxCrossLogN = 13
+	maxCrossG1   = 5000
+	maxCrossG2   = 1500
+)
+
+// CrossChecks returns checks that compare a backend with the CPU backend
+// on inputs drawn from seed: NTTs of random variants and sizes, quotient
+// steps, and MSMs of random lengths whose scalars mix random values with
+// 0, 1 and r−1. Their names say what was drawn; their errors carry the
+// seed.
+func CrossChecks(seed uint64) []Check {
+	var checks []Check
+	stream := func(what string, i int) *rand.ChaCha8 {
+		var s [32]byte
+		binary.LittleEndian.PutUint64(s[:], seed)
+		h := sha256.Sum256(append(s[:8], fmt.Sprintf("/%s/%d", what, i)...))
+		return rand.NewChaCha8(h)
+	}
+	add := func(name string, run func(b, ref backend.Backend) error) {
+		checks = append(checks, Check{Group: GroupCross, Name: name, run: func(b backend.Backend) error {
+			ref, err := cpu.New()
+			if err != nil {
+				return err
+			}
+			defer ref.Close()
+			if err := run(b, ref); err != nil {
+				return fmt.Errorf("%w (seed %d; %s=%d repeats it)", err, seed, SeedEnv, seed)
+			}
+			return nil
+		}})
+	}
+
+	for i := range crossNTTs {
+		rng := stream("ntt", i)
+		r := rand.New(rng)
+		spec := backend.NTTSpec{
+			LogN:    1 + r.IntN(maxCrossLogN),
+			Inverse: r.IntN(2) == 1,
+			Order:   backend.Order(r.IntN(2)),
+			Coset:   r.IntN(2) == 1,
+		}
+		if spec.Coset {
+			spec.CosetShift = randElement(rng)
+		}
+		in := randElements(rng, 1<<spec.LogN)
+		name := fmt.Sprintf("NTT/%d/n=2^%d/%s", i, spec.LogN, specString(spec))
+		add(name, func(b, ref backend.Backend) error {
+			want, err := runNTT(ref, spec, in)
+			if err != nil {
+				return fmt.Errorf("CPU backend: %w", err)
+			}
+			got, err := runNTT(b, spec, in)
+			if err != nil {
+				return err
+			}
+			return compareElements(got, want)
+		})
+	}
+	for i := range crossHs {
+		rng := stream("h", i)
+		logN := 1 + rand.New(rng).IntN(maxCrossLogN)
+		n := 1 << logN
+		a, bb, c := randElements(rng, n), randElements(rng, n), randElements(rng, n)
+		shift := fft.GeneratorFullMultiplicativeGroup()
+		add(fmt.Sprintf("H/%d/n=2^%d", i, logN), func(b, ref backend.Backend) error {
+			want, err := runQuotient(ref, logN, shift, a, bb, c)
+			if err != nil {
+				return fmt.Errorf("CPU backend: %w", err)
+			}
+			got, err := runQuotient(b, logN, shift, a, bb, c)
+			if err != nil {
+				return err
+			}
+			return compareElements(got, want)
+		})
+	}
+	for i := range crossMSMG1s {
+		rng := stream("msm-g1", i)
+		n := 1 + rand.New(rng).IntN(maxCrossG1)
+		scalars := witnessLikeScalars(rng, n)
+		logs := randElements(rng, n)
+		add(fmt.Sprintf("MSMG1/%d/len=%d", i, n), func(b, ref backend.Backend) error {
+			_, _, g, _ := bls12381.Generators()
+			bases := bls12381.BatchScalarMultiplicationG1(&g, logs)
+			want, err := runMSMG1(ref, bases, scalars, 0)
+			if err != nil {
+				return fmt.Errorf("CPU backend: %w", err)
+			}
+			got, err := runMSMG1(b, bases, scalars, 0)
+			if err != nil {
+				return err
+			}
+			if !got.Equal(&want) {
+				return fmt.Errorf("result %s, CPU backend %s", g1String(&got), g1String(&want))
+			}
+			return nil
+		})
+	}
+	for i := range crossMSMG2s {
+		rng := stream("msm-g2", i)
+		n := 1 + rand.New(rng).IntN(maxCrossG2)
+		scalars := witnessLikeScalars(rng, n)
+		logs := randElements(rng, n)
+		add(fmt.Sprintf("MSMG2/%d/len=%d", i, n), func(b, ref backend.Backend) error {
+			_, _, _, g := bls12381.Generators()
+			bases := bls12381.BatchScalarMultiplicationG2(&g, logs)
+			want, err := runMSMG2(ref, bases, scalars, 0)
+			if err != nil {
+				return fmt.Errorf("CPU backend: %w", err)
+			}
+			got, err := runMSMG2(b, bases, scalars, 0)
+			if err != nil {
+				return err
+			}
+			if !got.Equal(&want) {
+				return fmt.Errorf("result %s, CPU backend %s", g2String(&got), g2String(&want))
+			}
+			return nil
+		})
+	}
+	return checks
+}
+
+func specString(s backend.NTTSpec) string {
+	kind, dir := "plain", "forward"
+	if s.Coset {
+		kind = "coset"
+	}
+	if s.Inverse {
+		dir = "inverse"
+	}
+	return fmt.Sprintf("%s/%s/%v", kind, dir, s.Order)
+}
+
+// witnessLikeScalars mixes random scalars with the values witnesses are
+// full of: about a quarter each of 0, 1, r−1 and random.
+func witnessLikeScalars(rng io.Reader, n int) []fr.Element {
+	s := make([]fr.Element, n)
+	var pick [1]byte
+	for i := range s {
+		if _, err := io.ReadFull(rng, pick[:]); err != nil {
+			panic("testvectors: internal error: " + err.Error())
+		}
+		switch pick[0] % 4 {
+		case 0:
+		case 1:
+			s[i].SetOne()
+		case 2:
+			s[i].SetOne()
+			s[i].Neg(&s[i])
+		default:
+			s[i] = randElement(rng)
+		}
+	}
+	return s
+}
+
+// randElement draws a uniform element of Fr from rng.
+func randElement(rng io.Reader) fr.Element {
+	var buf [fr.Bytes]byte
+	for {
+		if _, err := io.ReadFull(rng, buf[:]); err != nil {
+			panic("testvectors: internal error: " + err.Error())
+		}
+		buf[0] &= 0x7f
+		var e fr.Element
+		if e.SetBytesCanonical(buf[:]) == nil {
+			return e
+		}
+	}
+}
+
+func randElements(rng io.Reader, n int) []fr.Element {
+	v := make([]fr.Element, n)
+	for i := range v {
+		v[i] = randElement(rng)
+	}
+	return v
+}

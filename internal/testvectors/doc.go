@@ -1,0 +1,34 @@
+// Package testvectors holds g16's shared test vectors and the conformance
+// suite that every backend.Backend must pass.
+//
+// The vectors (testdata/, embedded in any binary that links this package)
+// were written by gnark-crypto and gnark at pinned versions; README.md in
+// testdata/ says how each file was made, and `go run
+// ./internal/testvectors/gen -check` proves the files are what the
+// generator writes. They cover:
+//
+//   - NTT: every variant of backend.NTTSpec (forward and inverse, plain
+//     and on a coset, DIF and DIT orders) at sizes 2^1 to 2^14;
+//   - H: the prover's quotient step, (a·b − c)/(Xⁿ − 1) on a coset, made of
+//     seven NTTs and QuotientStep, as gnark's prover computes it;
+//   - MSMG1, MSMG2: random vectors of many lengths and the edge cases
+//     Pippenger implementations get wrong (scalars 0, 1, r−1, (r±1)/2,
+//     window digits at their extremes, the point at infinity, P beside
+//     −P, repeated bases, witness-like scalars);
+//   - Proof: whole proofs from gnark's prover, which g16's groth16.Prove
+//     must reproduce byte for byte on the backend under test, and which
+//     gnark's Verify accepts.
+//
+// Beyond the fixed vectors, the Cross group draws fresh random inputs on
+// every run (from a seed it reports) and compares the backend with the CPU
+// backend.
+//
+// Each check is named after its vector, e.g. "MSMG1/len=7/edge=r-1", and
+// an error from it starts with that name. RunConformance runs the suite
+// as subtests of a Go test; SelfTest runs it outside the testing package
+// (the `g16 selftest` command) and prints a line per group; Checks and
+// CrossChecks give the checks themselves.
+//
+// The suite checks results, not speed, and does not test a backend's
+// memory model or concurrency (package pool's tests do).
+package testvectors

@@ -3,6 +3,7 @@ package groth16
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
 	"github.com/consensys/gnark/backend/witness"
@@ -66,9 +67,11 @@ func proveOnDevice(dev backend.Backend, t *partition, key *deviceKey) (err error
 	}
 	defer func() { err = errors.Join(err, q.Close()) }()
 	if key == nil {
+		start := time.Now()
 		if key, err = uploadKey(dev, q, t.p.pk, nil); err != nil {
 			return err
 		}
+		t.times.Upload += time.Since(start)
 		defer func() { err = errors.Join(err, key.free(dev, q)) }()
 	}
 	sizes := t.bufferSizes()

@@ -1,14 +1,134 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"errors"
+	"fmt"
 	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
 
+	"github.com/consensys/gnark-crypto/ecc"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
+	"github.com/consensys/gnark/backend/witness"
 	"github.com/consensys/gnark/constraint"
+
+	"github.com/g16prover/g16/groth16"
+	"github.com/g16prover/g16/pool"
 )
 
+// benchBatch proves f.partitions witnesses with ProveBatch on each of our
+// backends, and the same witnesses one after another with gnark's prover,
+// all with the same randomness per partition, and compares.
 func benchBatch(f benchFlags, ccs constraint.ConstraintSystem, s shape, pk gnarkgroth16.ProvingKey, vk gnarkgroth16.VerifyingKey,
 	devs []namedBackend, stdout, stderr io.Writer) error {
-	return errors.New("--partitions: ProveBatch not wired in yet")
+	witnesses := make([]witness.Witness, f.partitions)
+	for i := range witnesses {
+		var err error
+		if witnesses[i], err = newWitness(s, f.seed+uint64(i)); err != nil {
+			return err
+		}
+	}
+	randFor := func(i int) io.Reader { return seededReader(f.seed, i) }
+
+	type result struct {
+		name   string
+		wall   time.Duration
+		proofs [][]byte
+		trace  *pool.Trace
+	}
+	var results []result
+
+	if !f.noGnark {
+		fmt.Fprintf(stderr, "bench: gnark, %d proofs one after another\n", f.partitions)
+		r := result{name: "gnark (sequential)"}
+		start := time.Now()
+		for i, w := range witnesses {
+			p, err := gnarkProve(ccs, pk, w, randFor(i))
+			if err != nil {
+				return fmt.Errorf("gnark, partition %d: %w", i, err)
+			}
+			r.proofs = append(r.proofs, proofBytes(p))
+		}
+		r.wall = time.Since(start)
+		results = append(results, r)
+	}
+	for _, d := range devs {
+		fmt.Fprintf(stderr, "bench: %s, ProveBatch of %d partitions, %d workers\n", d.name, f.partitions, f.workers)
+		trace := pool.NewTrace()
+		r := result{name: d.name + " (ProveBatch)", trace: trace}
+		start := time.Now()
+		proofs, err := groth16.ProveBatch(context.Background(), ccs, pk, witnesses,
+			groth16.WithBackends(d.dev), groth16.WithWorkersPerDevice(f.workers),
+			groth16.WithBatchRandomness(randFor), groth16.WithTrace(trace))
+		r.wall = time.Since(start)
+		if err != nil {
+			return fmt.Errorf("%s: %w", d.name, err)
+		}
+		for _, p := range proofs {
+			r.proofs = append(r.proofs, proofBytes(p))
+		}
+		results = append(results, r)
+	}
+
+	identical := true
+	for _, r := range results[1:] {
+		for i := range r.proofs {
+			if !bytes.Equal(r.proofs[i], results[0].proofs[i]) {
+				identical = false
+				fmt.Fprintf(stdout, "MISMATCH: %s partition %d differs from %s\n", r.name, i, results[0].name)
+			}
+		}
+	}
+	verified := "not verifiable (random key)"
+	if vk != nil {
+		for i, w := range witnesses {
+			pub, err := w.Public()
+			if err != nil {
+				return err
+			}
+			proof := gnarkgroth16.NewProof(ecc.BLS12_381)
+			if _, err := proof.ReadFrom(bytes.NewReader(results[len(results)-1].proofs[i])); err != nil {
+				return err
+			}
+			if err := gnarkgroth16.Verify(proof, vk, pub); err != nil {
+				return fmt.Errorf("partition %d: gnark's verifier rejects the proof: %w", i, err)
+			}
+		}
+		verified = "verified by gnark"
+	}
+
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "prover\tpartitions\twall\tper proof\tvs gnark\t")
+	for _, r := range results {
+		ratio := "-"
+		if !f.noGnark {
+			ratio = fmt.Sprintf("%.3f", float64(r.wall)/float64(results[0].wall))
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t\n", r.name, f.partitions, fmtDur(r.wall), fmtDur(r.wall/time.Duration(f.partitions)), ratio)
+	}
+	tw.Flush()
+	fmt.Fprintf(stdout, "byte-identical across provers: %v; %s\n", identical, verified)
+	for _, r := range results {
+		if r.trace == nil {
+			continue
+		}
+		fmt.Fprintf(stdout, "\nscheduler, %s:\n%s\n", r.name, strings.TrimRight(r.trace.Summary().String(), "\n"))
+	}
+	if f.trace != "" {
+		last := results[len(results)-1]
+		if len(devs) > 0 {
+			last = results[len(results)-len(devs)] // our main backend's run
+		}
+		if err := writeAtomic(f.trace, func(w io.Writer) error { return last.trace.WriteJSON(w) }); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "trace of %s written to %s\n", last.name, f.trace)
+	}
+	if !identical {
+		return errors.New("provers disagree")
+	}
+	return nil
 }

@@ -278,7 +278,7 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, s shape, pk gnar
 		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 	}
 	phase("solve", func(p groth16.PhaseTimes) time.Duration { return p.Solve })
-	phase("key+input upload", func(p groth16.PhaseTimes) time.Duration { return p.Upload })
+	phase("upload (key, inputs)", func(p groth16.PhaseTimes) time.Duration { return p.Upload })
 	phase("H (7 NTTs)", func(p groth16.PhaseTimes) time.Duration { return p.H })
 	phase("MSM A (G1)", func(p groth16.PhaseTimes) time.Duration { return p.MSMA })
 	phase("MSM B (G1)", func(p groth16.PhaseTimes) time.Duration { return p.MSMB1 })

@@ -1,0 +1,385 @@
+// The number-theoretic transform over Fr, and the quotient step of H.
+//
+// A transform of size n = 2^L is split into P passes of k_0 + … + k_{P−1} = L
+// radix-2 stages, each pass one kernel launch whose blocks do their stages in
+// shared memory. The split is the four-step (Bailey) one, applied
+// recursively. For the DIF form (natural in, bit-reversed out), write the
+// input index i = i1·S + i0 with i1 < 2^k, i0 < S = 2^(L−k), and the output
+// index j = j1 + 2^k·j2. Since ω^(S·2^k) = 1,
+//
+//   y_{j1 + 2^k j2} = Σ_{i0} ω^(2^k·i0·j2) · [ ω^(i0·j1) · Σ_{i1} x_{i1·S+i0} ω^(S·i1·j1) ]
+//
+// so the first pass does, for every i0, a size-2^k DFT over i1 (roots of
+// order 2^k) followed by the twiddle ω^(i0·j1); what is left is S-point DFTs
+// over i0, one for each j1, with root ω^(2^k): the same problem, smaller.
+// Done in place with the inner DFT in DIF order, the value for j1 lands at
+// offset bitrev_k(j1)·S, and the whole lands bit-reversed, as DIF should.
+// Pass p therefore works on contiguous sub-problems of size N_p = 2^(L_p)
+// (L_0 = L, L_{p+1} = L_p − k_p), with S_p = 2^(L_p − k_p) columns each, and
+// ends with the twiddle ω_p^(i0·j1), ω_p = ω^(n/N_p). The last pass has
+// S = 1 and no twiddle.
+//
+// The DIT form (bit-reversed in, natural out) is the transpose of DIF: the
+// DIF map on memory is P·F (F the DFT matrix, P the bit reversal), whose
+// transpose F·P is exactly "read bit-reversed, write natural" since F and P
+// are symmetric. Transposing reverses the order of everything: the passes
+// run last to first, each applies its twiddle first, then its stages from the
+// shortest distance up with the transposed butterfly (a, b) → (a + w·b, a − w·b).
+//
+// Twiddles come from small tables built by the caller: the roots of order
+// 2^10 for the stages inside a pass, and ω^e = lo[e mod 2^W]·hi[e >> W] for
+// the twiddles between passes (two tables of about √n entries). Coset
+// scaling and 1/n use the same windowed form and are fused into the first
+// pass's loads (forward) or the last pass's stores (inverse).
+//
+// Shared memory holds each element as two 16-byte halves in two planes, so
+// that consecutive threads touch consecutive 16-byte words.
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "device.cuh"
+#include "field.cuh"
+#include "ntt.h"
+
+using g16::fail;
+using g16::guard;
+
+namespace g16 {
+
+namespace {
+
+const int kDefaultMaxK = 10;
+const int kDefaultLogBlock = 11;
+const int kThreads = 256;
+
+// bitrev reverses the low `bits` bits of x.
+G16_HD uint32_t bitrev(uint32_t x, uint32_t bits) {
+	if (bits == 0) return 0;
+#ifdef __CUDA_ARCH__
+	return __brev(x) >> (32 - bits);
+#else
+	uint32_t r = 0;
+	for (uint32_t b = 0; b < bits; b++) r |= ((x >> b) & 1) << (bits - 1 - b);
+	return r;
+#endif
+}
+
+G16_HD fr_t fr_of(uint4 lo, uint4 hi) {
+	fr_t r;
+	r.v[0] = lo.x, r.v[1] = lo.y, r.v[2] = lo.z, r.v[3] = lo.w;
+	r.v[4] = hi.x, r.v[5] = hi.y, r.v[6] = hi.z, r.v[7] = hi.w;
+	return r;
+}
+G16_HD uint4 lo_of(const fr_t& a) { return make_uint4(a.v[0], a.v[1], a.v[2], a.v[3]); }
+G16_HD uint4 hi_of(const fr_t& a) { return make_uint4(a.v[4], a.v[5], a.v[6], a.v[7]); }
+
+// ld_table reads entry i of a read-only table of fr.Elements.
+G16_HD fr_t ld_table(const uint4* t, uint32_t i) {
+#ifdef __CUDA_ARCH__
+	return fr_of(__ldg(t + 2 * i), __ldg(t + 2 * i + 1));
+#else
+	return fr_of(t[2 * i], t[2 * i + 1]);
+#endif
+}
+
+// ntt_pass is one pass: the block/thread-level work, written once for the
+// device kernel and the host emulation. A block holds 2^B elements: all 2^k
+// rows i1 of C = 2^(B−k) consecutive columns (combinations of sub-problem
+// and i0); shared-memory slot e holds row e >> logC of column e mod C.
+struct ntt_pass {
+	uint4* data;
+	const uint4* roots;
+	const uint4* tw_lo;
+	const uint4* tw_hi;
+	const uint4* sc_lo;
+	const uint4* sc_hi;
+	fr_t scale_c;
+	uint32_t L, Lp, k, logC, B, log_roots, win;
+	uint32_t twiddle;   // 1: this pass has a twiddle (S > 1)
+	uint32_t dit;       // 1: transposed (DIT) pass
+	uint32_t scale_in;  // 0 none, 1 constant, 2 table: on the loads
+	uint32_t scale_out; // the same on the stores
+
+	// index maps local slot e of block blk to its global index, and gives
+	// its row i1 and column offset i0.
+	G16_HD size_t index(uint32_t blk, uint32_t e, uint32_t& i0, uint32_t& i1) const {
+		i1 = e >> logC;
+		size_t c = ((size_t)blk << logC) | (e & ((1u << logC) - 1));
+		uint32_t logS = Lp - k;
+		i0 = (uint32_t)(c & ((1u << logS) - 1));
+		size_t sub = c >> logS;
+		return (sub << Lp) | ((size_t)i1 << logS) | i0;
+	}
+
+	G16_HD fr_t window(const uint4* lo, const uint4* hi, uint32_t e) const {
+		return ld_table(lo, e & ((1u << win) - 1)) * ld_table(hi, e >> win);
+	}
+
+	// tw is the twiddle of the element in row i1, column i0: ω_p^(i0·j1)
+	// with j1 = bitrev_k(i1), its DFT index after the in-place DIF stages.
+	G16_HD fr_t tw(uint32_t i0, uint32_t i1) const {
+		uint32_t e = (i0 * bitrev(i1, k)) << (L - Lp);
+		return window(tw_lo, tw_hi, e);
+	}
+
+	// scaled applies scaling mode to x, at global position g of the input
+	// (at_input) or of the output. The factor depends on the element's
+	// natural index, which is g where memory is in natural order (DIF input,
+	// DIT output) and bitrev_L(g) where it is bit-reversed.
+	G16_HD fr_t scaled(const fr_t& x, uint32_t mode, size_t g, bool at_input) const {
+		if (mode == 1) return x * scale_c;
+		uint32_t i = (dit != 0) == at_input ? bitrev((uint32_t)g, L) : (uint32_t)g;
+		return x * window(sc_lo, sc_hi, i);
+	}
+
+	G16_HD void load(uint32_t blk, uint32_t tid, uint32_t T, uint4* s0, uint4* s1) const {
+		for (uint32_t e = tid; e < (1u << B); e += T) {
+			uint32_t i0, i1;
+			size_t g = index(blk, e, i0, i1);
+			fr_t x = fr_of(data[2 * g], data[2 * g + 1]);
+			if (scale_in) x = scaled(x, scale_in, g, true);
+			if (dit && twiddle) x = x * tw(i0, i1);
+			s0[e] = lo_of(x);
+			s1[e] = hi_of(x);
+		}
+	}
+
+	// stage does every butterfly at distance 2^logh (in rows) of the block.
+	G16_HD void stage(uint32_t logh, uint32_t tid, uint32_t T, uint4* s0, uint4* s1) const {
+		const uint32_t cmask = (1u << logC) - 1, hmask = (1u << logh) - 1;
+		for (uint32_t q = tid; q < (1u << (B - 1)); q += T) {
+			uint32_t r = q >> logC;
+			uint32_t j = r & hmask;
+			uint32_t row = ((r >> logh) << (logh + 1)) | j;
+			uint32_t ia = (row << logC) | (q & cmask);
+			uint32_t ib = ia + (1u << (logh + logC));
+			fr_t a = fr_of(s0[ia], s1[ia]);
+			fr_t b = fr_of(s0[ib], s1[ib]);
+			// w = ω_{2h}^j, a root of order 2h = 2^(logh+1).
+			if (!dit) {
+				fr_t s = a + b;
+				fr_t d = a - b;
+				if (logh) d = d * ld_table(roots, j << (log_roots - 1 - logh));
+				s0[ia] = lo_of(s), s1[ia] = hi_of(s);
+				s0[ib] = lo_of(d), s1[ib] = hi_of(d);
+			} else {
+				if (logh) b = b * ld_table(roots, j << (log_roots - 1 - logh));
+				fr_t s = a + b;
+				fr_t d = a - b;
+				s0[ia] = lo_of(s), s1[ia] = hi_of(s);
+				s0[ib] = lo_of(d), s1[ib] = hi_of(d);
+			}
+		}
+	}
+
+	G16_HD void store(uint32_t blk, uint32_t tid, uint32_t T, const uint4* s0, const uint4* s1) const {
+		for (uint32_t e = tid; e < (1u << B); e += T) {
+			uint32_t i0, i1;
+			size_t g = index(blk, e, i0, i1);
+			fr_t x = fr_of(s0[e], s1[e]);
+			if (!dit && twiddle) x = x * tw(i0, i1);
+			if (scale_out) x = scaled(x, scale_out, g, false);
+			data[2 * g] = lo_of(x);
+			data[2 * g + 1] = hi_of(x);
+		}
+	}
+
+	uint32_t blocks() const { return 1u << (L - B); }
+	uint32_t threads() const { return std::min<uint32_t>(kThreads, 1u << (B - 1)); }
+	size_t smem() const { return (size_t)2 << B << 4; } // two planes of 2^B uint4
+};
+
+__global__ void __launch_bounds__(kThreads) ntt_pass_kernel(ntt_pass p) {
+	extern __shared__ uint4 sm[];
+	uint4* s0 = sm;
+	uint4* s1 = sm + (1u << p.B);
+	p.load(blockIdx.x, threadIdx.x, blockDim.x, s0, s1);
+	__syncthreads();
+	if (!p.dit) {
+		for (int logh = (int)p.k - 1; logh >= 0; logh--) {
+			p.stage((uint32_t)logh, threadIdx.x, blockDim.x, s0, s1);
+			__syncthreads();
+		}
+	} else {
+		for (uint32_t logh = 0; logh < p.k; logh++) {
+			p.stage(logh, threadIdx.x, blockDim.x, s0, s1);
+			__syncthreads();
+		}
+	}
+	p.store(blockIdx.x, threadIdx.x, blockDim.x, s0, s1);
+}
+
+// run_host emulates one launch of pass p: each loop over tid is the code
+// between two barriers.
+void run_host(const ntt_pass& p) {
+	std::vector<uint4> sm((size_t)2 << p.B);
+	uint4* s0 = sm.data();
+	uint4* s1 = s0 + (1u << p.B);
+	uint32_t T = p.threads();
+	for (uint32_t blk = 0; blk < p.blocks(); blk++) {
+		for (uint32_t t = 0; t < T; t++) p.load(blk, t, T, s0, s1);
+		for (uint32_t u = 0; u < p.k; u++) {
+			uint32_t logh = p.dit ? u : p.k - 1 - u;
+			for (uint32_t t = 0; t < T; t++) p.stage(logh, t, T, s0, s1);
+		}
+		for (uint32_t t = 0; t < T; t++) p.store(blk, t, T, s0, s1);
+	}
+}
+
+// plan checks args and returns the passes in execution order.
+std::vector<ntt_pass> plan(void* data, const g16_ntt_args& a) {
+	if (a.log_n < 0 || a.log_n > G16_NTT_MAX_LOG) fail(G16_INVALID, "ntt: log_n out of range");
+	uint32_t L = (uint32_t)a.log_n;
+	std::vector<ntt_pass> out;
+	if (L == 0) return out; // every variant is the identity on one element
+	int max_k = a.max_k ? a.max_k : kDefaultMaxK;
+	int log_block = a.log_block ? a.log_block : kDefaultLogBlock;
+	if (max_k < 1 || log_block < 1 || max_k > log_block || log_block > 12)
+		fail(G16_INVALID, "ntt: need 1 ≤ max_k ≤ log_block ≤ 12");
+	if (a.log_roots < 1 || a.log_roots > a.log_n || !a.roots) fail(G16_INVALID, "ntt: bad roots table");
+	if (a.win < 0 || a.win > a.log_n || !a.tw_lo || !a.tw_hi) fail(G16_INVALID, "ntt: bad twiddle tables");
+	if (a.scale < 0 || a.scale > 2) fail(G16_INVALID, "ntt: unknown scale mode");
+	if (a.scale == 2 && (!a.sc_lo || !a.sc_hi)) fail(G16_INVALID, "ntt: missing scale tables");
+	if (!data) fail(G16_INVALID, "ntt: no data");
+
+	uint32_t B = std::min<uint32_t>(L, (uint32_t)log_block);
+	uint32_t kmax = std::min<uint32_t>({(uint32_t)max_k, B, (uint32_t)a.log_roots});
+	uint32_t P = (L + kmax - 1) / kmax;
+
+	ntt_pass base;
+	std::memset((void*)&base, 0, sizeof base);
+	base.data = (uint4*)data;
+	base.roots = (const uint4*)a.roots;
+	base.tw_lo = (const uint4*)a.tw_lo;
+	base.tw_hi = (const uint4*)a.tw_hi;
+	base.sc_lo = (const uint4*)a.sc_lo;
+	base.sc_hi = (const uint4*)a.sc_hi;
+	std::memcpy(base.scale_c.v, a.scale_c, sizeof base.scale_c.v);
+	base.L = L;
+	base.B = B;
+	base.log_roots = (uint32_t)a.log_roots;
+	base.win = (uint32_t)a.win;
+	base.dit = a.dit ? 1 : 0;
+
+	uint32_t Lp = L;
+	for (uint32_t p = 0; p < P; p++) {
+		ntt_pass q = base;
+		q.k = L / P + (p < L % P ? 1 : 0);
+		q.Lp = Lp;
+		q.logC = B - q.k;
+		q.twiddle = Lp > q.k;
+		Lp -= q.k;
+		out.push_back(q);
+	}
+	if (base.dit) std::reverse(out.begin(), out.end());
+	if (a.scale_out)
+		out.back().scale_out = (uint32_t)a.scale;
+	else
+		out.front().scale_in = (uint32_t)a.scale;
+	return out;
+}
+
+G16_HD void quotient_one(uint4* a, const uint4* b, const uint4* c, size_t i, const fr_t& z) {
+	fr_t x = fr_of(a[2 * i], a[2 * i + 1]) * fr_of(b[2 * i], b[2 * i + 1]);
+	x = (x - fr_of(c[2 * i], c[2 * i + 1])) * z;
+	a[2 * i] = lo_of(x);
+	a[2 * i + 1] = hi_of(x);
+}
+
+__global__ void __launch_bounds__(kThreads) quotient_kernel(uint4* a, const uint4* b, const uint4* c, size_t n,
+                                                            fr_t z) {
+	size_t stride = (size_t)gridDim.x * blockDim.x;
+	for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) quotient_one(a, b, c, i, z);
+}
+
+// aligned_copy is a 16-byte aligned host copy of Go memory (8-byte aligned
+// at least), written back by put.
+struct aligned_copy {
+	std::vector<uint4> v;
+	aligned_copy(const void* src, size_t bytes) : v((bytes + 15) / 16) {
+		if (src) std::memcpy(v.data(), src, bytes);
+	}
+	uint4* p() { return v.data(); }
+};
+
+} // namespace
+} // namespace g16
+
+using g16::fr_t;
+using g16::ntt_pass;
+
+extern "C" g16_status g16_ntt(g16_device* dev, void* stream, void* data, const g16_ntt_args* args) {
+	return guard([&] {
+		if (!dev) fail(G16_INVALID, "cuda: no device");
+		if (!args) fail(G16_INVALID, "ntt: no arguments");
+		if (((uintptr_t)data & 15) != 0) fail(G16_INVALID, "ntt: data is not 16-byte aligned");
+		std::vector<ntt_pass> passes = g16::plan(data, *args);
+		if (passes.empty()) return;
+		dev->use();
+		cudaStream_t st = stream ? (cudaStream_t)stream : dev->internal;
+		size_t smem = passes[0].smem();
+		G16_CK(dev->ord, cudaFuncSetAttribute(g16::ntt_pass_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+		                                      (int)smem));
+		for (const ntt_pass& p : passes) {
+			g16::ntt_pass_kernel<<<p.blocks(), p.threads(), p.smem(), st>>>(p);
+			G16_CK(dev->ord, cudaGetLastError());
+		}
+	});
+}
+
+extern "C" g16_status g16_host_ntt(void* data, const g16_ntt_args* args) {
+	return guard([&] {
+		if (!args) fail(G16_INVALID, "ntt: no arguments");
+		const g16_ntt_args& a = *args;
+		if (a.log_n < 0 || a.log_n > 24) fail(G16_INVALID, "host ntt: log_n out of range");
+		size_t n = (size_t)1 << a.log_n;
+		size_t nr = a.log_roots >= 1 ? (size_t)1 << (a.log_roots - 1) : 0;
+		size_t nlo = (size_t)1 << std::max(a.win, 0), nhi = (size_t)1 << std::max(a.log_n - a.win, 0);
+		g16::aligned_copy d(data, n * 32), r(a.roots, nr * 32), tl(a.tw_lo, nlo * 32), th(a.tw_hi, nhi * 32);
+		g16::aligned_copy sl(a.scale == 2 ? a.sc_lo : nullptr, nlo * 32), sh(a.scale == 2 ? a.sc_hi : nullptr, nhi * 32);
+		g16_ntt_args b = a;
+		b.roots = a.roots ? r.p() : nullptr;
+		b.tw_lo = a.tw_lo ? tl.p() : nullptr;
+		b.tw_hi = a.tw_hi ? th.p() : nullptr;
+		b.sc_lo = a.scale == 2 && a.sc_lo ? sl.p() : nullptr;
+		b.sc_hi = a.scale == 2 && a.sc_hi ? sh.p() : nullptr;
+		std::vector<ntt_pass> passes = g16::plan(d.p(), b);
+		for (const ntt_pass& p : passes) g16::run_host(p);
+		std::memcpy(data, d.p(), n * 32);
+	});
+}
+
+extern "C" g16_status g16_quotient(g16_device* dev, void* stream, void* a, const void* b, const void* c, int64_t n,
+                                   const void* z_inv) {
+	return guard([&] {
+		if (!dev) fail(G16_INVALID, "cuda: no device");
+		if (n < 0) fail(G16_INVALID, "quotient: negative length");
+		if ((((uintptr_t)a | (uintptr_t)b | (uintptr_t)c) & 15) != 0)
+			fail(G16_INVALID, "quotient: vectors are not 16-byte aligned");
+		if (n == 0) return;
+		fr_t z;
+		std::memcpy(z.v, z_inv, sizeof z.v);
+		dev->use();
+		cudaStream_t st = stream ? (cudaStream_t)stream : dev->internal;
+		int sms = 0;
+		G16_CK(dev->ord, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev->ord));
+		size_t want = ((size_t)n + g16::kThreads - 1) / g16::kThreads;
+		unsigned grid = (unsigned)std::min<size_t>(want, (size_t)sms * 16);
+		g16::quotient_kernel<<<grid, g16::kThreads, 0, st>>>((uint4*)a, (const uint4*)b, (const uint4*)c, (size_t)n,
+		                                                     z);
+		G16_CK(dev->ord, cudaGetLastError());
+	});
+}
+
+extern "C" g16_status g16_host_quotient(void* a, const void* b, const void* c, int64_t n, const void* z_inv) {
+	return guard([&] {
+		if (n < 0) fail(G16_INVALID, "quotient: negative length");
+		size_t bytes = (size_t)n * 32;
+		g16::aligned_copy da(a, bytes), db(b, bytes), dc(c, bytes);
+		fr_t z;
+		std::memcpy(z.v, z_inv, sizeof z.v);
+		for (size_t i = 0; i < (size_t)n; i++) g16::quotient_one(da.p(), db.p(), dc.p(), i, z);
+		std::memcpy(a, da.p(), bytes);
+	});
+}

@@ -1,0 +1,82 @@
+/* The NTT and the quotient step of libg16cuda (see g16cuda.h for the
+ * conventions: every function returns a g16_status by value and never
+ * aborts).
+ *
+ * The transform runs in place over n = 2^log_n fr.Elements in Montgomery
+ * form. The twiddle and scale tables are built by the caller (the Go side,
+ * from gnark-crypto's ω) and stay in device memory across calls; this file's
+ * code never computes a root of unity itself.
+ */
+#ifndef G16CUDA_NTT_H
+#define G16CUDA_NTT_H
+
+#include "g16cuda.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The largest log_n the kernels take: indices and exponents fit 32 bits. */
+#define G16_NTT_MAX_LOG 30
+
+typedef struct {
+	int log_n; /* n = 2^log_n, 0 ≤ log_n ≤ G16_NTT_MAX_LOG */
+	int dit;   /* 0: DIF, natural in, bit-reversed out; 1: DIT, bit-reversed in, natural out */
+
+	/* Tuning, 0 for the defaults (10 and 11). A pass does at most max_k
+	 * radix-2 stages on blocks of 2^log_block elements held in shared
+	 * memory; 1 ≤ max_k ≤ min(log_block, log_roots). Small values let the host
+	 * mode check the multi-pass index logic on small n. */
+	int max_k;
+	int log_block;
+
+	/* roots[m] = ω^(m·2^(log_n − log_roots)) for m < 2^(log_roots − 1): the
+	 * roots of order 2^log_roots, log_roots ≤ log_n. ω is the domain's
+	 * generator for the forward transform, its inverse for the inverse. */
+	int log_roots;
+	const void* roots;
+
+	/* Windowed powers of the same ω: ω^e = tw_lo[e mod 2^win]·tw_hi[e >> win]
+	 * for e < n; tw_lo has 2^win entries, tw_hi 2^(log_n − win). */
+	int win;
+	const void* tw_lo;
+	const void* tw_hi;
+
+	/* Scaling by a factor that depends on the natural index i of the input
+	 * element (scale_out = 0) or of the output element (scale_out = 1):
+	 *   scale 0: none;
+	 *   scale 1: by the constant scale_c (8 little-endian 32-bit limbs);
+	 *   scale 2: by sc_lo[i mod 2^win]·sc_hi[i >> win] (same windows as tw).
+	 * Forward on a coset g: input, sc = g^i. Inverse: output, the constant
+	 * n⁻¹, or on a coset sc = n⁻¹·g^(−i) (n⁻¹ folded into sc_hi). */
+	int scale;
+	int scale_out;
+	uint32_t scale_c[8];
+	const void* sc_lo;
+	const void* sc_hi;
+} g16_ntt_args;
+
+/* Enqueues the transform of the n elements at data (device memory, 16-byte
+ * aligned) on stream (NULL: the device's internal stream). The tables are
+ * device pointers and must stay valid until the work is done. */
+g16_status g16_ntt(g16_device* dev, void* stream, void* data, const g16_ntt_args* args);
+
+/* The same passes run on the host, one loop iteration per GPU thread and one
+ * barrier between loops: data and the tables are host pointers. Slow; for
+ * checking the kernels' index logic on machines with no GPU. */
+g16_status g16_host_ntt(void* data, const g16_ntt_args* args);
+
+/* a[i] = (a[i]·b[i] − c[i])·z_inv for i < n, enqueued on stream. a, b, c are
+ * device pointers (16-byte aligned); z_inv is a host pointer to one
+ * fr.Element, read during the call. */
+g16_status g16_quotient(g16_device* dev, void* stream, void* a, const void* b, const void* c, int64_t n,
+                        const void* z_inv);
+
+/* The same on the host (a, b, c host pointers). */
+g16_status g16_host_quotient(void* a, const void* b, const void* c, int64_t n, const void* z_inv);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -2,6 +2,7 @@ package pool
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/g16prover/g16/backend"
 )
@@ -58,9 +59,10 @@ type device[K any] struct {
 	idle    []*bufSet
 	stopped bool
 
-	// The resident state, guarded by the compute region.
+	// The resident state, written in the compute region; resLoaded is
+	// set after res, so a worker that sees it true may read res.
 	res       K
-	resLoaded bool
+	resLoaded atomic.Bool
 
 	// cachedAtStart is what the pool cached when the Run began; the
 	// cleanup trims back to it.

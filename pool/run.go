@@ -232,7 +232,7 @@ func (r *run[K]) cleanup(d *device[K]) error {
 	if err := w.freeSets(ev); err != nil {
 		errs = append(errs, err)
 	}
-	if d.resLoaded {
+	if d.resLoaded.Load() {
 		q, err := w.b.NewQueue()
 		if err == nil {
 			err = r.res.Free(w.b, q, d.res)
@@ -244,7 +244,8 @@ func (r *run[K]) cleanup(d *device[K]) error {
 			errs = append(errs, fmt.Errorf("pool: %s: freeing resident state: %w", d.name, err))
 		}
 		var zero K
-		d.res, d.resLoaded = zero, false
+		d.resLoaded.Store(false)
+		d.res = zero
 	}
 	if err := w.closeQueue(); err != nil {
 		errs = append(errs, err)

@@ -38,6 +38,11 @@ func (r *run[K]) newWorker(d *device[K], id int) *worker[K] {
 func (w *worker[K]) loop(ctx context.Context) {
 	defer w.closeQueue()
 	for {
+		if ctx.Err() != nil {
+			// The stop also reaches the scheduler, but asynchronously.
+			w.r.sched.stop()
+			return
+		}
 		it := w.r.sched.next(w.dev.idx)
 		if it == nil {
 			return
@@ -74,6 +79,9 @@ func (w *worker[K]) attempt(ctx context.Context, it *item) (err error, devErr bo
 			return err, true
 		}
 		w.q = q
+	}
+	if err := w.ensureResident(ctx); err != nil {
+		return err, ctx.Err() == nil
 	}
 	sizes := job.Buffers()
 	set, err := w.stage(ctx, job, sizes)
@@ -297,12 +305,30 @@ func (w *worker[K]) waitRelease(gen uint64) bool {
 	return d.gen != gen && !d.stopped
 }
 
+// ensureResident loads the device's resident state before the worker's
+// first staging, so that staged sets never crowd out the state every job
+// needs.
+func (w *worker[K]) ensureResident(ctx context.Context) error {
+	if w.dev.resLoaded.Load() || w.r.res.Load == nil {
+		return nil
+	}
+	if err := w.acquire(ctx, RegionCompute); err != nil {
+		return err
+	}
+	_, err := w.resident()
+	if err != nil {
+		err = fmt.Errorf("loading resident state: %w", err)
+	}
+	w.leave(RegionCompute, "", err)
+	return err
+}
+
 // resident loads the device's resident state on first use. It runs in the
 // compute region, so on out-of-memory it may free idle sets, Sync and trim
 // before its one retry.
 func (w *worker[K]) resident() (K, error) {
 	d := w.dev
-	if d.resLoaded || w.r.res.Load == nil {
+	if d.resLoaded.Load() || w.r.res.Load == nil {
 		return d.res, nil
 	}
 	k, err := w.r.res.Load(w.b, w.q)
@@ -331,7 +357,8 @@ func (w *worker[K]) resident() (K, error) {
 		var zero K
 		return zero, err
 	}
-	d.res, d.resLoaded = k, true
+	d.res = k
+	d.resLoaded.Store(true)
 	return k, nil
 }
 

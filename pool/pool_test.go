@@ -1,0 +1,658 @@
+package pool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/backend/cpu"
+)
+
+// deadline bounds every Run: a scheduler that deadlocks fails the test
+// instead of hanging it.
+const deadline = 60 * time.Second
+
+// capacityFor is a device capacity whose default budget (capacity less
+// 1/16) holds the resident key and exactly sets job buffer sets.
+func capacityFor(sets int64) int64 {
+	need := fakeKeyBytes + sets*fakeSetSize()
+	return need*16/15 + 64
+}
+
+func newCPU(t *testing.T, id int, capacity int64, hook cpu.Hook) *cpu.Backend {
+	t.Helper()
+	opts := []cpu.Option{cpu.WithID(id), cpu.WithTasks(1), cpu.WithCapacity(capacity)}
+	if hook != nil {
+		opts = append(opts, cpu.WithHook(hook))
+	}
+	b, err := cpu.New(opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// regionChecker is an instrumenting wrapper that knows which regions the
+// calling worker holds, and records every Sync or TrimPool made outside the
+// compute region (in particular, with only the staging region held).
+type regionChecker struct {
+	mu         sync.Mutex
+	violations []string
+	syncs      atomic.Int32
+	trims      atomic.Int32
+}
+
+func (c *regionChecker) wrap(b backend.Backend, w *Worker) backend.Backend {
+	return &checkedBackend{Backend: b, w: w, c: c}
+}
+
+func (c *regionChecker) check(op string, w *Worker) {
+	if w.Holds(RegionCompute) {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.violations = append(c.violations, fmt.Sprintf("%s by device %d worker %d (partition %d) without the compute region (staging held: %v)",
+		op, w.Device, w.ID, w.Partition(), w.Holds(RegionStaging)))
+}
+
+func (c *regionChecker) Violations() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.violations...)
+}
+
+type checkedBackend struct {
+	backend.Backend
+	w *Worker
+	c *regionChecker
+}
+
+func (b *checkedBackend) Sync() error {
+	b.c.syncs.Add(1)
+	b.c.check("Sync", b.w)
+	return b.Backend.Sync()
+}
+
+func (b *checkedBackend) TrimPool(keep int64) error {
+	b.c.trims.Add(1)
+	b.c.check("TrimPool", b.w)
+	return b.Backend.TrimPool(keep)
+}
+
+// runBatch runs jobs on devs, bounded by deadline, and returns Run's error
+// and the trace.
+func runBatch(t *testing.T, ctx context.Context, devs []backend.Backend, jobs []*fakeJob, res *fakeResident, opts ...Option) (*Trace, error) {
+	t.Helper()
+	tr := NewTrace()
+	opts = append([]Option{WithTrace(tr)}, opts...)
+	done := make(chan error, 1)
+	go func() { done <- Run(ctx, devs, asJobs(jobs), res.spec(), opts...) }()
+	select {
+	case err := <-done:
+		return tr, err
+	case <-time.After(deadline):
+		buf := make([]byte, 1<<20)
+		buf = buf[:runtime.Stack(buf, true)]
+		t.Fatalf("Run did not return within %v (deadlock?)\n%s", deadline, buf)
+		return nil, nil
+	}
+}
+
+// memBaseline records what devices hold before a Run.
+func memBaseline(devs []backend.Backend) []backend.MemStats {
+	m := make([]backend.MemStats, len(devs))
+	for i, d := range devs {
+		m[i] = d.Memory()
+	}
+	return m
+}
+
+// checkReleased checks that a Run gave back every byte it took: nothing
+// left in use, no more cached than before.
+func checkReleased(t *testing.T, devs []backend.Backend, before []backend.MemStats) {
+	t.Helper()
+	for i, d := range devs {
+		m := d.Memory()
+		if m.InUse != before[i].InUse || m.Cached > before[i].Cached {
+			t.Errorf("%s: after Run: in use %d, cached %d; before: in use %d, cached %d", d, m.InUse, m.Cached, before[i].InUse, before[i].Cached)
+		}
+	}
+}
+
+// checkGoroutines waits briefly for the goroutine count to fall back to n.
+func checkGoroutines(t *testing.T, n int) {
+	t.Helper()
+	for range 100 {
+		if runtime.NumGoroutine() <= n {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	t.Errorf("goroutines: %d after Run, %d before\n%s", runtime.NumGoroutine(), n, buf)
+}
+
+func checkAllFinished(t *testing.T, jobs []*fakeJob) {
+	t.Helper()
+	for _, j := range jobs {
+		if p, f := j.prepares.Load(), j.finishes.Load(); p != 1 || f != 1 {
+			t.Errorf("job %d: prepared %d times, finished %d times; want once each", j.idx, p, f)
+		}
+	}
+}
+
+func devices(bs ...*cpu.Backend) []backend.Backend {
+	out := make([]backend.Backend, len(bs))
+	for i, b := range bs {
+		out[i] = b
+	}
+	return out
+}
+
+// TestRegionInvariant runs the schedules that call Sync and TrimPool (the
+// fallback, resident loading, cleanup) under a wrapper that fails if either
+// is called without the compute region.
+func TestRegionInvariant(t *testing.T) {
+	oneSet := capacityFor(1)
+	cases := []struct {
+		name     string
+		capacity int64
+		opts     []Option
+	}{
+		{"unlimited", 0, nil},
+		{"two-sets", capacityFor(2), []Option{WithWorkers(3)}},
+		{"one-set-budget-lies", oneSet, []Option{WithWorkers(3), WithMemoryBudget(4 * oneSet)}},
+		{"no-budget-for-staging", oneSet, []Option{WithWorkers(2), WithMemoryBudget(1)}},
+	}
+	var syncs, trims int32
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &regionChecker{}
+			devs := devices(newCPU(t, 0, tc.capacity, nil))
+			jobs := newFakeJobs(8)
+			_, err := runBatch(t, context.Background(), devs, jobs, &fakeResident{}, append(tc.opts, WithInstrument(c.wrap))...)
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			checkAllFinished(t, jobs)
+			for _, v := range c.Violations() {
+				t.Error(v)
+			}
+			syncs += c.syncs.Load()
+			trims += c.trims.Load()
+		})
+	}
+	if syncs == 0 || trims == 0 {
+		t.Errorf("the schedules called Sync %d times and TrimPool %d times: the check saw nothing", syncs, trims)
+	}
+}
+
+// TestRegionInvariantCatchesStagingSync plants the original design's bug (a
+// Sync under the staging lock) and checks that the wrapper reports it.
+func TestRegionInvariantCatchesStagingSync(t *testing.T) {
+	c := &regionChecker{}
+	devs := devices(newCPU(t, 0, 0, nil))
+	plant := func(cfg *config) error { cfg.syncInStaging = true; return nil }
+	if _, err := runBatch(t, context.Background(), devs, newFakeJobs(2), &fakeResident{}, WithInstrument(c.wrap), plant); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	v := c.Violations()
+	if len(v) == 0 || !strings.Contains(v[0], "staging held: true") {
+		t.Fatalf("a Sync in the staging region went unreported: %q", v)
+	}
+}
+
+// TestNotStarved: memory for one running set plus one staged set, three
+// workers, ten jobs. The design this replaces probed free memory and
+// staged only the first partition; here at least eight must be staged.
+func TestNotStarved(t *testing.T) {
+	devs := devices(newCPU(t, 0, capacityFor(2), nil))
+	jobs := newFakeJobs(10)
+	res := &fakeResident{}
+	tr, err := runBatch(t, context.Background(), devs, jobs, res, WithWorkers(3))
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	checkAllFinished(t, jobs)
+	s := tr.Summary()
+	if s.Staged < 8 {
+		t.Errorf("staged %d of 10 partitions ahead, want at least 8\n%v", s.Staged, s)
+	}
+	if s.Partitions != 10 {
+		t.Errorf("summary counts %d partitions done, want 10", s.Partitions)
+	}
+	if n := res.loads.Load(); n != 1 {
+		t.Errorf("resident state loaded %d times on one device, want 1", n)
+	}
+	// Only the first two sets are allocated; the rest reuse them.
+	allocs := 0
+	for _, e := range tr.Events() {
+		if e.Kind == KindCall && (e.Name == "Alloc" || e.Name == "AllocDirect") && e.Bytes != fakeKeyBytes {
+			allocs++
+		}
+	}
+	if want := 2 * len(fakeSetBytes); allocs > want {
+		t.Errorf("%d buffer allocations for 10 partitions; reuse should keep it to %d", allocs, want)
+	}
+}
+
+// TestSingleSet: the device holds the key and one set only. With a budget
+// that claims more, staging runs out of memory and every partition after
+// the first goes through the fallback; with the default budget they wait
+// for the set and reuse it. Either way, no error.
+func TestSingleSet(t *testing.T) {
+	capacity := capacityFor(1)
+	for _, tc := range []struct {
+		name string
+		opts []Option
+	}{
+		{"budget-lies", []Option{WithWorkers(3), WithMemoryBudget(4 * capacity)}},
+		{"default-budget", []Option{WithWorkers(3)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			devs := devices(newCPU(t, 0, capacity, nil))
+			before := memBaseline(devs)
+			jobs := newFakeJobs(10)
+			tr, err := runBatch(t, context.Background(), devs, jobs, &fakeResident{}, tc.opts...)
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			checkAllFinished(t, jobs)
+			checkReleased(t, devs, before)
+			s := tr.Summary()
+			if s.Staged+s.Fallbacks != 10 {
+				t.Errorf("staged %d + fallbacks %d, want 10 computes\n%v", s.Staged, s.Fallbacks, s)
+			}
+			if tc.name == "budget-lies" && (s.Fallbacks == 0 || s.StagingSkipped == 0) {
+				t.Errorf("no fallback though staging cannot fit\n%v", s)
+			}
+		})
+	}
+}
+
+// TestTrimBeforeDirectAllocation: the pool caches every byte the device
+// has, and the budget admits no staging, so each partition takes the
+// fallback, whose direct allocation cannot use cached bytes. Without the
+// trim it fails; with it, it succeeds.
+func TestTrimBeforeDirectAllocation(t *testing.T) {
+	capacity := fakeKeyBytes + fakeSetSize()
+	for _, trim := range []bool{false, true} {
+		t.Run(fmt.Sprintf("trim=%v", trim), func(t *testing.T) {
+			dev := newCPU(t, 0, capacity, nil)
+			q, _ := dev.NewQueue()
+			buf, err := dev.Alloc(q, capacity)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := dev.Free(q, buf); err != nil {
+				t.Fatal(err)
+			}
+			if m := dev.Memory(); m.Cached != capacity {
+				t.Fatalf("pool caches %d bytes, want %d", m.Cached, capacity)
+			}
+			opts := []Option{WithWorkers(1), WithMemoryBudget(1)}
+			if !trim {
+				opts = append(opts, func(c *config) error { c.noTrim = true; return nil })
+			}
+			jobs := newFakeJobs(2)
+			tr, err := runBatch(t, context.Background(), devices(dev), jobs, &fakeResident{}, opts...)
+			if !trim {
+				var je *JobError
+				if !errors.Is(err, backend.ErrOutOfMemory) || !errors.As(err, &je) || je.Job != 0 || !strings.Contains(err.Error(), "partition 0") {
+					t.Fatalf("without the trim: Run returned %v; want partition 0 out of memory", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("with the trim: Run: %v", err)
+			}
+			checkAllFinished(t, jobs)
+			// The trace shows the order: TrimPool, then AllocDirect, in the
+			// compute region.
+			trimmed := false
+			for _, e := range tr.Events() {
+				if e.Kind != KindCall {
+					continue
+				}
+				if e.Name == "TrimPool" && e.Region == RegionCompute {
+					trimmed = true
+				}
+				if e.Name == "AllocDirect" {
+					if !trimmed || e.Region != RegionCompute {
+						t.Errorf("AllocDirect (region %q) before any TrimPool in the compute region", e.Region)
+					}
+					break
+				}
+			}
+			if s := tr.Summary(); s.Fallbacks == 0 {
+				t.Errorf("no fallback recorded\n%v", s)
+			}
+		})
+	}
+}
+
+// overlaps reports whether [a0, a1) and [b0, b1) intersect.
+func overlaps(a0, a1, b0, b1 int64) bool { return a0 < b1 && b0 < a1 }
+
+// TestOverlap: device operations take simulated time. On one device, the
+// trace must show a partition staged while another computes; with two
+// devices, both take part in the batch.
+func TestOverlap(t *testing.T) {
+	slow := func(op cpu.Op, size int64) error {
+		switch op {
+		case cpu.OpUpload, cpu.OpNTT, cpu.OpMSMG1:
+			time.Sleep(time.Millisecond)
+		}
+		return nil
+	}
+	t.Run("one-device", func(t *testing.T) {
+		devs := devices(newCPU(t, 0, 0, slow))
+		jobs := newFakeJobs(6)
+		// A compute starts only once some other partition has begun
+		// staging (or after a generous wait, which then fails below):
+		// the schedule, not the timing, decides the outcome.
+		var staged sync.Map
+		for _, j := range jobs {
+			j.onUpload = func(j *fakeJob, _ backend.Backend) { staged.Store(j.idx, true) }
+			j.onCompute = func(j *fakeJob, _ backend.Backend) {
+				if j.idx == len(jobs)-1 {
+					return
+				}
+				for range 2000 {
+					if _, ok := staged.Load(j.idx + 1); ok {
+						return
+					}
+					time.Sleep(time.Millisecond)
+				}
+			}
+		}
+		tr, err := runBatch(t, context.Background(), devs, jobs, &fakeResident{}, WithWorkers(2))
+		if err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+		checkAllFinished(t, jobs)
+		var staging, compute []Event
+		for _, e := range tr.Events() {
+			if e.Kind == KindRegion && e.Partition >= 0 {
+				if e.Name == string(RegionStaging) && e.Outcome == OutcomeStaged {
+					staging = append(staging, e)
+				}
+				if e.Name == string(RegionCompute) && e.Outcome != "" {
+					compute = append(compute, e)
+				}
+			}
+		}
+		found := 0
+		for _, c := range compute {
+			for _, s := range staging {
+				if s.Partition == c.Partition+1 && overlaps(s.Start, s.End, c.Start, c.End) {
+					found++
+				}
+			}
+		}
+		if found == 0 {
+			t.Errorf("no partition k+1 staged while partition k computed\n%v", tr.Summary())
+		}
+	})
+	t.Run("two-devices", func(t *testing.T) {
+		devs := devices(newCPU(t, 0, 0, slow), newCPU(t, 1, 0, slow))
+		jobs := newFakeJobs(8)
+		var seen [2]atomic.Bool
+		for _, j := range jobs {
+			j.onCompute = func(j *fakeJob, dev backend.Backend) {
+				seen[dev.String()[len(dev.String())-1]-'0'].Store(true)
+				for range 2000 {
+					if seen[0].Load() && seen[1].Load() {
+						return
+					}
+					time.Sleep(time.Millisecond)
+				}
+			}
+		}
+		res := &fakeResident{}
+		tr, err := runBatch(t, context.Background(), devs, jobs, res, WithWorkers(2))
+		if err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+		checkAllFinished(t, jobs)
+		s := tr.Summary()
+		for _, d := range s.Devices {
+			if d.Partitions == 0 {
+				t.Errorf("%s proved no partition\n%v", d.Device, s)
+			}
+		}
+		if n := res.loads.Load(); n != 2 {
+			t.Errorf("resident state loaded %d times on two devices, want 2", n)
+		}
+	})
+}
+
+// faultHook fails Alloc, NTT and MSM calls at random, from a seeded source.
+func faultHook(seed uint64, p float64) cpu.Hook {
+	var mu sync.Mutex
+	rng := rand.New(rand.NewPCG(seed, 1))
+	return func(op cpu.Op, size int64) error {
+		switch op {
+		case cpu.OpAlloc, cpu.OpNTT, cpu.OpMSMG1:
+		default:
+			return nil
+		}
+		mu.Lock()
+		fail := rng.Float64() < p
+		mu.Unlock()
+		if fail {
+			return fmt.Errorf("injected fault in %s", op)
+		}
+		return nil
+	}
+}
+
+// TestFaults injects failures at random points. Runs must end (no
+// deadlock), name each failed partition, finish the others correctly, and
+// leave device memory and the goroutine count as they found them.
+func TestFaults(t *testing.T) {
+	rounds := 40
+	if testing.Short() {
+		rounds = 10
+	}
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	var nfailed, nfinished int
+	defer func() {
+		t.Logf("%d jobs failed, %d finished", nfailed, nfinished)
+		if nfailed == 0 || nfinished == 0 {
+			t.Errorf("faults should fail some jobs and spare others")
+		}
+	}()
+	for r := range rounds {
+		for _, ndev := range []int{1, 2} {
+			name := fmt.Sprintf("round=%d/devices=%d", r, ndev)
+			goroutines := runtime.NumGoroutine()
+			var bs []*cpu.Backend
+			for i := range ndev {
+				capacity := int64(0)
+				if r%2 == 1 {
+					capacity = capacityFor(1) // fallbacks too
+				}
+				bs = append(bs, newCPU(t, i, capacity, faultHook(seed+uint64(r*7+i), 0.08)))
+			}
+			devs := devices(bs...)
+			before := memBaseline(devs)
+			jobs := newFakeJobs(6)
+			_, err := runBatch(t, context.Background(), devs, jobs, &fakeResident{}, WithWorkers(1+r%3))
+			failed := map[int]bool{}
+			if err != nil {
+				var errs Errors
+				if !errors.As(err, &errs) {
+					t.Fatalf("%s: Run returned %T %v, want Errors", name, err, err)
+				}
+				for _, je := range errs {
+					failed[je.Job] = true
+					if !strings.Contains(je.Error(), fmt.Sprintf("partition %d", je.Job)) {
+						t.Errorf("%s: error does not name its partition: %v", name, je)
+					}
+					if !strings.Contains(je.Error(), "injected fault") {
+						t.Errorf("%s: error lost its cause: %v", name, je)
+					}
+				}
+			}
+			nfailed += len(failed)
+			nfinished += len(jobs) - len(failed)
+			for _, j := range jobs {
+				if !failed[j.idx] && j.finishes.Load() != 1 {
+					t.Errorf("%s: job %d neither failed nor finished", name, j.idx)
+				}
+				if j.finishes.Load() > 1 {
+					t.Errorf("%s: job %d finished %d times", name, j.idx, j.finishes.Load())
+				}
+			}
+			checkReleased(t, devs, before)
+			checkGoroutines(t, goroutines)
+		}
+	}
+}
+
+// TestCancel cancels a batch mid-way: Run returns ctx.Err() promptly and
+// releases what it took.
+func TestCancel(t *testing.T) {
+	goroutines := runtime.NumGoroutine()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var msms atomic.Int32
+	hook := func(op cpu.Op, size int64) error {
+		if op == cpu.OpMSMG1 && msms.Add(1) == 3 {
+			cancel()
+		}
+		return nil
+	}
+	devs := devices(newCPU(t, 0, capacityFor(2), hook), newCPU(t, 1, 0, hook))
+	before := memBaseline(devs)
+	jobs := newFakeJobs(40)
+	_, err := runBatch(t, ctx, devs, jobs, &fakeResident{}, WithWorkers(2))
+	if !errors.Is(err, context.Canceled) || err != ctx.Err() {
+		t.Fatalf("Run returned %v, want ctx.Err()", err)
+	}
+	started := 0
+	for _, j := range jobs {
+		if j.prepares.Load() > 0 {
+			started++
+		}
+	}
+	if started == len(jobs) {
+		t.Errorf("every job started: cancellation did not stop the batch")
+	}
+	checkReleased(t, devs, before)
+	checkGoroutines(t, goroutines)
+}
+
+// TestRetry: a device that fails has its partition retried on the other
+// device, once; the batch completes and the trace shows the retry.
+func TestRetry(t *testing.T) {
+	t.Run("one-device-fails", func(t *testing.T) {
+		var broken atomic.Bool
+		broken.Store(true)
+		hook := func(op cpu.Op, size int64) error {
+			if op == cpu.OpNTT && broken.Load() {
+				return errors.New("injected: device lost")
+			}
+			return nil
+		}
+		devs := devices(newCPU(t, 0, 0, nil), newCPU(t, 1, 0, hook))
+		before := memBaseline(devs)
+		jobs := newFakeJobs(10)
+		tr, err := runBatch(t, context.Background(), devs, jobs, &fakeResident{}, WithWorkers(2))
+		if err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+		checkAllFinished(t, jobs)
+		checkReleased(t, devs, before)
+		s := tr.Summary()
+		if s.Retries == 0 || s.Partitions != 10 || s.Devices[0].Partitions != 10 {
+			t.Errorf("want every partition proved on cpu:0, some after a retry\n%v", s)
+		}
+	})
+	t.Run("fails-everywhere", func(t *testing.T) {
+		hook := func(op cpu.Op, size int64) error {
+			if op == cpu.OpMSMG1 {
+				return errors.New("injected: MSM fault")
+			}
+			return nil
+		}
+		devs := devices(newCPU(t, 0, 0, hook), newCPU(t, 1, 0, hook))
+		jobs := newFakeJobs(3)
+		tr, err := runBatch(t, context.Background(), devs, jobs, &fakeResident{}, WithWorkers(1))
+		var errs Errors
+		if !errors.As(err, &errs) || len(errs) != 3 {
+			t.Fatalf("Run returned %v, want three failed partitions", err)
+		}
+		for i, je := range errs {
+			if je.Job != i || !strings.Contains(je.Error(), fmt.Sprintf("partition %d", i)) || !strings.Contains(je.Error(), "retried after failing on cpu:") {
+				t.Errorf("error %d: %v", i, je)
+			}
+		}
+		if s := tr.Summary(); s.Retries != 3 || s.Failed != 3 {
+			t.Errorf("want 3 retries and 3 failures\n%v", s)
+		}
+	})
+	t.Run("host-errors-not-retried", func(t *testing.T) {
+		devs := devices(newCPU(t, 0, 0, nil), newCPU(t, 1, 0, nil))
+		jobs := newFakeJobs(4)
+		jobs[2].prepare = func(*fakeJob) error { return errors.New("unsatisfied constraint") }
+		_, err := runBatch(t, context.Background(), devs, jobs, &fakeResident{})
+		var errs Errors
+		if !errors.As(err, &errs) || len(errs) != 1 || errs[0].Job != 2 || errs[0].Device != "" {
+			t.Fatalf("Run returned %v, want partition 2's host error alone", err)
+		}
+		if n := jobs[2].prepares.Load(); n != 1 {
+			t.Errorf("failed Prepare ran %d times", n)
+		}
+		for _, i := range []int{0, 1, 3} {
+			if jobs[i].finishes.Load() != 1 {
+				t.Errorf("job %d did not finish", i)
+			}
+		}
+	})
+}
+
+// TestTraceJSON checks the trace encodes, and its summary adds up.
+func TestTraceJSON(t *testing.T) {
+	devs := devices(newCPU(t, 0, 0, nil))
+	tr, err := runBatch(t, context.Background(), devs, newFakeJobs(3), &fakeResident{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := json.Marshal(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		Devices []string
+		Summary Summary
+		Events  []Event
+	}
+	if err := json.Unmarshal(raw, &back); err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Events) == 0 || back.Summary.Partitions != 3 || len(back.Devices) != 1 {
+		t.Fatalf("decoded trace: %d events, summary %+v", len(back.Events), back.Summary)
+	}
+	for _, e := range back.Events {
+		if e.End < e.Start || (e.Kind == KindRegion && e.Start < e.Requested) {
+			t.Errorf("event out of order: %+v", e)
+		}
+	}
+	if !strings.Contains(back.Summary.String(), "partitions 3") {
+		t.Errorf("summary text: %s", back.Summary)
+	}
+}

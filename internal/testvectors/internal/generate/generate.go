@@ -22,6 +22,7 @@ import (
 	"sort"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	"github.com/consensys/gnark/logger"
 )
 
 // Versions of the libraries whose output the vectors record. The generator
@@ -89,6 +90,11 @@ func All(opt Options) ([]File, error) {
 			fmt.Fprintf(opt.Log, format+"\n", args...)
 		}
 	}
+	// gnark logs every compile, setup and proof; keep it quiet meanwhile.
+	saved := logger.Logger()
+	logger.Disable()
+	defer logger.Set(saved)
+
 	var files []File
 	add := func(path string, write func(w io.Writer) error) error {
 		var buf bytes.Buffer

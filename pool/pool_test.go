@@ -444,7 +444,7 @@ func faultHook(seed uint64, p float64) cpu.Hook {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	return func(op cpu.Op, size int64) error {
 		switch op {
-		case cpu.OpAlloc, cpu.OpNTT, cpu.OpMSMG1:
+		case cpu.OpAlloc, cpu.OpAllocDirect, cpu.OpNTT, cpu.OpMSMG1:
 		default:
 			return nil
 		}

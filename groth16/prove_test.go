@@ -39,3 +39,26 @@ func TestProveMatchesGnark(t *testing.T) {
 		})
 	}
 }
+
+// TestProveLeavesInputsUnchanged checks that proving modifies neither the
+// key nor the witness.
+func TestProveLeavesInputsUnchanged(t *testing.T) {
+	f := fixtureNamed(t, "rangecheck-bsb22")
+	snapshot := func() []byte {
+		var buf bytes.Buffer
+		if _, err := f.pk.WriteRawTo(&buf); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.witness.WriteTo(&buf); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	before := snapshot()
+	if _, err := groth16.Prove(f.ccs, f.pk, f.witness); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(before, snapshot()) {
+		t.Fatal("Prove changed its key or witness")
+	}
+}

@@ -1,6 +1,7 @@
 package groth16
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/big"
@@ -142,15 +143,15 @@ func checkWitness(r1cs *cs.R1CS, w witness.Witness) error {
 		return inputErr("witness holds a %T, not BLS12-381 scalars (witness built for another curve?)", w.Vector())
 	}
 	total := len(vec)
-	pub, err := w.Public()
+	// The counts come from the witness's header; a corrupt one must not
+	// reach w.Public, which allocates what the header says.
+	nbPub, nbSec, err := witnessCounts(w)
 	if err != nil {
 		return inputErr("witness: %v", err)
 	}
-	pubVec, ok := pub.Vector().(fr.Vector)
-	if !ok {
-		return inputErr("witness's public part holds a %T", pub.Vector())
+	if nbPub+nbSec != total {
+		return inputErr("witness header says %d public and %d secret values but holds %d: corrupt witness", nbPub, nbSec, total)
 	}
-	nbPub := len(pubVec)
 	wantPub := r1cs.GetNbPublicVariables() - 1 // wire 0 is the constant ONE
 	wantSec := r1cs.GetNbSecretVariables()
 	if nbPub != wantPub || total-nbPub != wantSec {
@@ -158,4 +159,38 @@ func checkWitness(r1cs *cs.R1CS, w witness.Witness) error {
 			nbPub, total-nbPub, wantPub, wantSec)
 	}
 	return nil
+}
+
+// witnessCounts reads the public and secret counts of w from the header
+// its WriteTo writes first (two big-endian uint32s), without copying the
+// values.
+func witnessCounts(w witness.Witness) (nbPublic, nbSecret int, err error) {
+	var h headerWriter
+	if _, err := w.WriteTo(&h); err != nil && !errors.Is(err, errHeaderDone) {
+		return 0, 0, err
+	}
+	if h.n < 8 {
+		return 0, 0, errors.New("witness header too short")
+	}
+	return int(binary.BigEndian.Uint32(h.buf[:4])), int(binary.BigEndian.Uint32(h.buf[4:])), nil
+}
+
+var errHeaderDone = errors.New("header read")
+
+// headerWriter keeps the first 8 bytes written to it, then refuses more.
+type headerWriter struct {
+	buf [8]byte
+	n   int
+}
+
+func (h *headerWriter) Write(p []byte) (int, error) {
+	if h.n >= len(h.buf) {
+		return 0, errHeaderDone
+	}
+	k := copy(h.buf[h.n:], p)
+	h.n += k
+	if k < len(p) {
+		return k, errHeaderDone
+	}
+	return k, nil
 }

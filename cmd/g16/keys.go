@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync"
 	"time"
 
 	"github.com/consensys/gnark-crypto/ecc"
@@ -123,12 +125,11 @@ func writeAtomic(path string, write func(io.Writer) error) (err error) {
 	return os.Rename(tmp.Name(), path)
 }
 
-// randomKey builds a proving key for ccs whose bases are independent random
-// points (random scalar multiples of the generators), distinct with
-// overwhelming probability. It has the shape gnark's Setup gives (no point
-// at infinity), so every prover accepts it, but it belongs to no toxic
-// waste: its proofs do not verify. It is for timing at sizes where a real
-// setup takes too long.
+// randomKey builds a proving key for ccs with random, distinct bases (see
+// randomPointsG1). It has the shape gnark's Setup gives (no point at
+// infinity), so every prover accepts it, but it belongs to no toxic waste:
+// its proofs do not verify. It is for timing at sizes where a real setup
+// takes too long.
 func randomKey(ccs constraint.ConstraintSystem) (gnarkgroth16.ProvingKey, error) {
 	r1cs, ok := ccs.(*cs.R1CS)
 	if !ok {
@@ -203,24 +204,105 @@ func randomScalars(n int) ([]fr.Element, error) {
 	return s, nil
 }
 
+// tableSide is the side of the two tables random bases are drawn from.
+func tableSide(n int) int {
+	side := 1
+	for side*side < n {
+		side <<= 1
+	}
+	return side
+}
+
+// randomPointsG1 returns n random points. Scalar multiplication for each
+// would take minutes at 2^24, so point j·side+k is Rⱼ + Qₖ, where R and Q
+// are two tables of side ≈ √n independent random multiples of g: distinct
+// with overwhelming probability, and with no relation among them that a
+// multi-scalar multiplication could exploit.
 func randomPointsG1(g *curve.G1Affine, n int) ([]curve.G1Affine, error) {
 	if n == 0 {
 		return nil, nil
 	}
-	s, err := randomScalars(n)
+	side := tableSide(n)
+	s, err := randomScalars(2 * side)
 	if err != nil {
 		return nil, err
 	}
-	return curve.BatchScalarMultiplicationG1(g, s), nil
+	tab := curve.BatchScalarMultiplicationG1(g, s)
+	R, Q := tab[:side], tab[side:]
+	out := make([]curve.G1Affine, n)
+	parallelChunks(n, func(lo, hi int) {
+		jac := make([]curve.G1Jac, hi-lo)
+		for i := lo; i < hi; i++ {
+			jac[i-lo].FromAffine(&R[i/side])
+			jac[i-lo].AddMixed(&Q[i%side])
+		}
+		copy(out[lo:hi], curve.BatchJacobianToAffineG1(jac))
+	})
+	return out, nil
 }
 
+// randomPointsG2 is randomPointsG1 over G2.
 func randomPointsG2(g *curve.G2Affine, n int) ([]curve.G2Affine, error) {
 	if n == 0 {
 		return nil, nil
 	}
-	s, err := randomScalars(n)
+	side := tableSide(n)
+	s, err := randomScalars(2 * side)
 	if err != nil {
 		return nil, err
 	}
-	return curve.BatchScalarMultiplicationG2(g, s), nil
+	tab := curve.BatchScalarMultiplicationG2(g, s)
+	R, Q := tab[:side], tab[side:]
+	out := make([]curve.G2Affine, n)
+	parallelChunks(n, func(lo, hi int) {
+		jac := make([]curve.G2Jac, hi-lo)
+		for i := lo; i < hi; i++ {
+			jac[i-lo].FromAffine(&R[i/side])
+			jac[i-lo].AddMixed(&Q[i%side])
+		}
+		batchToAffineG2(jac, out[lo:hi])
+	})
+	return out, nil
+}
+
+// batchToAffineG2 converts Jacobian points to affine with one inversion
+// (Montgomery's trick): x = X/Z², y = Y/Z³.
+func batchToAffineG2(in []curve.G2Jac, out []curve.G2Affine) {
+	prefix := make([]curve.E2, len(in))
+	var acc curve.E2
+	acc.SetOne()
+	for i := range in {
+		prefix[i] = acc
+		if !in[i].Z.IsZero() {
+			acc.Mul(&acc, &in[i].Z)
+		}
+	}
+	acc.Inverse(&acc) // 1/(Z₀·Z₁·…)
+	for i := len(in) - 1; i >= 0; i-- {
+		if in[i].Z.IsZero() {
+			out[i] = curve.G2Affine{}
+			continue
+		}
+		var zInv, zInv2 curve.E2
+		zInv.Mul(&acc, &prefix[i])
+		acc.Mul(&acc, &in[i].Z)
+		zInv2.Square(&zInv)
+		out[i].X.Mul(&in[i].X, &zInv2)
+		out[i].Y.Mul(&in[i].Y, &zInv2).Mul(&out[i].Y, &zInv)
+	}
+}
+
+// parallelChunks runs f over [0, n) in chunks, one goroutine per CPU.
+func parallelChunks(n int, f func(lo, hi int)) {
+	tasks := runtime.NumCPU()
+	step := max(1, (n+tasks-1)/tasks)
+	var wg sync.WaitGroup
+	for lo := 0; lo < n; lo += step {
+		wg.Add(1)
+		go func(lo, hi int) {
+			defer wg.Done()
+			f(lo, hi)
+		}(lo, min(n, lo+step))
+	}
+	wg.Wait()
 }

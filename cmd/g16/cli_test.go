@@ -1,0 +1,106 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// g16 runs the command in-process and returns its exit code and output.
+func g16(args ...string) (int, string) {
+	var out bytes.Buffer
+	code := run(args, &out, &out)
+	return code, out.String()
+}
+
+// TestSetupProveVerify runs the file workflow end to end, then feeds
+// prove truncated and corrupt files.
+func TestSetupProveVerify(t *testing.T) {
+	dir := t.TempDir()
+	if code, out := g16("setup", "--size", "2^8", "--out", dir); code != 0 {
+		t.Fatalf("setup: exit %d\n%s", code, out)
+	}
+	if code, out := g16("prove", "--dir", dir); code != 0 {
+		t.Fatalf("prove: exit %d\n%s", code, out)
+	}
+	if code, out := g16("verify", "--dir", dir); code != 0 || !strings.Contains(out, "proof verified") {
+		t.Fatalf("verify: exit %d\n%s", code, out)
+	}
+
+	// A proof for other public inputs is rejected.
+	other := t.TempDir()
+	if code, out := g16("setup", "--size", "2^8", "--out", other, "--witness-seed", "2"); code != 0 {
+		t.Fatalf("setup: exit %d\n%s", code, out)
+	}
+	if code, out := g16("verify", "--vk", filepath.Join(dir, fileVK), "--proof", filepath.Join(dir, fileProof),
+		"--public", filepath.Join(other, filePublic)); code == 0 || !strings.Contains(out, "rejected") {
+		t.Fatalf("verify with other public inputs: exit %d\n%s", code, out)
+	}
+
+	damage := func(t *testing.T, name string, f func([]byte) []byte) string {
+		t.Helper()
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad := filepath.Join(t.TempDir(), name)
+		if err := os.WriteFile(bad, f(bytes.Clone(data)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return bad
+	}
+	truncate := func(b []byte) []byte { return b[:len(b)/2] }
+	corrupt := func(b []byte) []byte { // flip bits in the middle
+		for i := len(b) / 2; i < len(b)/2+64 && i < len(b); i++ {
+			b[i] ^= 0x5a
+		}
+		return b
+	}
+	cases := []struct {
+		name, file string
+		damage     func([]byte) []byte
+		want       string
+	}{
+		{"pk/truncated", filePK, truncate, "truncated"},
+		{"pk/corrupt", filePK, corrupt, "corrupt"},
+		{"witness/truncated", fileWitness, truncate, "witness"},
+		{"witness/corrupt-values", fileWitness, corrupt, "not satisfied"},
+		{"witness/corrupt-header", fileWitness, func(b []byte) []byte { b[0] ^= 0xff; b[1] ^= 0xff; return b }, "witness"},
+		{"r1cs/truncated", fileR1CS, truncate, "constraint system"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			bad := damage(t, c.file, c.damage)
+			args := []string{"prove", "--dir", dir, "--out", filepath.Join(t.TempDir(), "proof")}
+			switch c.file {
+			case filePK:
+				args = append(args, "--pk", bad)
+			case fileWitness:
+				args = append(args, "--witness", bad)
+			case fileR1CS:
+				args = append(args, "--r1cs", bad)
+			}
+			code, out := g16(args...)
+			if code == 0 {
+				t.Fatalf("prove accepted a damaged %s\n%s", c.file, out)
+			}
+			if !strings.Contains(out, c.want) {
+				t.Fatalf("error does not mention %q:\n%s", c.want, out)
+			}
+		})
+	}
+}
+
+// TestUsage checks bad command lines exit 2 with a message.
+func TestUsage(t *testing.T) {
+	for _, args := range [][]string{{}, {"nope"}, {"bench", "--size", "2^99"}, {"prove", "extra"}} {
+		if code, out := g16(args...); code != 2 || out == "" {
+			t.Errorf("g16 %q: exit %d, output %q", args, code, out)
+		}
+	}
+	if code, out := g16("prove"); code != 1 || !strings.Contains(out, "--r1cs") {
+		t.Errorf("g16 prove without files: exit %d, %q", code, out)
+	}
+}

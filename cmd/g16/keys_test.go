@@ -1,0 +1,54 @@
+package main
+
+import (
+	"testing"
+
+	curve "github.com/consensys/gnark-crypto/ecc/bls12-381"
+)
+
+// TestRandomPoints checks the random bases are on the curve, in the
+// subgroup, distinct, and that the batch conversion agrees with the
+// point-by-point one.
+func TestRandomPoints(t *testing.T) {
+	_, _, g1, g2 := curve.Generators()
+	const n = 300 // not a square: the last table row is partial
+	p1, err := randomPointsG1(&g1, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p2, err := randomPointsG2(&g2, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen1 := map[curve.G1Affine]bool{}
+	seen2 := map[curve.G2Affine]bool{}
+	for i := 0; i < n; i++ {
+		if !p1[i].IsInSubGroup() || p1[i].IsInfinity() {
+			t.Fatalf("G1 point %d not a valid non-zero subgroup point", i)
+		}
+		if !p2[i].IsInSubGroup() || p2[i].IsInfinity() {
+			t.Fatalf("G2 point %d not a valid non-zero subgroup point", i)
+		}
+		if seen1[p1[i]] || seen2[p2[i]] {
+			t.Fatalf("point %d repeats", i)
+		}
+		seen1[p1[i]], seen2[p2[i]] = true, true
+	}
+	jac := make([]curve.G2Jac, 5)
+	for i := range jac {
+		jac[i].FromAffine(&p2[i])
+		jac[i].Double(&jac[i])
+	}
+	jac[2] = curve.G2Jac{} // Z = 0: infinity
+	jac[2].X.SetOne()
+	jac[2].Y.SetOne()
+	got := make([]curve.G2Affine, len(jac))
+	batchToAffineG2(jac, got)
+	for i := range jac {
+		var want curve.G2Affine
+		want.FromJacobian(&jac[i])
+		if !got[i].Equal(&want) {
+			t.Fatalf("batch conversion of point %d: got %v want %v", i, got[i], want)
+		}
+	}
+}

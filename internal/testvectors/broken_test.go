@@ -87,7 +87,7 @@ func TestCorruptMSMFails(t *testing.T) {
 		}
 	}
 	e := failed["MSMG1/len=7/edge=r-1"]
-	if e == nil || !strings.Contains(e.Error(), "MSMG1/len=7/edge=r-1 on corrupt-msm(cpu:0): result (x=") {
+	if e == nil || !strings.Contains(e.Error(), "MSMG1/len=7/edge=r-1 on corrupt-msm(cpu:0): result (x=") || !strings.HasSuffix(e.Error(), "(not on the curve)") {
 		t.Errorf("failure message does not name the vector and the result: %v", e)
 	}
 	t.Logf("%d of %d vectors fail, e.g. %v", len(failed), len(checks), e)

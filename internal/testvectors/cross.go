@@ -131,8 +131,8 @@ func CrossChecks(seed uint64) []Check {
 			if err != nil {
 				return err
 			}
-			if !got.Equal(&want) {
-				return fmt.Errorf("result %s, CPU backend %s", g1String(&got), g1String(&want))
+			if err := compareG1(&got, &want); err != nil {
+				return fmt.Errorf("against the CPU backend: %w", err)
 			}
 			return nil
 		})
@@ -152,8 +152,8 @@ func CrossChecks(seed uint64) []Check {
 			if err != nil {
 				return err
 			}
-			if !got.Equal(&want) {
-				return fmt.Errorf("result %s, CPU backend %s", g2String(&got), g2String(&want))
+			if err := compareG2(&got, &want); err != nil {
+				return fmt.Errorf("against the CPU backend: %w", err)
 			}
 			return nil
 		})

@@ -25,10 +25,7 @@ func msmG1Checks(recs []vecfile.MSMG1) []Check {
 			if err != nil {
 				return err
 			}
-			if !got.Equal(&r.Result) {
-				return fmt.Errorf("result %s, want %s", g1String(&got), g1String(&r.Result))
-			}
-			return nil
+			return compareG1(&got, &r.Result)
 		}})
 	}
 	add("len=0/empty", &vecfile.MSMG1{}, 0)
@@ -50,10 +47,7 @@ func msmG2Checks(recs []vecfile.MSMG2) []Check {
 			if err != nil {
 				return err
 			}
-			if !got.Equal(&r.Result) {
-				return fmt.Errorf("result %s, want %s", g2String(&got), g2String(&r.Result))
-			}
-			return nil
+			return compareG2(&got, &r.Result)
 		}})
 	}
 	add("len=0/empty", &vecfile.MSMG2{}, 0)
@@ -124,4 +118,38 @@ func runMSMG2(b backend.Backend, bases []bls12381.G2Affine, scalars []fr.Element
 	}
 	res.FromJacobian(&out)
 	return res, nil
+}
+
+// compareG1 explains how got differs from want, or returns nil.
+func compareG1(got, want *bls12381.G1Affine) error {
+	if got.Equal(want) {
+		return nil
+	}
+	var neg bls12381.G1Affine
+	neg.Neg(want)
+	hint := ""
+	switch {
+	case !got.IsInfinity() && !got.IsOnCurve():
+		hint = " (not on the curve)"
+	case got.Equal(&neg):
+		hint = " (the negation of the expected result)"
+	}
+	return fmt.Errorf("result %s, want %s%s", g1String(got), g1String(want), hint)
+}
+
+// compareG2 is compareG1 over G2.
+func compareG2(got, want *bls12381.G2Affine) error {
+	if got.Equal(want) {
+		return nil
+	}
+	var neg bls12381.G2Affine
+	neg.Neg(want)
+	hint := ""
+	switch {
+	case !got.IsInfinity() && !got.IsOnCurve():
+		hint = " (not on the curve)"
+	case got.Equal(&neg):
+		hint = " (the negation of the expected result)"
+	}
+	return fmt.Errorf("result %s, want %s%s", g2String(got), g2String(want), hint)
 }

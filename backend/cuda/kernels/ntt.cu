@@ -51,7 +51,8 @@ namespace {
 
 const int kDefaultMaxK = 10;
 const int kDefaultLogBlock = 11;
-const int kThreads = 256;
+const int kDefaultThreads = 256;
+const int kMaxThreads = 512;
 
 // bitrev reverses the low `bits` bits of x.
 G16_HD uint32_t bitrev(uint32_t x, uint32_t bits) {
@@ -100,6 +101,7 @@ struct ntt_pass {
 	uint32_t dit;       // 1: transposed (DIT) pass
 	uint32_t scale_in;  // 0 none, 1 constant, 2 table: on the loads
 	uint32_t scale_out; // the same on the stores
+	uint32_t nthreads;  // threads a block
 
 	// index maps local slot e of block blk to its global index, and gives
 	// its row i1 and column offset i0.
@@ -186,11 +188,11 @@ struct ntt_pass {
 	}
 
 	uint32_t blocks() const { return 1u << (L - B); }
-	uint32_t threads() const { return std::min<uint32_t>(kThreads, 1u << (B - 1)); }
+	uint32_t threads() const { return std::min<uint32_t>(nthreads, 1u << (B - 1)); }
 	size_t smem() const { return (size_t)2 << B << 4; } // two planes of 2^B uint4
 };
 
-__global__ void __launch_bounds__(kThreads) ntt_pass_kernel(ntt_pass p) {
+__global__ void __launch_bounds__(kMaxThreads) ntt_pass_kernel(ntt_pass p) {
 	extern __shared__ uint4 sm[];
 	uint4* s0 = sm;
 	uint4* s1 = sm + (1u << p.B);
@@ -235,6 +237,9 @@ std::vector<ntt_pass> plan(void* data, const g16_ntt_args& a) {
 	if (L == 0) return out; // every variant is the identity on one element
 	int max_k = a.max_k ? a.max_k : kDefaultMaxK;
 	int log_block = a.log_block ? a.log_block : kDefaultLogBlock;
+	int threads = a.threads ? a.threads : kDefaultThreads;
+	if (threads < 32 || threads > kMaxThreads || (threads & (threads - 1)) != 0)
+		fail(G16_INVALID, "ntt: threads must be a power of two in [32, 512]");
 	if (max_k < 1 || log_block < 1 || max_k > log_block || log_block > 12)
 		fail(G16_INVALID, "ntt: need 1 ≤ max_k ≤ log_block ≤ 12");
 	if (a.log_roots < 1 || a.log_roots > a.log_n || !a.roots) fail(G16_INVALID, "ntt: bad roots table");
@@ -261,6 +266,7 @@ std::vector<ntt_pass> plan(void* data, const g16_ntt_args& a) {
 	base.log_roots = (uint32_t)a.log_roots;
 	base.win = (uint32_t)a.win;
 	base.dit = a.dit ? 1 : 0;
+	base.nthreads = (uint32_t)threads;
 
 	uint32_t Lp = L;
 	for (uint32_t p = 0; p < P; p++) {
@@ -287,7 +293,7 @@ G16_HD void quotient_one(uint4* a, const uint4* b, const uint4* c, size_t i, con
 	a[2 * i + 1] = hi_of(x);
 }
 
-__global__ void __launch_bounds__(kThreads) quotient_kernel(uint4* a, const uint4* b, const uint4* c, size_t n,
+__global__ void __launch_bounds__(kDefaultThreads) quotient_kernel(uint4* a, const uint4* b, const uint4* c, size_t n,
                                                             fr_t z) {
 	size_t stride = (size_t)gridDim.x * blockDim.x;
 	for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) quotient_one(a, b, c, i, z);
@@ -364,9 +370,9 @@ extern "C" g16_status g16_quotient(g16_device* dev, void* stream, void* a, const
 		cudaStream_t st = stream ? (cudaStream_t)stream : dev->internal;
 		int sms = 0;
 		G16_CK(dev->ord, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev->ord));
-		size_t want = ((size_t)n + g16::kThreads - 1) / g16::kThreads;
+		size_t want = ((size_t)n + g16::kDefaultThreads - 1) / g16::kDefaultThreads;
 		unsigned grid = (unsigned)std::min<size_t>(want, (size_t)sms * 16);
-		g16::quotient_kernel<<<grid, g16::kThreads, 0, st>>>((uint4*)a, (const uint4*)b, (const uint4*)c, (size_t)n,
+		g16::quotient_kernel<<<grid, g16::kDefaultThreads, 0, st>>>((uint4*)a, (const uint4*)b, (const uint4*)c, (size_t)n,
 		                                                     z);
 		G16_CK(dev->ord, cudaGetLastError());
 	});

@@ -15,16 +15,6 @@ import (
 	"github.com/g16prover/g16/groth16"
 )
 
-func fixtureNamed(t *testing.T, name string) *fixture {
-	for _, f := range testFixtures(t) {
-		if f.name == name {
-			return f
-		}
-	}
-	t.Fatalf("no fixture %q", name)
-	return nil
-}
-
 // TestBadInput checks that each kind of bad input returns an error naming
 // the problem, never a panic.
 func TestBadInput(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	gnarkapi "github.com/consensys/gnark/backend/groth16"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16/bls12-381"
 
 	"github.com/g16prover/g16/backend"
@@ -73,4 +74,63 @@ func uploadKey(dev backend.Backend, q backend.Queue, pk *gnarkgroth16.ProvingKey
 // free releases the key's device memory.
 func (k *deviceKey) free(dev backend.Backend, q backend.Queue) error {
 	return errors.Join(dev.Free(q, k.g1), dev.Free(q, k.g2))
+}
+
+// DeviceKey is a proving key's bases resident on one device, so that
+// repeated proofs do not move them again. Pass it to Prove with
+// WithDeviceKey; release it with Close.
+type DeviceKey struct {
+	dev  backend.Backend
+	pk   *gnarkgroth16.ProvingKey
+	key  *deviceKey
+	q    backend.Queue
+	once bool
+}
+
+// NewDeviceKey uploads pk's bases to dev.
+func NewDeviceKey(dev backend.Backend, pk gnarkapi.ProvingKey) (*DeviceKey, error) {
+	if dev == nil {
+		return nil, inputErr("NewDeviceKey: nil backend")
+	}
+	if isNil(pk) {
+		return nil, inputErr("NewDeviceKey: nil proving key")
+	}
+	key, ok := pk.(*gnarkgroth16.ProvingKey)
+	if !ok {
+		return nil, inputErr("NewDeviceKey: proving key is a %T, not a Groth16 BLS12-381 key", pk)
+	}
+	q, err := dev.NewQueue()
+	if err != nil {
+		return nil, fmt.Errorf("groth16: NewDeviceKey: %w", err)
+	}
+	k, err := uploadKey(dev, q, key, nil)
+	if err != nil {
+		return nil, errors.Join(err, q.Close())
+	}
+	return &DeviceKey{dev: dev, pk: key, key: k, q: q}, nil
+}
+
+// Bytes is the device memory the key holds.
+func (k *DeviceKey) Bytes() int64 { return k.key.Bytes() }
+
+// Close releases the key's device memory. It must not race with proofs
+// that use the key.
+func (k *DeviceKey) Close() error {
+	if k.once {
+		return nil
+	}
+	k.once = true
+	return errors.Join(k.key.free(k.dev, k.q), k.q.Close())
+}
+
+// WithDeviceKey makes Prove use k's resident bases when it proves on k's
+// device with k's proving key (they are checked).
+func WithDeviceKey(k *DeviceKey) Option {
+	return func(c *config) error {
+		if k == nil {
+			return errors.New("groth16: WithDeviceKey: nil key")
+		}
+		c.deviceKey = k
+		return nil
+	}
 }

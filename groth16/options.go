@@ -19,6 +19,7 @@ type config struct {
 	rand       io.Reader
 	proverOpts []gnarkbackend.ProverOption
 	phaseTimes func(partition int, t PhaseTimes)
+	deviceKey  *DeviceKey
 	batch      batchConfig // ProveBatch's settings: see batch.go
 }
 

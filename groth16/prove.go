@@ -37,6 +37,19 @@ func Prove(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, fullWitn
 		return nil, err
 	}
 	dev := cfg.backend
+	var resident *deviceKey
+	if k := cfg.deviceKey; k != nil {
+		if k.pk != key {
+			return nil, inputErr("WithDeviceKey: the device key was made from another proving key")
+		}
+		if dev == nil {
+			dev = k.dev
+		}
+		if dev != k.dev {
+			return nil, inputErr("WithDeviceKey: the device key lives on %s, the proof runs on %s", k.dev, dev)
+		}
+		resident = k.key
+	}
 	if dev == nil {
 		dev = cpu.MustNew()
 	}
@@ -44,7 +57,7 @@ func Prove(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, fullWitn
 	if err := t.solve(); err != nil {
 		return nil, err
 	}
-	if err := proveOnDevice(dev, t, nil); err != nil {
+	if err := proveOnDevice(dev, t, resident); err != nil {
 		return nil, err
 	}
 	proof, err := t.assemble()

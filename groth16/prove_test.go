@@ -2,6 +2,7 @@ package groth16_test
 
 import (
 	"bytes"
+	"errors"
 	"math/big"
 	"math/rand/v2"
 	"testing"
@@ -60,5 +61,46 @@ func TestProveLeavesInputsUnchanged(t *testing.T) {
 	}
 	if !bytes.Equal(before, snapshot()) {
 		t.Fatal("Prove changed its key or witness")
+	}
+}
+
+// TestDeviceKey proves twice with a resident key and checks the proofs
+// match gnark's, that the key's memory is held until Close, and that a key
+// for another device or proving key is refused.
+func TestDeviceKey(t *testing.T) {
+	f := fixtureNamed(t, "manypublic")
+	dev := cpu.MustNew()
+	k, err := groth16.NewDeviceKey(dev, f.pk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := dev.Memory().InUse; got != k.Bytes() || got == 0 {
+		t.Fatalf("device holds %d bytes in use, key says %d", got, k.Bytes())
+	}
+	for i := 0; i < 2; i++ {
+		seed := rand.Uint64()
+		proof, err := groth16.Prove(f.ccs, f.pk, f.witness, groth16.WithDeviceKey(k), groth16.WithRandomness(seeded(seed)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(proofBytes(t, proof), gnarkProof(t, f, seed)) {
+			t.Fatalf("seed %d: proof with a resident key differs from gnark's", seed)
+		}
+	}
+	if got := dev.Memory().InUse; got != k.Bytes() {
+		t.Fatalf("after two proofs the device holds %d bytes in use, want the key's %d", got, k.Bytes())
+	}
+	if _, err := groth16.Prove(f.ccs, f.pk, f.witness, groth16.WithDeviceKey(k), groth16.WithBackend(cpu.MustNew())); !errors.Is(err, groth16.ErrInput) {
+		t.Fatalf("key on another device: want ErrInput, got %v", err)
+	}
+	other := fixtureNamed(t, "mulchain")
+	if _, err := groth16.Prove(other.ccs, other.pk, other.witness, groth16.WithDeviceKey(k)); !errors.Is(err, groth16.ErrInput) {
+		t.Fatalf("key from another proving key: want ErrInput, got %v", err)
+	}
+	if err := k.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := dev.Memory().InUse; got != 0 {
+		t.Fatalf("after Close the device holds %d bytes in use", got)
 	}
 }

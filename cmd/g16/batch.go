@@ -16,18 +16,19 @@ import (
 	"github.com/consensys/gnark/constraint"
 
 	"github.com/g16prover/g16/groth16"
+	"github.com/g16prover/g16/internal/synth"
 	"github.com/g16prover/g16/pool"
 )
 
 // benchBatch proves f.partitions witnesses with ProveBatch on each of our
 // backends, and the same witnesses one after another with gnark's prover,
 // all with the same randomness per partition, and compares.
-func benchBatch(f benchFlags, ccs constraint.ConstraintSystem, s shape, pk gnarkgroth16.ProvingKey, vk gnarkgroth16.VerifyingKey,
+func benchBatch(f benchFlags, ccs constraint.ConstraintSystem, s synth.Shape, pk gnarkgroth16.ProvingKey, vk gnarkgroth16.VerifyingKey,
 	devs []namedBackend, stdout, stderr io.Writer) error {
 	witnesses := make([]witness.Witness, f.partitions)
 	for i := range witnesses {
 		var err error
-		if witnesses[i], err = newWitness(s, f.seed+uint64(i)); err != nil {
+		if witnesses[i], err = synth.Witness(s, f.seed+uint64(i)); err != nil {
 			return err
 		}
 	}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/groth16"
+	"github.com/g16prover/g16/internal/synth"
 )
 
 type benchFlags struct {
@@ -47,7 +48,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.backend, "backend", "cpu", "our backend: cpu or cuda")
 	fs.BoolVar(&f.compareCPU, "compare-cpu", true, "with --backend cuda, also time our CPU backend")
 	fs.BoolVar(&f.noGnark, "no-gnark", false, "do not run gnark's prover")
-	fs.StringVar(&f.mix, "circuit", mixFull, "circuit mix: mix (chain, bit decompositions, range checks with a BSB22 commitment) or chain")
+	fs.StringVar(&f.mix, "circuit", synth.Mix, "circuit mix: mix (chain, bit decompositions, range checks with a BSB22 commitment) or chain")
 	fs.StringVar(&f.keys, "keys", "setup", "setup: gnark's Setup, cached on disk; random: independent random bases (fast; proofs do not verify)")
 	fs.StringVar(&f.keydir, "keydir", "", "key cache directory (default $G16_KEYS or the user cache dir)")
 	fs.StringVar(&f.trace, "trace", "", "with --partitions, write the scheduler trace as JSON to this file")
@@ -79,7 +80,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	}()
 
 	start := time.Now()
-	ccs, s, err := compileTarget(f.mix, int(f.size))
+	ccs, s, err := synth.Compile(f.mix, int(f.size))
 	if err != nil {
 		return err
 	}
@@ -92,7 +93,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	start = time.Now()
 	if f.keys == "random" {
 		fmt.Fprintf(stderr, "keys: drawing random bases for %d constraints\n", n)
-		if pk, err = randomKey(ccs); err != nil {
+		if pk, err = synth.RandomKey(ccs); err != nil {
 			return err
 		}
 		keyNote = "random bases (proofs cannot verify; backends must still agree byte for byte)"
@@ -174,9 +175,9 @@ func median(d []time.Duration) time.Duration {
 	return s[len(s)/2]
 }
 
-func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, s shape, pk gnarkgroth16.ProvingKey, vk gnarkgroth16.VerifyingKey,
+func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, s synth.Shape, pk gnarkgroth16.ProvingKey, vk gnarkgroth16.VerifyingKey,
 	devs []namedBackend, stdout, stderr io.Writer) error {
-	w, err := newWitness(s, f.seed)
+	w, err := synth.Witness(s, f.seed)
 	if err != nil {
 		return err
 	}

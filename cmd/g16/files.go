@@ -17,6 +17,7 @@ import (
 	"github.com/consensys/gnark/backend/witness"
 
 	"github.com/g16prover/g16/groth16"
+	"github.com/g16prover/g16/internal/synth"
 )
 
 // The files g16 setup writes and g16 prove and verify read: gnark's own
@@ -34,17 +35,17 @@ func runSetup(args []string, stdout, stderr io.Writer) error {
 	size := sizeFlag(1 << 12)
 	fs := newFlags("setup", stderr)
 	fs.Var(&size, "size", "constraints in the synthetic circuit (a number or 2^k)")
-	mix := fs.String("circuit", mixFull, "circuit mix: mix or chain")
+	mix := fs.String("circuit", synth.Mix, "circuit mix: mix or chain")
 	out := fs.String("out", "g16-files", "directory to write the files to")
 	seed := fs.Uint64("witness-seed", 1, "seed of the witness values")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	ccs, s, err := compileTarget(*mix, int(size))
+	ccs, s, err := synth.Compile(*mix, int(size))
 	if err != nil {
 		return err
 	}
-	w, err := newWitness(s, *seed)
+	w, err := synth.Witness(s, *seed)
 	if err != nil {
 		return err
 	}

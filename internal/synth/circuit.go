@@ -1,4 +1,6 @@
-package main
+// Package synth builds the synthetic circuits and random proving keys that
+// g16 bench and the large-size tests use.
+package synth
 
 import (
 	"fmt"
@@ -12,12 +14,12 @@ import (
 	"github.com/consensys/gnark/std/rangecheck"
 )
 
-// benchCircuit is the synthetic circuit g16 bench proves. Its mix is what
+// Circuit is the synthetic circuit g16 bench proves. Its mix is what
 // real circuits look like to a prover: a long multiplication chain (wires
 // with large random values), bit decompositions (wires that are 0 or 1),
 // and range checks through gnark's std/rangecheck, which add a BSB22
 // commitment.
-type benchCircuit struct {
+type Circuit struct {
 	Chain   int `gnark:"-"`
 	NbBits  int `gnark:"-"`
 	NbRange int `gnark:"-"`
@@ -29,7 +31,7 @@ type benchCircuit struct {
 	Z      frontend.Variable   `gnark:",public"`
 }
 
-func (c *benchCircuit) Define(api frontend.API) error {
+func (c *Circuit) Define(api frontend.API) error {
 	acc := c.X
 	for i := 0; i < c.Chain; i++ {
 		acc = api.Mul(acc, c.X)
@@ -53,13 +55,13 @@ func (c *benchCircuit) Define(api frontend.API) error {
 	return nil
 }
 
-// shape is how a benchCircuit of a target size is built.
-type shape struct {
+// Shape is how a Circuit of a target size is built.
+type Shape struct {
 	Chain, NbBits, NbRange int
 }
 
-func (s shape) circuit() *benchCircuit {
-	return &benchCircuit{
+func (s Shape) Circuit() *Circuit {
+	return &Circuit{
 		Chain: s.Chain, NbBits: s.NbBits, NbRange: s.NbRange,
 		Bits:   make([]frontend.Variable, s.NbBits),
 		Ranged: make([]frontend.Variable, s.NbRange),
@@ -67,8 +69,8 @@ func (s shape) circuit() *benchCircuit {
 }
 
 // assignment returns a satisfying assignment; seed varies the witness.
-func (s shape) assignment(seed uint64) *benchCircuit {
-	a := s.circuit()
+func (s Shape) Assignment(seed uint64) *Circuit {
+	a := s.Circuit()
 	x := new(big.Int).SetUint64(seed*0x9e3779b97f4a7c15 + 3)
 	a.X = x
 	q := ecc.BLS12_381.ScalarField()
@@ -99,54 +101,56 @@ func (s shape) assignment(seed uint64) *benchCircuit {
 
 // Mixes of the synthetic circuit.
 const (
-	mixFull  = "mix"   // chain + bits + range checks (BSB22 commitment)
-	mixChain = "chain" // multiplication chain only
+	Mix   = "mix"   // chain + bits + range checks (BSB22 commitment)
+	Chain = "chain" // multiplication chain only
 )
 
-// compileTarget compiles a circuit with at most target constraints, as close
-// to it as the mix allows.
-func compileTarget(mix string, target int) (constraint.ConstraintSystem, shape, error) {
+// Compile compiles a circuit with at most target constraints, as close to
+// it as the mix allows.
+func Compile(mix string, target int) (constraint.ConstraintSystem, Shape, error) {
 	if target < 8 {
-		return nil, shape{}, fmt.Errorf("constraint count %d too small (need at least 8)", target)
+		return nil, Shape{}, fmt.Errorf("constraint count %d too small (need at least 8)", target)
 	}
-	var s shape
+	var s Shape
 	switch mix {
-	case mixChain:
-	case mixFull:
+	case Chain:
+	case Mix:
 		// about 1/8 of the constraints in bit decompositions (65 each), a
 		// few hundred range-checked values.
 		s.NbBits = max(1, target/8/65)
 		s.NbRange = min(256, max(4, target/256))
 	default:
-		return nil, shape{}, fmt.Errorf("unknown circuit mix %q (want %q or %q)", mix, mixFull, mixChain)
+		return nil, Shape{}, fmt.Errorf("unknown circuit mix %q (want %q or %q)", mix, Mix, Chain)
 	}
-	compile := func(s shape) (constraint.ConstraintSystem, error) {
-		return frontend.Compile(ecc.BLS12_381.ScalarField(), r1cs.NewBuilder, s.circuit())
+	compile := func(s Shape) (constraint.ConstraintSystem, error) {
+		return frontend.Compile(ecc.BLS12_381.ScalarField(), r1cs.NewBuilder, s.Circuit())
 	}
 	base, err := compile(s)
 	if err != nil {
-		return nil, shape{}, err
+		return nil, Shape{}, err
 	}
 	if base.GetNbConstraints() > target {
-		return nil, shape{}, fmt.Errorf("constraint count %d too small for the %q mix (its fixed part has %d)", target, mix, base.GetNbConstraints())
+		return nil, Shape{}, fmt.Errorf("constraint count %d too small for the %q mix (its fixed part has %d)", target, mix, base.GetNbConstraints())
 	}
 	s.Chain = target - base.GetNbConstraints()
 	for {
 		ccs, err := compile(s)
 		if err != nil {
-			return nil, shape{}, err
+			return nil, Shape{}, err
 		}
 		over := ccs.GetNbConstraints() - target
 		if over <= 0 {
 			return ccs, s, nil
 		}
 		if s.Chain < over {
-			return nil, shape{}, fmt.Errorf("internal error: cannot fit the %q mix in %d constraints", mix, target)
+			return nil, Shape{}, fmt.Errorf("internal error: cannot fit the %q mix in %d constraints", mix, target)
 		}
 		s.Chain -= over
 	}
 }
 
-func newWitness(s shape, seed uint64) (witness.Witness, error) {
-	return frontend.NewWitness(s.assignment(seed), ecc.BLS12_381.ScalarField())
+// Witness returns a full witness of the circuit s describes; seed varies
+// its values.
+func Witness(s Shape, seed uint64) (witness.Witness, error) {
+	return frontend.NewWitness(s.Assignment(seed), ecc.BLS12_381.ScalarField())
 }

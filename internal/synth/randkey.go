@@ -1,0 +1,200 @@
+package synth
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/consensys/gnark-crypto/ecc"
+	curve "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr/fft"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr/pedersen"
+	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
+	groth16bls "github.com/consensys/gnark/backend/groth16/bls12-381"
+	"github.com/consensys/gnark/constraint"
+	cs "github.com/consensys/gnark/constraint/bls12-381"
+)
+
+// RandomKey builds a proving key for ccs with random, distinct bases (see
+// randomPointsG1). It has the shape gnark's Setup gives (no point at
+// infinity), so every prover accepts it, but it belongs to no toxic waste:
+// its proofs do not verify. It is for timing at sizes where a real setup
+// takes too long.
+func RandomKey(ccs constraint.ConstraintSystem) (gnarkgroth16.ProvingKey, error) {
+	r1cs, ok := ccs.(*cs.R1CS)
+	if !ok {
+		return nil, fmt.Errorf("random key: %T is not a BLS12-381 R1CS", ccs)
+	}
+	nbWires := r1cs.NbInternalVariables + r1cs.GetNbPublicVariables() + r1cs.GetNbSecretVariables()
+	nbPublic := r1cs.GetNbPublicVariables()
+	n := ecc.NextPowerOfTwo(uint64(r1cs.GetNbConstraints()))
+	ci, ok := r1cs.CommitmentInfo.(constraint.Groth16Commitments)
+	if !ok {
+		return nil, errors.New("random key: circuit's commitments are not Groth16's")
+	}
+	removed := map[int]bool{}
+	for _, g := range ci.GetPrivateCommitted() {
+		for _, i := range g {
+			removed[i] = true
+		}
+	}
+	for _, i := range ci.CommitmentIndexes() {
+		removed[i] = true
+	}
+	nbK := nbWires - nbPublic
+	for i := range removed {
+		if i >= nbPublic {
+			nbK--
+		}
+	}
+
+	pk := new(groth16bls.ProvingKey)
+	pk.Domain = *fft.NewDomain(n)
+	_, _, g1, g2 := curve.Generators()
+	g1s, err := randomPointsG1(&g1, 3+2*nbWires+nbK+int(n)-1)
+	if err != nil {
+		return nil, err
+	}
+	pk.G1.Alpha, pk.G1.Beta, pk.G1.Delta = g1s[0], g1s[1], g1s[2]
+	g1s = g1s[3:]
+	pk.G1.A, g1s = g1s[:nbWires], g1s[nbWires:]
+	pk.G1.B, g1s = g1s[:nbWires], g1s[nbWires:]
+	pk.G1.K, g1s = g1s[:nbK], g1s[nbK:]
+	pk.G1.Z = g1s
+	g2s, err := randomPointsG2(&g2, 2+nbWires)
+	if err != nil {
+		return nil, err
+	}
+	pk.G2.Beta, pk.G2.Delta = g2s[0], g2s[1]
+	pk.G2.B = g2s[2:]
+	pk.InfinityA = make([]bool, nbWires)
+	pk.InfinityB = make([]bool, nbWires)
+
+	if len(ci) > 0 {
+		bases := make([][]curve.G1Affine, len(ci))
+		for i := range ci {
+			if bases[i], err = randomPointsG1(&g1, len(ci[i].PrivateCommitted)); err != nil {
+				return nil, err
+			}
+		}
+		if pk.CommitmentKeys, _, err = pedersen.Setup(bases); err != nil {
+			return nil, fmt.Errorf("random key: commitment keys: %w", err)
+		}
+	}
+	return pk, nil
+}
+
+func randomScalars(n int) ([]fr.Element, error) {
+	s := make([]fr.Element, n)
+	for i := range s {
+		if _, err := s[i].SetRandom(); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// tableSide is the side of the two tables random bases are drawn from.
+func tableSide(n int) int {
+	side := 1
+	for side*side < n {
+		side <<= 1
+	}
+	return side
+}
+
+// randomPointsG1 returns n random points. Scalar multiplication for each
+// would take minutes at 2^24, so point j·side+k is Rⱼ + Qₖ, where R and Q
+// are two tables of side ≈ √n independent random multiples of g: distinct
+// with overwhelming probability, and with no relation among them that a
+// multi-scalar multiplication could exploit.
+func randomPointsG1(g *curve.G1Affine, n int) ([]curve.G1Affine, error) {
+	if n == 0 {
+		return nil, nil
+	}
+	side := tableSide(n)
+	s, err := randomScalars(2 * side)
+	if err != nil {
+		return nil, err
+	}
+	tab := curve.BatchScalarMultiplicationG1(g, s)
+	R, Q := tab[:side], tab[side:]
+	out := make([]curve.G1Affine, n)
+	parallelChunks(n, func(lo, hi int) {
+		jac := make([]curve.G1Jac, hi-lo)
+		for i := lo; i < hi; i++ {
+			jac[i-lo].FromAffine(&R[i/side])
+			jac[i-lo].AddMixed(&Q[i%side])
+		}
+		copy(out[lo:hi], curve.BatchJacobianToAffineG1(jac))
+	})
+	return out, nil
+}
+
+// randomPointsG2 is randomPointsG1 over G2.
+func randomPointsG2(g *curve.G2Affine, n int) ([]curve.G2Affine, error) {
+	if n == 0 {
+		return nil, nil
+	}
+	side := tableSide(n)
+	s, err := randomScalars(2 * side)
+	if err != nil {
+		return nil, err
+	}
+	tab := curve.BatchScalarMultiplicationG2(g, s)
+	R, Q := tab[:side], tab[side:]
+	out := make([]curve.G2Affine, n)
+	parallelChunks(n, func(lo, hi int) {
+		jac := make([]curve.G2Jac, hi-lo)
+		for i := lo; i < hi; i++ {
+			jac[i-lo].FromAffine(&R[i/side])
+			jac[i-lo].AddMixed(&Q[i%side])
+		}
+		batchToAffineG2(jac, out[lo:hi])
+	})
+	return out, nil
+}
+
+// batchToAffineG2 converts Jacobian points to affine with one inversion
+// (Montgomery's trick): x = X/Z², y = Y/Z³.
+func batchToAffineG2(in []curve.G2Jac, out []curve.G2Affine) {
+	prefix := make([]curve.E2, len(in))
+	var acc curve.E2
+	acc.SetOne()
+	for i := range in {
+		prefix[i] = acc
+		if !in[i].Z.IsZero() {
+			acc.Mul(&acc, &in[i].Z)
+		}
+	}
+	acc.Inverse(&acc) // 1/(Z₀·Z₁·…)
+	for i := len(in) - 1; i >= 0; i-- {
+		if in[i].Z.IsZero() {
+			out[i] = curve.G2Affine{}
+			continue
+		}
+		var zInv, zInv2 curve.E2
+		zInv.Mul(&acc, &prefix[i])
+		acc.Mul(&acc, &in[i].Z)
+		zInv2.Square(&zInv)
+		out[i].X.Mul(&in[i].X, &zInv2)
+		out[i].Y.Mul(&in[i].Y, &zInv2).Mul(&out[i].Y, &zInv)
+	}
+}
+
+// parallelChunks runs f over [0, n) in chunks, one goroutine per CPU.
+func parallelChunks(n int, f func(lo, hi int)) {
+	tasks := runtime.NumCPU()
+	step := max(1, (n+tasks-1)/tasks)
+	var wg sync.WaitGroup
+	for lo := 0; lo < n; lo += step {
+		wg.Add(1)
+		go func(lo, hi int) {
+			defer wg.Done()
+			f(lo, hi)
+		}(lo, min(n, lo+step))
+	}
+	wg.Wait()
+}

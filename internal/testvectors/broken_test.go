@@ -81,7 +81,7 @@ func TestCorruptMSMFails(t *testing.T) {
 	failed := failedNames(t, corruptMSM{cpu.MustNew()}, checks)
 	for _, c := range checks {
 		name := c.FullName()
-		want := c.Group == GroupMSMG1 && !atInfinity[name] || c.Group == GroupProof
+		want := c.Group == GroupMSMG1 && !atInfinity[name] || c.Group == GroupProof || c.Group == GroupConcurrent
 		if _, got := failed[name]; got != want {
 			t.Errorf("%s: failed %v, want %v (%v)", name, got, want, failed[name])
 		}
@@ -99,7 +99,7 @@ func TestSwappedNTTFails(t *testing.T) {
 	for _, c := range checks {
 		name := c.FullName()
 		// For n = 2, bit-reversal is the identity and DIF and DIT agree.
-		want := c.Group == GroupNTT && !strings.HasPrefix(c.Name, "n=2^1/") || c.Group == GroupH || c.Group == GroupProof
+		want := c.Group == GroupNTT && !strings.HasPrefix(c.Name, "n=2^1/") || c.Group == GroupH || c.Group == GroupProof || c.Group == GroupConcurrent
 		if _, got := failed[name]; got != want {
 			t.Errorf("%s: failed %v, want %v (%v)", name, got, want, failed[name])
 		}

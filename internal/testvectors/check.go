@@ -19,10 +19,12 @@ const (
 	GroupMSMG2 = "MSMG2"
 	GroupProof = "Proof"
 	GroupCross = "Cross"
+	// GroupConcurrent runs some vectors from several goroutines at once.
+	GroupConcurrent = "Concurrent"
 )
 
 // Groups lists the groups in order.
-var Groups = []string{GroupNTT, GroupH, GroupMSMG1, GroupMSMG2, GroupProof, GroupCross}
+var Groups = []string{GroupNTT, GroupH, GroupMSMG1, GroupMSMG2, GroupProof, GroupConcurrent, GroupCross}
 
 // Check is one conformance check: a vector, or a cross-check against the
 // CPU backend.
@@ -71,6 +73,7 @@ func Checks() ([]Check, error) {
 	checks = append(checks, msmG1Checks(v.MSMG1)...)
 	checks = append(checks, msmG2Checks(v.MSMG2)...)
 	checks = append(checks, proofChecks(v.Proofs)...)
+	checks = append(checks, concurrentChecks(checks)...)
 	return checks, nil
 }
 

@@ -69,7 +69,7 @@ func SelfTest(b backend.Backend, w io.Writer) (ok bool) {
 			if len(r.Failures) > 0 {
 				status, ok = "FAIL", false
 			}
-			fmt.Fprintf(w, "%-4s  %-6s %4d checks  %4d failed  %8s\n", status, r.Group, r.Checks, len(r.Failures), r.Elapsed.Round(time.Millisecond))
+			fmt.Fprintf(w, "%-4s  %-10s %4d checks  %4d failed  %8s\n", status, r.Group, r.Checks, len(r.Failures), r.Elapsed.Round(time.Millisecond))
 			const shown = 10
 			for i, e := range r.Failures {
 				if i == shown {

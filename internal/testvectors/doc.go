@@ -19,7 +19,8 @@
 //     must reproduce byte for byte on the backend under test, and which
 //     gnark's Verify accepts.
 //
-// Beyond the fixed vectors, the Cross group draws fresh random inputs on
+// The Concurrent group runs some of those vectors from several goroutines
+// at once on one backend. Beyond the fixed vectors, the Cross group draws fresh random inputs on
 // every run (from a seed it reports) and compares the backend with the CPU
 // backend.
 //
@@ -29,6 +30,6 @@
 // (the `g16 selftest` command) and prints a line per group; Checks and
 // CrossChecks give the checks themselves.
 //
-// The suite checks results, not speed, and does not test a backend's
-// memory model or concurrency (package pool's tests do).
+// The suite checks results, not speed; it does not test a backend's
+// memory model or device-global calls (package pool's tests do).
 package testvectors

@@ -66,7 +66,7 @@ type MSMG2 struct {
 
 // WriteNTT writes an NTT file.
 func WriteNTT(w io.Writer, recs []NTT) error {
-	vw := NewWriter(w, KindNTT)
+	vw := newWriter(w, KindNTT)
 	for i := range recs {
 		r := &recs[i]
 		vw.name(r.Name)
@@ -81,7 +81,7 @@ func WriteNTT(w io.Writer, recs []NTT) error {
 
 // ReadNTT reads an NTT file.
 func ReadNTT(rd io.Reader) ([]NTT, error) {
-	r, err := NewReader(rd, KindNTT)
+	r, err := newReader(rd, KindNTT)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +107,7 @@ func ReadNTT(rd io.Reader) ([]NTT, error) {
 
 // WriteH writes an H file.
 func WriteH(w io.Writer, recs []H) error {
-	vw := NewWriter(w, KindH)
+	vw := newWriter(w, KindH)
 	for i := range recs {
 		r := &recs[i]
 		vw.name(r.Name)
@@ -123,7 +123,7 @@ func WriteH(w io.Writer, recs []H) error {
 
 // ReadH reads an H file.
 func ReadH(rd io.Reader) ([]H, error) {
-	r, err := NewReader(rd, KindH)
+	r, err := newReader(rd, KindH)
 	if err != nil {
 		return nil, err
 	}
@@ -155,7 +155,7 @@ func ReadH(rd io.Reader) ([]H, error) {
 // WriteMSMG1 writes a G1 MSM file. A record whose Bases are the first
 // len(Bases) points of table is stored by reference.
 func WriteMSMG1(w io.Writer, table []bls12381.G1Affine, recs []MSMG1) error {
-	vw := NewWriter(w, KindMSMG1)
+	vw := newWriter(w, KindMSMG1)
 	vw.count(len(table))
 	for i := range table {
 		vw.g1(&table[i])
@@ -184,7 +184,7 @@ func WriteMSMG1(w io.Writer, table []bls12381.G1Affine, recs []MSMG1) error {
 // ReadMSMG1 reads a G1 MSM file. Records stored by reference share the
 // table's backing array.
 func ReadMSMG1(rd io.Reader) ([]MSMG1, error) {
-	r, err := NewReader(rd, KindMSMG1)
+	r, err := newReader(rd, KindMSMG1)
 	if err != nil {
 		return nil, err
 	}
@@ -230,7 +230,7 @@ func ReadMSMG1(rd io.Reader) ([]MSMG1, error) {
 
 // WriteMSMG2 writes a G2 MSM file (see WriteMSMG1).
 func WriteMSMG2(w io.Writer, table []bls12381.G2Affine, recs []MSMG2) error {
-	vw := NewWriter(w, KindMSMG2)
+	vw := newWriter(w, KindMSMG2)
 	vw.count(len(table))
 	for i := range table {
 		vw.g2(&table[i])
@@ -258,7 +258,7 @@ func WriteMSMG2(w io.Writer, table []bls12381.G2Affine, recs []MSMG2) error {
 
 // ReadMSMG2 reads a G2 MSM file.
 func ReadMSMG2(rd io.Reader) ([]MSMG2, error) {
-	r, err := NewReader(rd, KindMSMG2)
+	r, err := newReader(rd, KindMSMG2)
 	if err != nil {
 		return nil, err
 	}

@@ -44,16 +44,16 @@ const Version = 1
 
 const magic = "g16tv"
 
-// Writer encodes records. Its first error sticks; Flush reports it.
-type Writer struct {
+// writer encodes records. Its first error sticks; Flush reports it.
+type writer struct {
 	w   *bufio.Writer
 	err error
 	buf [8]byte
 }
 
-// NewWriter writes the header of a file of kind k to w.
-func NewWriter(w io.Writer, k Kind) *Writer {
-	vw := &Writer{w: bufio.NewWriter(w)}
+// newWriter writes the header of a file of kind k to w.
+func newWriter(w io.Writer, k Kind) *writer {
+	vw := &writer{w: bufio.NewWriter(w)}
 	vw.raw([]byte(magic))
 	vw.raw([]byte{byte(k)})
 	vw.u16(Version)
@@ -61,39 +61,39 @@ func NewWriter(w io.Writer, k Kind) *Writer {
 }
 
 // Flush writes buffered data and returns the first error met.
-func (w *Writer) Flush() error {
+func (w *writer) Flush() error {
 	if w.err != nil {
 		return w.err
 	}
 	return w.w.Flush()
 }
 
-func (w *Writer) raw(p []byte) {
+func (w *writer) raw(p []byte) {
 	if w.err == nil {
 		_, w.err = w.w.Write(p)
 	}
 }
 
-func (w *Writer) u8(v uint8) { w.raw([]byte{v}) }
+func (w *writer) u8(v uint8) { w.raw([]byte{v}) }
 
-func (w *Writer) u16(v uint16) {
+func (w *writer) u16(v uint16) {
 	binary.LittleEndian.PutUint16(w.buf[:2], v)
 	w.raw(w.buf[:2])
 }
 
-func (w *Writer) u32(v uint32) {
+func (w *writer) u32(v uint32) {
 	binary.LittleEndian.PutUint32(w.buf[:4], v)
 	w.raw(w.buf[:4])
 }
 
-func (w *Writer) limbs(l []uint64) {
+func (w *writer) limbs(l []uint64) {
 	for _, v := range l {
 		binary.LittleEndian.PutUint64(w.buf[:], v)
 		w.raw(w.buf[:])
 	}
 }
 
-func (w *Writer) name(s string) {
+func (w *writer) name(s string) {
 	if len(s) > 0xffff {
 		w.err = fmt.Errorf("vecfile: name of %d bytes", len(s))
 		return
@@ -102,7 +102,7 @@ func (w *Writer) name(s string) {
 	w.raw([]byte(s))
 }
 
-func (w *Writer) count(n int) {
+func (w *writer) count(n int) {
 	if n < 0 || n > 1<<31 {
 		w.err = fmt.Errorf("vecfile: bad count %d", n)
 		return
@@ -110,29 +110,29 @@ func (w *Writer) count(n int) {
 	w.u32(uint32(n))
 }
 
-func (w *Writer) element(e *fr.Element) { w.limbs(e[:]) }
+func (w *writer) element(e *fr.Element) { w.limbs(e[:]) }
 
-func (w *Writer) elements(v []fr.Element) {
+func (w *writer) elements(v []fr.Element) {
 	w.count(len(v))
 	for i := range v {
 		w.element(&v[i])
 	}
 }
 
-func (w *Writer) g1(p *bls12381.G1Affine) {
+func (w *writer) g1(p *bls12381.G1Affine) {
 	w.limbs(p.X[:])
 	w.limbs(p.Y[:])
 }
 
-func (w *Writer) g2(p *bls12381.G2Affine) {
+func (w *writer) g2(p *bls12381.G2Affine) {
 	w.limbs(p.X.A0[:])
 	w.limbs(p.X.A1[:])
 	w.limbs(p.Y.A0[:])
 	w.limbs(p.Y.A1[:])
 }
 
-// Reader decodes records. Its first error sticks.
-type Reader struct {
+// reader decodes records. Its first error sticks.
+type reader struct {
 	r   *bufio.Reader
 	err error
 	buf [8]byte
@@ -141,9 +141,9 @@ type Reader struct {
 // ErrFormat is matched by errors about malformed files.
 var ErrFormat = errors.New("vecfile: malformed file")
 
-// NewReader reads and checks the header of a file of kind k.
-func NewReader(r io.Reader, k Kind) (*Reader, error) {
-	vr := &Reader{r: bufio.NewReader(r)}
+// newReader reads and checks the header of a file of kind k.
+func newReader(r io.Reader, k Kind) (*reader, error) {
+	vr := &reader{r: bufio.NewReader(r)}
 	var h [8]byte
 	if _, err := io.ReadFull(vr.r, h[:]); err != nil {
 		return nil, fmt.Errorf("%w: header: %v", ErrFormat, err)
@@ -161,7 +161,7 @@ func NewReader(r io.Reader, k Kind) (*Reader, error) {
 }
 
 // more reports whether another record follows.
-func (r *Reader) more() bool {
+func (r *reader) more() bool {
 	if r.err != nil {
 		return false
 	}
@@ -176,7 +176,7 @@ func (r *Reader) more() bool {
 	return true
 }
 
-func (r *Reader) raw(p []byte) {
+func (r *reader) raw(p []byte) {
 	if r.err != nil {
 		return
 	}
@@ -185,36 +185,36 @@ func (r *Reader) raw(p []byte) {
 	}
 }
 
-func (r *Reader) u8() uint8 {
+func (r *reader) u8() uint8 {
 	r.raw(r.buf[:1])
 	return r.buf[0]
 }
 
-func (r *Reader) u16() uint16 {
+func (r *reader) u16() uint16 {
 	r.raw(r.buf[:2])
 	return binary.LittleEndian.Uint16(r.buf[:2])
 }
 
-func (r *Reader) u32() uint32 {
+func (r *reader) u32() uint32 {
 	r.raw(r.buf[:4])
 	return binary.LittleEndian.Uint32(r.buf[:4])
 }
 
-func (r *Reader) limbs(l []uint64) {
+func (r *reader) limbs(l []uint64) {
 	for i := range l {
 		r.raw(r.buf[:])
 		l[i] = binary.LittleEndian.Uint64(r.buf[:])
 	}
 }
 
-func (r *Reader) name() string {
+func (r *reader) name() string {
 	p := make([]byte, r.u16())
 	r.raw(p)
 	return string(p)
 }
 
 // count reads an array length, refusing ones larger than limit.
-func (r *Reader) count(limit int) int {
+func (r *reader) count(limit int) int {
 	n := int(r.u32())
 	if r.err == nil && n > limit {
 		r.err = fmt.Errorf("%w: count %d over limit %d", ErrFormat, n, limit)
@@ -229,9 +229,9 @@ func (r *Reader) count(limit int) int {
 // allocation.
 const maxCount = 1 << 24
 
-func (r *Reader) element(e *fr.Element) { r.limbs(e[:]) }
+func (r *reader) element(e *fr.Element) { r.limbs(e[:]) }
 
-func (r *Reader) elements() []fr.Element {
+func (r *reader) elements() []fr.Element {
 	v := make([]fr.Element, r.count(maxCount))
 	for i := range v {
 		r.element(&v[i])
@@ -239,12 +239,12 @@ func (r *Reader) elements() []fr.Element {
 	return v
 }
 
-func (r *Reader) g1(p *bls12381.G1Affine) {
+func (r *reader) g1(p *bls12381.G1Affine) {
 	r.limbs(p.X[:])
 	r.limbs(p.Y[:])
 }
 
-func (r *Reader) g2(p *bls12381.G2Affine) {
+func (r *reader) g2(p *bls12381.G2Affine) {
 	r.limbs(p.X.A0[:])
 	r.limbs(p.X.A1[:])
 	r.limbs(p.Y.A0[:])

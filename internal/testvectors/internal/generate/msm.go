@@ -130,8 +130,18 @@ func msmCases(group string, tableLogs []fr.Element, lengths []int, repeatLen int
 		}
 		add(msmCase{name: name, logs: prefix(len(s)), table: true, scalars: s})
 	}
+	// Every single-bit scalar 2^0 … 2^254: each window, and each bit within
+	// it, holds the only nonzero digit once.
+	{
+		s := make([]fr.Element, 255)
+		for k := range s {
+			s[k] = elementOf(new(big.Int).Lsh(big.NewInt(1), uint(k)))
+		}
+		add(msmCase{name: "len=255/edge=powers-of-two", logs: prefix(255), table: true, scalars: s})
+	}
 	one := elementOf(big.NewInt(1))
-	var zero fr.Element
+	var zero, minusOne fr.Element
+	minusOne.Neg(&one)
 
 	// The point at infinity as a base.
 	{
@@ -181,6 +191,23 @@ func msmCases(group string, tableLogs []fr.Element, lengths []int, repeatLen int
 			continue
 		}
 		add(msmCase{name: fmt.Sprintf("len=%d/edge=all-ones", n), logs: prefix(n), table: true, scalars: fill(n, one)})
+	}
+	add(msmCase{name: "len=1000/edge=all-minus-ones", logs: prefix(1000), table: true, scalars: fill(1000, minusOne)})
+	{
+		name := "len=1000/edge=plus-minus-ones"
+		rng := Stream(group + "/" + name)
+		s := make([]fr.Element, 1000)
+		var pick [1]byte
+		for i := range s {
+			rng.Read(pick[:])
+			switch pick[0] % 3 {
+			case 1:
+				s[i] = one
+			case 2:
+				s[i] = minusOne
+			}
+		}
+		add(msmCase{name: name, logs: prefix(1000), table: true, scalars: s})
 	}
 	add(msmCase{name: "len=64/edge=all-zero", logs: prefix(64), table: true, scalars: make([]fr.Element, 64)})
 	{

@@ -80,8 +80,9 @@ func readme(files []File) File {
 	p("- Setup read crypto/rand.Reader replaced by stream `proof/<circuit>/setup`; the witness comes from")
 	p("  stream `proof/<circuit>/witness`.")
 	p("- The proof was written with crypto/rand.Reader replaced by a ChaCha8 stream seeded with the 32")
-	p("  bytes in `%s` (SHA-256(\"%sproof/<circuit>/prove\")). gnark's prover reads it", FileSeed, SeedPrefix)
-	p("  for r then s (`fr.Element.SetRandom`) after solving. gnark's `Verify` accepts each proof, and")
-	p("  proving again from the reloaded raw key gives the same bytes.")
+	p("  bytes in `%s` (SHA-256(\"%sproof/<circuit>/prove\")). gnark's prover reads it while", FileSeed, SeedPrefix)
+	p("  solving, for the random mask its R1CS builder adds to each commitment (range-sum only), then")
+	p("  for r and s (`fr.Element.SetRandom`). gnark's `Verify` accepts each proof, and proving again")
+	p("  from the reloaded raw key gives the same bytes.")
 	return File{Path: "README.md", Data: b.Bytes()}
 }

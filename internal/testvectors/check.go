@@ -146,9 +146,10 @@ func (d *device) close(err error) error {
 	return err
 }
 
-// upload copies data to a new buffer of at least minBytes bytes.
-func (d *device) upload(data []byte, minBytes int64) (backend.Buffer, error) {
-	size := max(int64(len(data)), minBytes, 1)
+// upload copies data to a new buffer (of one byte if data is empty: an
+// MSM of length 0 still passes buffers).
+func (d *device) upload(data []byte) (backend.Buffer, error) {
+	size := max(int64(len(data)), 1)
 	buf, err := d.b.Alloc(d.q, size)
 	if err != nil {
 		return nil, fmt.Errorf("Alloc(%d): %w", size, err)

@@ -52,11 +52,12 @@ const (
 // seed.
 func CrossChecks(seed uint64) []Check {
 	var checks []Check
+	// Each check draws from its own stream: SHA-256 of the seed (8 bytes,
+	// little-endian) and "/what/i".
 	stream := func(what string, i int) *rand.ChaCha8 {
-		var s [32]byte
-		binary.LittleEndian.PutUint64(s[:], seed)
-		h := sha256.Sum256(append(s[:8], fmt.Sprintf("/%s/%d", what, i)...))
-		return rand.NewChaCha8(h)
+		key := binary.LittleEndian.AppendUint64(nil, seed)
+		key = fmt.Appendf(key, "/%s/%d", what, i)
+		return rand.NewChaCha8(sha256.Sum256(key))
 	}
 	add := func(name string, run func(b, ref backend.Backend) error) {
 		checks = append(checks, Check{Group: GroupCross, Name: name, run: func(b backend.Backend) error {

@@ -75,11 +75,11 @@ func runMSMG1(b backend.Backend, bases []bls12381.G1Affine, scalars []fr.Element
 		all[i] = g
 	}
 	all = append(all, bases...)
-	pb, err := d.upload(backend.AsBytes(all), 0)
+	pb, err := d.upload(backend.AsBytes(all))
 	if err != nil {
 		return res, err
 	}
-	sb, err := d.upload(backend.AsBytes(scalars), 0)
+	sb, err := d.upload(backend.AsBytes(scalars))
 	if err != nil {
 		return res, err
 	}
@@ -104,11 +104,11 @@ func runMSMG2(b backend.Backend, bases []bls12381.G2Affine, scalars []fr.Element
 		all[i] = g
 	}
 	all = append(all, bases...)
-	pb, err := d.upload(backend.AsBytes(all), 0)
+	pb, err := d.upload(backend.AsBytes(all))
 	if err != nil {
 		return res, err
 	}
-	sb, err := d.upload(backend.AsBytes(scalars), 0)
+	sb, err := d.upload(backend.AsBytes(scalars))
 	if err != nil {
 		return res, err
 	}

@@ -74,7 +74,7 @@ func runNTT(b backend.Backend, spec backend.NTTSpec, in []fr.Element) (out []fr.
 		return nil, err
 	}
 	defer func() { err = d.close(err) }()
-	buf, err := d.upload(backend.AsBytes(in), 0)
+	buf, err := d.upload(backend.AsBytes(in))
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +113,7 @@ func runQuotient(b backend.Backend, logN int, shift fr.Element, a, bb, c []fr.El
 	defer func() { err = d.close(err) }()
 	var bufs [3]backend.Buffer
 	for i, v := range [][]fr.Element{a, bb, c} {
-		if bufs[i], err = d.upload(backend.AsBytes(v), 0); err != nil {
+		if bufs[i], err = d.upload(backend.AsBytes(v)); err != nil {
 			return nil, err
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 
 	"github.com/consensys/gnark/logger"
@@ -54,6 +55,12 @@ func main() {
 		}
 		fmt.Fprintf(os.Stderr, "gen: -check: %s matches a fresh generation (%d files)\n", *dir, len(files))
 		return
+	}
+	// Write only into an existing tree (from the repository root, or with
+	// -dir), never into a stray directory made under the wrong one.
+	if _, err := os.Stat(filepath.Dir(filepath.Clean(*dir))); err != nil {
+		fmt.Fprintf(os.Stderr, "gen: %v (run from the repository root, or pass -dir)\n", err)
+		os.Exit(2)
 	}
 	if err := generate.Write(*dir, files); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)

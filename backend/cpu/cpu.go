@@ -98,7 +98,8 @@ type Backend struct {
 	inUse    int64
 	cached   int64
 
-	domains domainCache
+	domains   domainCache
+	msmActive atomic.Int32 // MSMs running now
 }
 
 var _ backend.Backend = (*Backend)(nil)

@@ -25,9 +25,11 @@ func (b *Backend) MSMG1(q backend.Queue, out *bls12381.G1Jac, bases backend.Buff
 		return err
 	}
 	return b.run(q, OpMSMG1, int64(n), func() error {
+		tasks, done := b.msmTasks()
+		defer done()
 		r := g1Infinity()
 		if n > 0 {
-			if _, err := r.MultiExp(points, s, ecc.MultiExpConfig{NbTasks: b.cfg.tasks}); err != nil {
+			if _, err := r.MultiExp(points, s, ecc.MultiExpConfig{NbTasks: tasks}); err != nil {
 				return b.errorf(OpMSMG1, "%v", err)
 			}
 		}
@@ -54,9 +56,11 @@ func (b *Backend) MSMG2(q backend.Queue, out *bls12381.G2Jac, bases backend.Buff
 		return err
 	}
 	return b.run(q, OpMSMG2, int64(n), func() error {
+		tasks, done := b.msmTasks()
+		defer done()
 		r := g2Infinity()
 		if n > 0 {
-			if _, err := r.MultiExp(points, s, ecc.MultiExpConfig{NbTasks: b.cfg.tasks}); err != nil {
+			if _, err := r.MultiExp(points, s, ecc.MultiExpConfig{NbTasks: tasks}); err != nil {
 				return b.errorf(OpMSMG2, "%v", err)
 			}
 		}
@@ -77,4 +81,12 @@ func g2Infinity() bls12381.G2Jac {
 	p.X.SetOne()
 	p.Y.SetOne()
 	return p
+}
+
+// msmTasks shares the backend's tasks among the MSMs running at once: the
+// prover starts its five MSMs together, and on a few cores five MSMs of all
+// the cores each would only thrash. done must be called when the MSM ends.
+func (b *Backend) msmTasks() (tasks int, done func()) {
+	active := b.msmActive.Add(1)
+	return max(1, b.cfg.tasks/int(active)), func() { b.msmActive.Add(-1) }
 }

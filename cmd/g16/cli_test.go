@@ -104,3 +104,11 @@ func TestUsage(t *testing.T) {
 		t.Errorf("g16 prove without files: exit %d, %q", code, out)
 	}
 }
+
+// TestSelftest runs the built-in vectors on the CPU backend.
+func TestSelftest(t *testing.T) {
+	code, out := g16("selftest", "--backend", "cpu")
+	if code != 0 || !strings.Contains(out, "PASS") {
+		t.Fatalf("selftest: exit %d\n%s", code, out)
+	}
+}

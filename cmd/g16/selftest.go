@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"io"
+
+	"github.com/g16prover/g16/internal/testvectors"
 )
 
 func runSelftest(args []string, stdout, stderr io.Writer) error {
@@ -16,5 +18,8 @@ func runSelftest(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer dev.dev.Close()
-	return errors.New("selftest: test vectors not wired in yet")
+	if !testvectors.SelfTest(dev.dev, stdout) {
+		return errors.New("the backend failed the test vectors")
+	}
+	return nil
 }

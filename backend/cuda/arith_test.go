@@ -1,0 +1,133 @@
+//go:build cuda
+
+package cuda
+
+import (
+	"math/big"
+	"testing"
+
+	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fp"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/g16prover/g16/backend"
+)
+
+// The kernels' field arithmetic, against gnark-crypto: on the host (the
+// same code on an emulated carry flag) always, and on the GPU when there is
+// one.
+
+// edgeFp returns n elements: 0, 1, −1, 2, small and large values, then random.
+func edgeFp(n int) []fp.Element {
+	v := make([]fp.Element, n)
+	var minus1 fp.Element
+	minus1.SetOne()
+	minus1.Neg(&minus1)
+	fixed := []fp.Element{{}, fp.One(), minus1}
+	for i := range v {
+		if i < len(fixed) {
+			v[i] = fixed[i]
+		} else if i < 8 {
+			v[i].SetUint64(uint64(i))
+		} else {
+			v[i].MustSetRandom()
+		}
+	}
+	return v
+}
+
+func checkFieldOps(t *testing.T, b *Backend) {
+	const n = 512
+	a, c := edgeFp(n), edgeFp(n)
+	for i := range c {
+		c[i], c[n-1-i] = c[n-1-i], c[i]
+	}
+	out := make([]fp.Element, n)
+	fpOps := []struct {
+		name string
+		op   int
+		ref  func(z, x, y *fp.Element)
+	}{
+		{"mul", opFpMul, func(z, x, y *fp.Element) { z.Mul(x, y) }},
+		{"add", opFpAdd, func(z, x, y *fp.Element) { z.Add(x, y) }},
+		{"sub", opFpSub, func(z, x, y *fp.Element) { z.Sub(x, y) }},
+		{"neg", opFpNeg, func(z, x, _ *fp.Element) { z.Neg(x) }},
+	}
+	for _, o := range fpOps {
+		if err := fieldOp(b, o.op, backend.AsBytes(out), backend.AsBytes(a), backend.AsBytes(c), n); err != nil {
+			t.Fatalf("fp %s: %v", o.name, err)
+		}
+		for i := range out {
+			var want fp.Element
+			o.ref(&want, &a[i], &c[i])
+			if out[i] != want {
+				t.Fatalf("fp %s(%v, %v) = %v, want %v", o.name, a[i].String(), c[i].String(), out[i].String(), want.String())
+			}
+		}
+	}
+
+	a2 := make([]bls12381.E2, n/2)
+	c2 := make([]bls12381.E2, n/2)
+	for i := range a2 {
+		a2[i] = bls12381.E2{A0: a[2*i], A1: a[2*i+1]}
+		c2[i] = bls12381.E2{A0: c[2*i], A1: c[2*i+1]}
+	}
+	out2 := make([]bls12381.E2, n/2)
+	for _, o := range []struct {
+		name string
+		op   int
+	}{{"mul", opFp2Mul}, {"sqr", opFp2Sqr}} {
+		if err := fieldOp(b, o.op, backend.AsBytes(out2), backend.AsBytes(a2), backend.AsBytes(c2), n/2); err != nil {
+			t.Fatalf("fp2 %s: %v", o.name, err)
+		}
+		for i := range out2 {
+			var want bls12381.E2
+			if o.op == opFp2Mul {
+				want.Mul(&a2[i], &c2[i])
+			} else {
+				want.Square(&a2[i])
+			}
+			if out2[i] != want {
+				t.Fatalf("fp2 %s #%d: got %v, want %v", o.name, i, out2[i].String(), want.String())
+			}
+		}
+	}
+
+	s := make([]fr.Element, n)
+	for i := range s {
+		switch i {
+		case 0:
+		case 1:
+			s[i].SetOne()
+		case 2:
+			s[i].SetInt64(-1)
+		default:
+			s[i].MustSetRandom()
+		}
+	}
+	plain := make([]fr.Element, n)
+	if err := fieldOp(b, opFrFromMont, backend.AsBytes(plain), backend.AsBytes(s), backend.AsBytes(s), n); err != nil {
+		t.Fatalf("fr from Montgomery: %v", err)
+	}
+	for i := range s {
+		// plain holds the integer's limbs: compare as integers.
+		var got big.Int
+		limbs := plain[i]
+		for k := 3; k >= 0; k-- {
+			got.Lsh(&got, 64)
+			got.Or(&got, new(big.Int).SetUint64(limbs[k]))
+		}
+		var want big.Int
+		s[i].BigInt(&want)
+		if got.Cmp(&want) != 0 {
+			t.Fatalf("fr from Montgomery of %v: got %v", want.String(), got.String())
+		}
+	}
+}
+
+func TestFieldHost(t *testing.T) { checkFieldOps(t, nil) }
+
+func TestFieldDevice(t *testing.T) {
+	b := newTestBackend(t)
+	checkFieldOps(t, b)
+}

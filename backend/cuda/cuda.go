@@ -1,0 +1,352 @@
+//go:build cuda
+
+package cuda
+
+/*
+#cgo CFLAGS: -I${SRCDIR}/kernels
+#cgo LDFLAGS: -L${SRCDIR}/kernels/build -lg16cuda -L/usr/lib/x86_64-linux-gnu -lcudart_static -lstdc++ -lm -ldl -lpthread -lrt
+#include <stdlib.h>
+#include "g16cuda.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"sync"
+	"unsafe"
+
+	"github.com/g16prover/g16/backend"
+)
+
+// Status codes of g16cuda.h.
+const (
+	codeOK       = C.G16_OK
+	codeOOM      = C.G16_OOM
+	codeCUDA     = C.G16_CUDA
+	codeInvalid  = C.G16_INVALID
+	codeInternal = C.G16_INTERNAL
+)
+
+// Error is an error reported by the CUDA side. Its message names the failing
+// call, where it was made, and the device. Errors with Code codeOOM match
+// backend.ErrOutOfMemory.
+type Error struct {
+	Code int
+	Msg  string
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+// Is reports whether e is out-of-memory when target is backend.ErrOutOfMemory.
+func (e *Error) Is(target error) bool {
+	return target == backend.ErrOutOfMemory && e.Code == codeOOM
+}
+
+func errOf(st C.g16_status) error {
+	if st.code == codeOK {
+		return nil
+	}
+	return &Error{Code: int(st.code), Msg: C.GoString(&st.msg[0])}
+}
+
+// DeviceCount returns the number of GPUs CUDA sees (CUDA_VISIBLE_DEVICES
+// applies); 0 with no driver or no GPU.
+func DeviceCount() (int, error) {
+	var n C.int
+	if err := errOf(C.g16_device_count(&n)); err != nil {
+		return 0, err
+	}
+	return int(n), nil
+}
+
+// Backend is one GPU. It is safe for concurrent use.
+type Backend struct {
+	// mu guards closed and dev: calls hold it for reading, Close for writing,
+	// so Close waits for calls in flight.
+	mu     sync.RWMutex
+	closed bool
+	dev    *C.g16_device
+	ord    int
+	cfg    config
+	desc   string
+
+	timingMu   sync.Mutex
+	lastTiming MSMTiming
+}
+
+var _ backend.Backend = (*Backend)(nil)
+
+// New opens GPU number device (among those CUDA_VISIBLE_DEVICES shows).
+func New(device int, opts ...Option) (*Backend, error) {
+	cfg := defaultConfig()
+	for _, o := range opts {
+		if err := o(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	b := &Backend{ord: device, cfg: cfg}
+	if err := errOf(C.g16_open(C.int(device), C.int64_t(cfg.memoryLimit), &b.dev)); err != nil {
+		return nil, err
+	}
+	var name [256]C.char
+	if err := errOf(C.g16_name(b.dev, &name[0], C.int(len(name)))); err == nil {
+		b.desc = C.GoString(&name[0])
+	}
+	return b, nil
+}
+
+func (b *Backend) String() string { return fmt.Sprintf("cuda:%d", b.ord) }
+
+// Description names the GPU, e.g. "NVIDIA H200 (sm_90, 132 SMs)".
+func (b *Backend) Description() string { return b.desc }
+
+// enter takes the read lock, or fails when the backend is closed.
+func (b *Backend) enter() error {
+	b.mu.RLock()
+	if b.closed {
+		b.mu.RUnlock()
+		return fmt.Errorf("%v: %w", b, backend.ErrClosed)
+	}
+	return nil
+}
+
+func (b *Backend) leave() { b.mu.RUnlock() }
+
+type buffer struct {
+	b      *Backend
+	ptr    unsafe.Pointer
+	bytes  int64
+	pooled bool
+	freed  bool
+}
+
+func (x *buffer) Bytes() int64 { return x.bytes }
+
+type queue struct {
+	b      *Backend
+	s      unsafe.Pointer
+	mu     sync.Mutex
+	closed bool
+}
+
+func (b *Backend) bufferOf(buf backend.Buffer) (*buffer, error) {
+	x, ok := buf.(*buffer)
+	if !ok || x == nil || x.b != b {
+		return nil, fmt.Errorf("%v: buffer %T is not from this backend", b, buf)
+	}
+	if x.freed {
+		return nil, fmt.Errorf("%v: buffer used after Free", b)
+	}
+	return x, nil
+}
+
+// streamOf returns q's stream; nil means the device's internal stream.
+func (b *Backend) streamOf(q backend.Queue) (unsafe.Pointer, error) {
+	if q == nil {
+		return nil, nil
+	}
+	x, ok := q.(*queue)
+	if !ok || x == nil || x.b != b {
+		return nil, fmt.Errorf("%v: queue %T is not from this backend", b, q)
+	}
+	if x.closed {
+		return nil, fmt.Errorf("%v: queue: %w", b, backend.ErrClosed)
+	}
+	return x.s, nil
+}
+
+func (b *Backend) alloc(q backend.Queue, bytes int64, pooled bool) (backend.Buffer, error) {
+	if bytes < 0 {
+		return nil, fmt.Errorf("%v: Alloc: negative size %d", b, bytes)
+	}
+	if err := b.enter(); err != nil {
+		return nil, err
+	}
+	defer b.leave()
+	s, err := b.streamOf(q)
+	if err != nil {
+		return nil, err
+	}
+	p := C.int(0)
+	if pooled {
+		p = 1
+	}
+	x := &buffer{b: b, bytes: bytes, pooled: pooled}
+	if err := errOf(C.g16_alloc(b.dev, s, C.int64_t(bytes), p, &x.ptr)); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// Alloc takes bytes from the device's stream-ordered pool, ordered on q.
+func (b *Backend) Alloc(q backend.Queue, bytes int64) (backend.Buffer, error) {
+	return b.alloc(q, bytes, true)
+}
+
+// AllocDirect takes bytes with cudaMalloc, outside the pool.
+func (b *Backend) AllocDirect(bytes int64) (backend.Buffer, error) { return b.alloc(nil, bytes, false) }
+
+// Free returns buf to the pool (ordered on q) or, if direct, to the device.
+func (b *Backend) Free(q backend.Queue, buf backend.Buffer) error {
+	if err := b.enter(); err != nil {
+		return err
+	}
+	defer b.leave()
+	x, err := b.bufferOf(buf)
+	if err != nil {
+		return err
+	}
+	s, err := b.streamOf(q)
+	if err != nil {
+		return err
+	}
+	p := C.int(0)
+	if x.pooled {
+		p = 1
+	}
+	x.freed = true
+	return errOf(C.g16_free(b.dev, s, x.ptr, C.int64_t(x.bytes), p))
+}
+
+// TrimPool releases pool-cached memory down to keep bytes. Device-global.
+func (b *Backend) TrimPool(keep int64) error {
+	if err := b.enter(); err != nil {
+		return err
+	}
+	defer b.leave()
+	return errOf(C.g16_trim(b.dev, C.int64_t(keep)))
+}
+
+// Sync waits for all work on the device (cudaDeviceSynchronize). Device-global.
+func (b *Backend) Sync() error {
+	if err := b.enter(); err != nil {
+		return err
+	}
+	defer b.leave()
+	return errOf(C.g16_sync(b.dev))
+}
+
+// Memory reports the memory limit (or the device's size), the bytes held by
+// live buffers and the MSM's scratch, and the bytes the pool caches.
+func (b *Backend) Memory() backend.MemStats {
+	if b.enter() != nil {
+		return backend.MemStats{}
+	}
+	defer b.leave()
+	var capacity, inUse, cached C.int64_t
+	if errOf(C.g16_memory(b.dev, &capacity, &inUse, &cached)) != nil {
+		return backend.MemStats{}
+	}
+	return backend.MemStats{Capacity: int64(capacity), InUse: int64(inUse), Cached: int64(cached)}
+}
+
+// NewQueue creates a CUDA stream.
+func (b *Backend) NewQueue() (backend.Queue, error) {
+	if err := b.enter(); err != nil {
+		return nil, err
+	}
+	defer b.leave()
+	q := &queue{b: b}
+	if err := errOf(C.g16_stream_create(b.dev, &q.s)); err != nil {
+		return nil, err
+	}
+	return q, nil
+}
+
+// Wait blocks until the stream's work is done.
+func (q *queue) Wait() error {
+	if err := q.b.enter(); err != nil {
+		return err
+	}
+	defer q.b.leave()
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.closed {
+		return fmt.Errorf("%v: queue: %w", q.b, backend.ErrClosed)
+	}
+	return errOf(C.g16_stream_sync(q.b.dev, q.s))
+}
+
+// Close waits for the stream's work and destroys it.
+func (q *queue) Close() error {
+	if err := q.b.enter(); err != nil {
+		return err
+	}
+	defer q.b.leave()
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.closed {
+		return nil
+	}
+	q.closed = true
+	return errOf(C.g16_stream_destroy(q.b.dev, q.s))
+}
+
+func (b *Backend) span(x *buffer, off, n int64, op string) error {
+	if off < 0 || n < 0 || off+n > x.bytes {
+		return fmt.Errorf("%v: %s: bytes [%d, %d) outside a buffer of %d", b, op, off, off+n, x.bytes)
+	}
+	return nil
+}
+
+// Upload copies src to dst at off through pinned staging buffers; src may
+// be reused when it returns.
+func (b *Backend) Upload(q backend.Queue, dst backend.Buffer, off int64, src []byte) error {
+	if err := b.enter(); err != nil {
+		return err
+	}
+	defer b.leave()
+	x, err := b.bufferOf(dst)
+	if err != nil {
+		return err
+	}
+	if err := b.span(x, off, int64(len(src)), "Upload"); err != nil {
+		return err
+	}
+	s, err := b.streamOf(q)
+	if err != nil {
+		return err
+	}
+	if len(src) == 0 {
+		return nil
+	}
+	return errOf(C.g16_upload(b.dev, s, unsafe.Add(x.ptr, off), unsafe.Pointer(&src[0]), C.int64_t(len(src))))
+}
+
+// Download copies len(dst) bytes of src from off into dst, after the work
+// queued on q so far.
+func (b *Backend) Download(q backend.Queue, dst []byte, src backend.Buffer, off int64) error {
+	if err := b.enter(); err != nil {
+		return err
+	}
+	defer b.leave()
+	x, err := b.bufferOf(src)
+	if err != nil {
+		return err
+	}
+	if err := b.span(x, off, int64(len(dst)), "Download"); err != nil {
+		return err
+	}
+	s, err := b.streamOf(q)
+	if err != nil {
+		return err
+	}
+	if len(dst) == 0 {
+		return errOf(C.g16_stream_sync(b.dev, s))
+	}
+	return errOf(C.g16_download(b.dev, s, unsafe.Pointer(&dst[0]), unsafe.Add(x.ptr, off), C.int64_t(len(dst))))
+}
+
+// Close waits for the device's work and releases the backend. Buffers and
+// queues become invalid; later calls return backend.ErrClosed.
+func (b *Backend) Close() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return nil
+	}
+	b.closed = true
+	err := errOf(C.g16_close(b.dev))
+	b.dev = nil
+	return err
+}

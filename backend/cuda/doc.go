@@ -1,0 +1,34 @@
+// Package cuda is g16's GPU backend: a backend.Backend for one NVIDIA GPU,
+// with our own CUDA kernels for BLS12-381 field and curve arithmetic and a
+// Pippenger multi-scalar multiplication on G1 and G2.
+//
+// It is built only with the build tag cuda, after `make cuda-toolchain` (nvcc)
+// and `make cuda` (the static library kernels/build/libg16cuda.a). Without the
+// tag the package still compiles, and New returns an error saying how to
+// build it.
+//
+// # Guarantees
+//
+// Data crosses the boundary in gnark-crypto's layout: scalars are fr.Elements
+// in Montgomery form (converted on the device), points are gnark affine
+// points, and results come back as gnark Jacobian points. Every CUDA error
+// becomes a Go error of type *Error naming the call and the device; running
+// out of memory, or past the limit set with WithMemoryLimit, matches
+// backend.ErrOutOfMemory. Device memory comes from the device's
+// stream-ordered pool (cudaMallocAsync, release threshold at its maximum, so
+// freed memory stays cached until TrimPool) or, for AllocDirect, from
+// cudaMalloc. Queues are CUDA streams.
+//
+// # Not guaranteed
+//
+// The MSM's running time depends on the scalars (it is not constant-time);
+// Groth16 blinds the proof afterwards, so the prover's MSMs need not be.
+// NTT and QuotientStep are not implemented yet (ntt.go).
+//
+// # Layout
+//
+// kernels/ holds the CUDA sources: field.cuh (Montgomery arithmetic on 32-bit
+// limbs for Fp and Fr), fp2.cuh, curve.cuh (XYZZ point arithmetic), msm.cu
+// (the MSM pipeline), device.cu (memory, streams, copies), and g16cuda.h, the
+// C interface that cgo sees.
+package cuda

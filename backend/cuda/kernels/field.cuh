@@ -1,0 +1,334 @@
+// Montgomery arithmetic over BLS12-381's two prime fields, on 32-bit limbs.
+//
+// Fp (the base field, 381 bits) has 12 limbs, Fr (the scalar field, 255
+// bits) has 8. Elements are kept in Montgomery form a·R mod m with R = 2^(32N),
+// which is the same R as gnark-crypto's (2^384 for Fp, 2^256 for Fr) on 64-bit
+// limbs: gnark's [6]uint64 and our [12]uint32 are the same bytes.
+//
+// Every function is __host__ __device__. On the device the carry chains are
+// PTX add.cc/addc/mad.lo.cc/madc.hi.cc; on the host the same chains run on an
+// emulated carry flag, so that the arithmetic the kernels use can be checked
+// against gnark-crypto on a machine with no GPU (see host_test.cu).
+//
+// Nothing here is constant-time in the cryptographic sense: the MSM works on
+// public data (proof elements are blinded afterwards).
+#pragma once
+#include <stdint.h>
+
+#define G16_HD __host__ __device__ __forceinline__
+// For the large curve and Fp2 routines: one copy per kernel instead of one
+// per call site keeps compile times and instruction caches in check.
+#define G16_HD_CALL __host__ __device__ __noinline__
+
+namespace g16 {
+
+#ifndef __CUDA_ARCH__
+// The emulated carry flag of the host path (one per host thread).
+namespace hostcc {
+inline thread_local uint32_t cf;
+}
+#endif
+
+// Carry-chain primitives. The *_cc forms set the carry flag, the c* forms
+// consume it. On the device they are single PTX instructions; volatile keeps
+// nvcc from dropping an instruction whose only useful output is the carry.
+G16_HD uint32_t add_cc(uint32_t a, uint32_t b) {
+#ifdef __CUDA_ARCH__
+	uint32_t r;
+	asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+	return r;
+#else
+	uint64_t t = (uint64_t)a + b;
+	hostcc::cf = (uint32_t)(t >> 32);
+	return (uint32_t)t;
+#endif
+}
+
+G16_HD uint32_t addc_cc(uint32_t a, uint32_t b) {
+#ifdef __CUDA_ARCH__
+	uint32_t r;
+	asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+	return r;
+#else
+	uint64_t t = (uint64_t)a + b + hostcc::cf;
+	hostcc::cf = (uint32_t)(t >> 32);
+	return (uint32_t)t;
+#endif
+}
+
+G16_HD uint32_t addc(uint32_t a, uint32_t b) {
+#ifdef __CUDA_ARCH__
+	uint32_t r;
+	asm volatile("addc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+	return r;
+#else
+	return a + b + hostcc::cf;
+#endif
+}
+
+G16_HD uint32_t sub_cc(uint32_t a, uint32_t b) {
+#ifdef __CUDA_ARCH__
+	uint32_t r;
+	asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+	return r;
+#else
+	uint64_t t = (uint64_t)a - b;
+	hostcc::cf = (uint32_t)(t >> 32) & 1;
+	return (uint32_t)t;
+#endif
+}
+
+G16_HD uint32_t subc_cc(uint32_t a, uint32_t b) {
+#ifdef __CUDA_ARCH__
+	uint32_t r;
+	asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+	return r;
+#else
+	uint64_t t = (uint64_t)a - b - hostcc::cf;
+	hostcc::cf = (uint32_t)(t >> 32) & 1;
+	return (uint32_t)t;
+#endif
+}
+
+G16_HD uint32_t subc(uint32_t a, uint32_t b) {
+#ifdef __CUDA_ARCH__
+	uint32_t r;
+	asm volatile("subc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+	return r;
+#else
+	return a - b - hostcc::cf;
+#endif
+}
+
+// lo(a·b) + c, setting the carry.
+G16_HD uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c) {
+#ifdef __CUDA_ARCH__
+	uint32_t r;
+	asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+	return r;
+#else
+	uint64_t t = (uint64_t)(uint32_t)((uint64_t)a * b) + c;
+	hostcc::cf = (uint32_t)(t >> 32);
+	return (uint32_t)t;
+#endif
+}
+
+// lo(a·b) + c + carry, setting the carry.
+G16_HD uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c) {
+#ifdef __CUDA_ARCH__
+	uint32_t r;
+	asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+	return r;
+#else
+	uint64_t t = (uint64_t)(uint32_t)((uint64_t)a * b) + c + hostcc::cf;
+	hostcc::cf = (uint32_t)(t >> 32);
+	return (uint32_t)t;
+#endif
+}
+
+// hi(a·b) + c, setting the carry.
+G16_HD uint32_t mad_hi_cc(uint32_t a, uint32_t b, uint32_t c) {
+#ifdef __CUDA_ARCH__
+	uint32_t r;
+	asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+	return r;
+#else
+	uint64_t t = (((uint64_t)a * b) >> 32) + c;
+	hostcc::cf = (uint32_t)(t >> 32);
+	return (uint32_t)t;
+#endif
+}
+
+// hi(a·b) + c + carry, setting the carry.
+G16_HD uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) {
+#ifdef __CUDA_ARCH__
+	uint32_t r;
+	asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+	return r;
+#else
+	uint64_t t = (((uint64_t)a * b) >> 32) + c + hostcc::cf;
+	hostcc::cf = (uint32_t)(t >> 32);
+	return (uint32_t)t;
+#endif
+}
+
+// The moduli. Each parameter struct gives the modulus limb by limb (called
+// only with compile-time indices, so the limbs become instruction
+// immediates), m0 = −m⁻¹ mod 2^32, and R mod m (Montgomery one).
+struct fp_params {
+	static const int N = 12;
+	// p = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab
+	G16_HD static uint32_t mod(int i) {
+		const uint32_t m[N] = {0xffffaaab, 0xb9feffff, 0xb153ffff, 0x1eabfffe, 0xf6b0f624, 0x6730d2a0,
+		                       0xf38512bf, 0x64774b84, 0x434bacd7, 0x4b1ba7b6, 0x397fe69a, 0x1a0111ea};
+		return m[i];
+	}
+	G16_HD static uint32_t one(int i) {
+		const uint32_t o[N] = {0x0002fffd, 0x76090000, 0xc40c0002, 0xebf4000b, 0x53c758ba, 0x5f489857,
+		                       0x70525745, 0x77ce5853, 0xa256ec6d, 0x5c071a97, 0xfa80e493, 0x15f65ec3};
+		return o[i];
+	}
+	static const uint32_t m0 = 0xfffcfffd;
+};
+
+struct fr_params {
+	static const int N = 8;
+	// r = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001
+	G16_HD static uint32_t mod(int i) {
+		const uint32_t m[N] = {0x00000001, 0xffffffff, 0xfffe5bfe, 0x53bda402,
+		                       0x09a1d805, 0x3339d808, 0x299d7d48, 0x73eda753};
+		return m[i];
+	}
+	// (r−1)/2: scalars above it are negated before windowing.
+	G16_HD static uint32_t half(int i) {
+		const uint32_t h[N] = {0x80000000, 0x7fffffff, 0x7fff2dff, 0xa9ded201,
+		                       0x04d0ec02, 0x199cec04, 0x94cebea4, 0x39f6d3a9};
+		return h[i];
+	}
+	static const uint32_t m0 = 0xffffffff;
+};
+
+// mont_t<P> is an element of the field P describes, in Montgomery form,
+// fully reduced (0 ≤ v < m) between operations. The moduli leave two spare
+// bits (2m < R), which the multiplication's bounds rely on.
+template <class P>
+struct alignas(16) mont_t {
+	static const int N = P::N;
+	uint32_t v[N];
+
+	G16_HD static mont_t zero() {
+		mont_t r;
+#pragma unroll
+		for (int i = 0; i < N; i++) r.v[i] = 0;
+		return r;
+	}
+
+	G16_HD bool is_zero() const {
+		uint32_t acc = 0;
+#pragma unroll
+		for (int i = 0; i < N; i++) acc |= v[i];
+		return acc == 0;
+	}
+
+	G16_HD bool operator==(const mont_t& b) const {
+		uint32_t acc = 0;
+#pragma unroll
+		for (int i = 0; i < N; i++) acc |= v[i] ^ b.v[i];
+		return acc == 0;
+	}
+
+	// t − m if that does not borrow, else t: the final step of every
+	// operation whose result is below 2m. Branchless.
+	G16_HD static mont_t reduce_once(const uint32_t (&t)[N], uint32_t hi) {
+		mont_t r, s;
+		s.v[0] = sub_cc(t[0], P::mod(0));
+#pragma unroll
+		for (int i = 1; i < N; i++) s.v[i] = subc_cc(t[i], P::mod(i));
+		uint32_t borrow = subc(hi, 0); // all ones when t < m
+#pragma unroll
+		for (int i = 0; i < N; i++) r.v[i] = (t[i] & borrow) | (s.v[i] & ~borrow);
+		return r;
+	}
+
+	G16_HD friend mont_t operator+(const mont_t& a, const mont_t& b) {
+		uint32_t t[N];
+		t[0] = add_cc(a.v[0], b.v[0]);
+#pragma unroll
+		for (int i = 1; i < N; i++) t[i] = addc_cc(a.v[i], b.v[i]);
+		uint32_t hi = addc(0, 0);
+		return reduce_once(t, hi);
+	}
+
+	// a − b, adding m back when the subtraction borrows.
+	G16_HD friend mont_t operator-(const mont_t& a, const mont_t& b) {
+		mont_t r;
+		r.v[0] = sub_cc(a.v[0], b.v[0]);
+#pragma unroll
+		for (int i = 1; i < N; i++) r.v[i] = subc_cc(a.v[i], b.v[i]);
+		uint32_t borrow = subc(0, 0);
+		r.v[0] = add_cc(r.v[0], P::mod(0) & borrow);
+#pragma unroll
+		for (int i = 1; i < N; i++) r.v[i] = addc_cc(r.v[i], P::mod(i) & borrow);
+		return r;
+	}
+
+	G16_HD mont_t dbl() const { return *this + *this; }
+
+	// −a: m − a, or 0 when a = 0.
+	G16_HD mont_t neg() const {
+		mont_t r;
+		uint32_t nz = is_zero() ? 0 : 0xffffffff;
+		r.v[0] = sub_cc(P::mod(0) & nz, v[0]);
+#pragma unroll
+		for (int i = 1; i < N; i++) r.v[i] = subc_cc(P::mod(i) & nz, v[i]);
+		return r;
+	}
+
+	// Montgomery product a·b·R⁻¹ mod m: CIOS (Koç, Acar, Kaliski, "Analyzing
+	// and comparing Montgomery multiplication algorithms", 1996), with each
+	// row a·b_i and m_i·m added as two carry chains, one of the low halves
+	// of the 32×32-bit products into limbs j and one of the high halves into
+	// limbs j+1:
+	//
+	//   t += a·b_i;  q = t_0·m0 mod 2^32;  t = (t + q·m) / 2^32
+	//
+	// t stays below 2m, so one conditional subtraction finishes.
+	G16_HD friend mont_t operator*(const mont_t& a, const mont_t& b) {
+		uint32_t t[N + 2];
+#pragma unroll
+		for (int i = 0; i < N + 2; i++) t[i] = 0;
+#pragma unroll
+		for (int i = 0; i < N; i++) {
+			uint32_t bi = b.v[i];
+			t[0] = mad_lo_cc(a.v[0], bi, t[0]);
+#pragma unroll
+			for (int j = 1; j < N; j++) t[j] = madc_lo_cc(a.v[j], bi, t[j]);
+			t[N] = addc_cc(t[N], 0);
+			t[N + 1] = addc(t[N + 1], 0);
+			t[1] = mad_hi_cc(a.v[0], bi, t[1]);
+#pragma unroll
+			for (int j = 1; j < N; j++) t[j + 1] = madc_hi_cc(a.v[j], bi, t[j + 1]);
+			t[N + 1] = addc(t[N + 1], 0);
+
+			uint32_t q = t[0] * P::m0;
+			(void)mad_lo_cc(q, P::mod(0), t[0]); // low limb becomes 0; keep the carry
+#pragma unroll
+			for (int j = 1; j < N; j++) t[j] = madc_lo_cc(q, P::mod(j), t[j]);
+			t[N] = addc_cc(t[N], 0);
+			t[N + 1] = addc(t[N + 1], 0);
+			t[1] = mad_hi_cc(q, P::mod(0), t[1]);
+#pragma unroll
+			for (int j = 1; j < N; j++) t[j + 1] = madc_hi_cc(q, P::mod(j), t[j + 1]);
+			t[N + 1] = addc(t[N + 1], 0);
+#pragma unroll
+			for (int j = 0; j < N + 1; j++) t[j] = t[j + 1];
+			t[N + 1] = 0;
+		}
+		uint32_t lo[N];
+#pragma unroll
+		for (int i = 0; i < N; i++) lo[i] = t[i];
+		return reduce_once(lo, t[N]);
+	}
+
+	G16_HD mont_t sqr() const { return *this * *this; }
+
+	// The Montgomery one, R mod m (only for fields that define it).
+	G16_HD static mont_t one() {
+		mont_t r;
+#pragma unroll
+		for (int i = 0; i < N; i++) r.v[i] = P::one(i);
+		return r;
+	}
+
+	// a·R⁻¹: from Montgomery form to the plain integer (multiply by 1).
+	G16_HD mont_t from_mont() const {
+		mont_t one_plain = zero();
+		one_plain.v[0] = 1;
+		return *this * one_plain;
+	}
+};
+
+typedef mont_t<fp_params> fp_t;
+typedef mont_t<fr_params> fr_t;
+
+} // namespace g16

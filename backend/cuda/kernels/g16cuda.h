@@ -1,0 +1,94 @@
+/* The C interface of libg16cuda, the CUDA half of g16's cuda backend.
+ *
+ * Every function returns a g16_status by value: code G16_OK, or an error
+ * code with a message that names the failing call, where it was made, and the
+ * device ("cuda:0: cudaMallocAsync(&p, bytes, st)@device.cu:91: out of
+ * memory"). No function exits, aborts, or lets a C++ exception out.
+ *
+ * Pointers to host memory (src, dst, out) are used only during the call.
+ */
+#ifndef G16CUDA_H
+#define G16CUDA_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+	G16_OK = 0,
+	G16_OOM = 1,     /* out of device memory, or over the memory limit */
+	G16_CUDA = 2,    /* any other CUDA error */
+	G16_INVALID = 3, /* bad argument */
+	G16_INTERNAL = 4,
+};
+
+#define G16_MSG 384
+
+typedef struct {
+	int code;
+	char msg[G16_MSG];
+} g16_status;
+
+typedef struct g16_device g16_device;
+
+/* Milliseconds spent in each MSM stage, measured with CUDA events. */
+typedef struct {
+	float digits;     /* scalars out of Montgomery form, signed window digits */
+	float sort;       /* radix sort of (bucket, point) pairs */
+	float plan;       /* run-length encoding, task split */
+	float accumulate; /* bucket sums (all levels of the split) */
+	float reduce;     /* scatter and bucket reduction to one sum per window */
+	float total;
+} g16_msm_timing;
+
+g16_status g16_device_count(int* count);
+g16_status g16_open(int ordinal, int64_t limit, g16_device** dev);
+g16_status g16_close(g16_device* dev);
+
+g16_status g16_stream_create(g16_device* dev, void** stream);
+g16_status g16_stream_destroy(g16_device* dev, void* stream);
+g16_status g16_stream_sync(g16_device* dev, void* stream);
+
+/* pooled != 0: cudaMallocAsync on the stream (NULL: the device's internal
+ * stream); else cudaMalloc. bytes is needed again by g16_free. */
+g16_status g16_alloc(g16_device* dev, void* stream, int64_t bytes, int pooled, void** ptr);
+g16_status g16_free(g16_device* dev, void* stream, void* ptr, int64_t bytes, int pooled);
+g16_status g16_trim(g16_device* dev, int64_t keep);
+g16_status g16_sync(g16_device* dev);
+g16_status g16_memory(g16_device* dev, int64_t* capacity, int64_t* in_use, int64_t* cached);
+g16_status g16_name(g16_device* dev, char* name, int len);
+
+/* Host to device through pinned staging buffers; returns once src may be
+ * reused (the last copy may still be in flight on the stream). */
+g16_status g16_upload(g16_device* dev, void* stream, void* dst, const void* src, int64_t bytes);
+/* Device to host; returns once dst holds the data. */
+g16_status g16_download(g16_device* dev, void* stream, void* dst, const void* src, int64_t bytes);
+
+/* Pippenger MSM over n points. curve is 1 (G1) or 2 (G2). bases: device
+ * pointer to gnark affine points (16-byte aligned); scalars: device pointer to
+ * fr.Elements in Montgomery form. window = 0 picks the window size; max_task =
+ * 0 picks the bucket split. Writes one XYZZ sum per window to out (host
+ * memory, room for 64 windows), with the window count and size in *nwindows
+ * and *wbits: result = Σ_j 2^(wbits·j)·out[j]. timing may be NULL. */
+g16_status g16_msm(g16_device* dev, void* stream, int curve, const void* bases, const void* scalars, int64_t n,
+                   int window, int max_task, void* out, int* nwindows, int* wbits, g16_msm_timing* timing);
+
+/* The same pipeline run on the host, one loop iteration per GPU thread, on
+ * an emulated carry flag: a check of the kernels' logic with no GPU. bases
+ * and scalars are host pointers here. */
+g16_status g16_host_msm(int curve, const void* bases, const void* scalars, int64_t n, int window, int max_task,
+                        void* out, int* nwindows, int* wbits);
+
+/* Field arithmetic check: out[i] = op(a[i], b[i]) for i < n, on the device
+ * (dev != NULL; out, a, b device pointers) or the host (dev == NULL).
+ * ops: 0 fp mul, 1 fp add, 2 fp sub, 3 fp neg, 4 fp2 mul, 5 fp2 sqr,
+ * 6 fr from Montgomery. */
+g16_status g16_field_op(g16_device* dev, int op, void* out, const void* a, const void* b, int64_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

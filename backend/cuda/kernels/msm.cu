@@ -1,0 +1,450 @@
+// Pippenger multi-scalar multiplication on G1 and G2.
+//
+// For n points P_i and scalars k_i, with window w and nw = ⌈255/w⌉ windows:
+//
+//  1. digits: k_i leaves Montgomery form; if k_i > (r−1)/2 it is replaced by
+//     r − k_i and P_i by −P_i, so k_i < 2^254. Its signed (Booth) digits
+//     d_ij ∈ [−2^(w−1), 2^(w−1)] satisfy k_i = Σ_j d_ij·2^(wj), so each window
+//     needs only B = 2^(w−1) buckets. Each nonzero digit gives the pair
+//     (key = j·B + |d_ij| − 1, value = i | sign<<31); a zero digit, and so a
+//     zero scalar, gives a key past every bucket, which sorts last and is
+//     dropped.
+//  2. sort: radix sort of the pairs by key (CUB), so each bucket's points
+//     are contiguous.
+//  3. accumulate: each bucket is cut into tasks of at most L points, one
+//     thread per task summing its points with mixed XYZZ additions; while
+//     any bucket has more than one task, its partial sums are cut and summed
+//     again. This balances the load when one bucket is huge, as the bucket
+//     of digit 1 is for witness vectors full of ones.
+//  4. reduce: per window, Σ_b (b+1)·S_b over the bucket sums S_b, in levels:
+//     a level holds pairs (A_s, R_s), s < T, standing for
+//     Σ_s A_s + 2^μ·Σ_s s·R_s, and one thread per segment of m consecutive
+//     s turns them into T/m pairs of the same form, with μ += lg m:
+//       A'_t = Σ_seg A_s + 2^μ·Σ_seg (s − lo)·R_s,  R'_t = Σ_seg R_s
+//     (the inner sum by a running sum from the top). The first level has
+//     A = R = S; the last leaves one A per window: the window's sum.
+//  5. The host combines the windows: Σ_j 2^(wj)·W_j (in Go, msm.go).
+#include "curve.cuh"
+#include "exec.cuh"
+
+#include <memory>
+
+namespace g16 {
+
+// pick_window minimises a cost model: nw·(n + 3.2·B) additions, the
+// accumulation plus the reduction (about two full additions, ≈1.6 mixed
+// ones each, per bucket).
+inline int pick_window(size_t n) {
+	int best = 4;
+	double best_cost = 1e300;
+	for (int w = 4; w <= 21; w++) {
+		int nw = (255 + w - 1) / w;
+		double cost = nw * ((double)n + 3.2 * (double)(1u << (w - 1)));
+		if (cost < best_cost) {
+			best_cost = cost;
+			best = w;
+		}
+	}
+	return best;
+}
+
+// digits_k: scalar i → nw (key, value) pairs at j·n + i.
+struct digits_k {
+	const fr_t* scalars;
+	uint32_t n;
+	int w, nw;
+	uint32_t B, sentinel;
+	uint32_t* keys;
+	uint32_t* vals;
+
+	// limb i of k, selected without indexing a register array at run time.
+	G16_HD static uint32_t limb(const fr_t& k, int i) {
+		uint32_t r = 0;
+#pragma unroll
+		for (int t = 0; t < fr_t::N; t++) r = (t == i) ? k.v[t] : r;
+		return r;
+	}
+
+	G16_HD void operator()(size_t i) const {
+		fr_t k = scalars[i].from_mont();
+		// borrow of (r−1)/2 − k: all ones when k > (r−1)/2.
+		(void)sub_cc(fr_params::half(0), k.v[0]);
+#pragma unroll
+		for (int t = 1; t < fr_t::N; t++) (void)subc_cc(fr_params::half(t), k.v[t]);
+		uint32_t neg = subc(0, 0) & 1;
+		if (neg) {
+			fr_t m;
+			m.v[0] = sub_cc(fr_params::mod(0), k.v[0]);
+#pragma unroll
+			for (int t = 1; t < fr_t::N; t++) m.v[t] = subc_cc(fr_params::mod(t), k.v[t]);
+			k = m;
+		}
+		uint32_t mask = (1u << w) - 1, carry = 0;
+		for (int j = 0; j < nw; j++) {
+			int pos = j * w, li = pos >> 5, sh = pos & 31;
+			uint32_t bits = limb(k, li) >> sh;
+			if (sh + w > 32) bits |= limb(k, li + 1) << (32 - sh);
+			bits &= mask;
+			uint32_t v = bits + carry, mag, sign;
+			if (v > B) {
+				mag = 2 * B - v;
+				sign = 1;
+				carry = 1;
+			} else {
+				mag = v;
+				sign = 0;
+				carry = 0;
+			}
+			size_t at = (size_t)j * n + i;
+			keys[at] = mag == 0 ? sentinel : j * B + mag - 1;
+			vals[at] = (uint32_t)i | ((sign ^ neg) << 31);
+		}
+	}
+};
+
+// ntasks_k: how many tasks of at most L items each run is cut into.
+struct ntasks_k {
+	const uint32_t* counts;
+	uint32_t L;
+	uint32_t* ntasks;
+	G16_HD void operator()(size_t r) const { ntasks[r] = (counts[r] + L - 1) / L; }
+};
+
+// total_k: the number of tasks, from the last run's offset and count.
+struct total_k {
+	const uint32_t* ntasks;
+	const uint32_t* offsets;
+	size_t runs;
+	uint32_t* total;
+	G16_HD void operator()(size_t) const { *total = offsets[runs - 1] + ntasks[runs - 1]; }
+};
+
+// emit_k: run r's tasks, as (first item, item count).
+struct emit_k {
+	const uint32_t* starts;
+	const uint32_t* counts;
+	const uint32_t* ntasks;
+	const uint32_t* offsets;
+	uint32_t L;
+	uint32_t* task_start;
+	uint32_t* task_count;
+	G16_HD void operator()(size_t r) const {
+		uint32_t s = starts[r], c = counts[r], o = offsets[r], nt = ntasks[r];
+		for (uint32_t q = 0; q < nt; q++) {
+			task_start[o + q] = s + q * L;
+			task_count[o + q] = (c - q * L < L) ? c - q * L : L;
+		}
+	}
+};
+
+// accum_points_k: task t sums its points (sign bit set: the point negated).
+template <class F>
+struct accum_points_k {
+	const affine_t<F>* bases;
+	const uint32_t* refs;
+	const uint32_t* task_start;
+	const uint32_t* task_count;
+	xyzz_t<F>* out;
+	G16_HD void operator()(size_t t) const {
+		xyzz_t<F> acc = xyzz_t<F>::inf();
+		uint32_t s = task_start[t], e = s + task_count[t];
+		for (uint32_t q = s; q < e; q++) {
+			uint32_t ref = refs[q];
+			affine_t<F> p = bases[ref & 0x7fffffffu];
+			if (ref >> 31) p.y = p.y.neg();
+			acc.add_affine(p);
+		}
+		out[t] = acc;
+	}
+};
+
+// accum_sums_k: task t sums its partial sums.
+template <class F>
+struct accum_sums_k {
+	const xyzz_t<F>* in;
+	const uint32_t* task_start;
+	const uint32_t* task_count;
+	xyzz_t<F>* out;
+	G16_HD void operator()(size_t t) const {
+		uint32_t s = task_start[t], e = s + task_count[t];
+		xyzz_t<F> acc = in[s];
+		for (uint32_t q = s + 1; q < e; q++) acc.add(in[q]);
+		out[t] = acc;
+	}
+};
+
+// scatter_k: run r's sum into its bucket.
+template <class F>
+struct scatter_k {
+	const uint32_t* keys;
+	const xyzz_t<F>* sums;
+	xyzz_t<F>* buckets;
+	G16_HD void operator()(size_t r) const { buckets[keys[r]] = sums[r]; }
+};
+
+// reduce_k: one level of the bucket reduction (see the top of the file).
+template <class F>
+struct reduce_k {
+	const xyzz_t<F>* A;
+	const xyzz_t<F>* R;
+	bool same; // A = R (the first level): Σ A_s is the running sum
+	uint32_t T, Tn, m;
+	int mu;
+	xyzz_t<F>* A_out;
+	xyzz_t<F>* R_out;
+	G16_HD void operator()(size_t i) const {
+		size_t win = i / Tn;
+		uint32_t t = (uint32_t)(i % Tn);
+		uint32_t lo = t * m, hi = lo + m < T ? lo + m : T;
+		const xyzz_t<F>* a = A + win * T;
+		const xyzz_t<F>* r = R + win * T;
+		xyzz_t<F> running = xyzz_t<F>::inf(), acc = xyzz_t<F>::inf(), sum = xyzz_t<F>::inf();
+		for (uint32_t s = hi; s-- > lo;) {
+			acc.add(running); // acc = Σ (s − lo)·R_s once the loop ends
+			running.add(r[s]);
+			if (!same) sum.add(a[s]);
+		}
+		if (same) sum = running;
+		for (int k = 0; k < mu; k++) acc.dbl();
+		sum.add(acc);
+		A_out[i] = sum;
+		R_out[i] = running;
+	}
+};
+
+// stage_timer records CUDA events between stages (device mode, when asked).
+struct stage_timer {
+	exec_t& ex;
+	g16_msm_timing* out;
+	cudaEvent_t ev[6] = {};
+	int marked = 0;
+	stage_timer(exec_t& e, g16_msm_timing* o) : ex(e), out(ex.host() ? nullptr : o) {
+		if (!out) return;
+		for (auto& x : ev) G16_CK(ex.ord(), cudaEventCreate(&x));
+	}
+	~stage_timer() {
+		for (auto& x : ev)
+			if (x) cudaEventDestroy(x);
+	}
+	void mark(int stage) {
+		if (!out) return;
+		G16_CK(ex.ord(), cudaEventRecord(ev[stage], ex.st));
+		marked = stage;
+	}
+	void finish() {
+		if (!out) return;
+		G16_CK(ex.ord(), cudaEventSynchronize(ev[marked]));
+		float* f[5] = {&out->digits, &out->sort, &out->plan, &out->accumulate, &out->reduce};
+		*out = g16_msm_timing{};
+		for (int s = 1; s <= marked; s++) G16_CK(ex.ord(), cudaEventElapsedTime(f[s - 1], ev[s - 1], ev[s]));
+		G16_CK(ex.ord(), cudaEventElapsedTime(&out->total, ev[0], ev[marked]));
+	}
+};
+
+template <class F>
+void msm_run(exec_t& ex, const affine_t<F>* bases, const fr_t* scalars, size_t n, int window, int max_task,
+             xyzz_t<F>* out, int* nw_out, int* w_out, g16_msm_timing* timing) {
+	typedef xyzz_t<F> P;
+	if (n == 0 || n >= (1u << 31)) fail(G16_INVALID, "msm: n must be in [1, 2^31)");
+	int w = window ? window : pick_window(n);
+	if (w < 2 || w > 24) fail(G16_INVALID, "msm: window must be in [2, 24]");
+	int nw = (255 + w - 1) / w;
+	if (nw > 64) fail(G16_INVALID, "msm: more than 64 windows");
+	*nw_out = nw;
+	*w_out = w;
+	uint32_t B = 1u << (w - 1), sentinel = (uint32_t)nw * B;
+	int bits = 0;
+	while ((sentinel >> bits) != 0) bits++;
+	size_t N = n * (size_t)nw;
+	if (N >= (1u << 31)) fail(G16_INVALID, "msm: n·windows must be below 2^31 (split the MSM)");
+
+	stage_timer tm(ex, timing);
+	tm.mark(0);
+	buf<uint32_t> keys(ex, N), refs(ex, N), skeys(ex, N), srefs(ex, N);
+	ex.launch(n, digits_k{scalars, (uint32_t)n, w, nw, B, sentinel, keys.p, refs.p});
+	tm.mark(1);
+	ex.sort_pairs(keys.p, skeys.p, refs.p, srefs.p, N, bits);
+	tm.mark(2);
+
+	// Runs of equal keys are the nonempty buckets. keys and refs are free
+	// now: they hold the run keys and counts.
+	buf<uint32_t> one(ex, 1);
+	uint32_t* run_keys = keys.p;
+	uint32_t* run_counts = refs.p;
+	size_t runs = ex.rle(skeys.p, run_keys, run_counts, N, one.p);
+	uint32_t last = 0;
+	ex.to_host(&last, run_keys + runs - 1, sizeof last);
+	if (last == sentinel) runs--;
+	if (runs == 0) { // every scalar is zero
+		std::vector<P> inf(nw, P::inf());
+		std::memcpy(out, inf.data(), nw * sizeof(P));
+		tm.mark(3);
+		tm.finish();
+		return;
+	}
+	buf<uint32_t> run_starts(ex, runs);
+	ex.exclusive_sum(run_counts, run_starts.p, runs);
+	tm.mark(3);
+
+	// Accumulate, cutting runs into tasks of at most L items, until each
+	// run is one sum.
+	uint32_t avg = (uint32_t)((n + B - 1) / B);
+	uint32_t L = max_task > 0 ? (uint32_t)max_task : std::max<uint32_t>(32, 2 * avg);
+	buf<uint32_t> cnt_a(ex, runs), off_a(ex, runs), cnt_b(ex, runs), off_b(ex, runs);
+	uint32_t *cnt_out = cnt_a.p, *off_out = off_a.p, *cnt_other = cnt_b.p, *off_other = off_b.p;
+	const uint32_t* cur_counts = run_counts;
+	const uint32_t* cur_starts = run_starts.p;
+	std::unique_ptr<buf<P>> sums;
+	for (int level = 0;; level++) {
+		ex.launch(runs, ntasks_k{cur_counts, L, cnt_out});
+		ex.exclusive_sum(cnt_out, off_out, runs);
+		ex.launch(1, total_k{cnt_out, off_out, runs, one.p});
+		uint32_t total = 0;
+		ex.to_host(&total, one.p, sizeof total);
+		buf<uint32_t> task_start(ex, total), task_count(ex, total);
+		ex.launch(runs, emit_k{cur_starts, cur_counts, cnt_out, off_out, L, task_start.p, task_count.p});
+		std::unique_ptr<buf<P>> next(new buf<P>(ex, total));
+		if (level == 0)
+			ex.launch(total, accum_points_k<F>{bases, srefs.p, task_start.p, task_count.p, next->p}, 128);
+		else
+			ex.launch(total, accum_sums_k<F>{sums->p, task_start.p, task_count.p, next->p}, 128);
+		sums = std::move(next);
+		if (total == runs) break;
+		cur_counts = cnt_out;
+		cur_starts = off_out;
+		std::swap(cnt_out, cnt_other);
+		std::swap(off_out, off_other);
+	}
+	tm.mark(4);
+
+	buf<P> buckets(ex, (size_t)nw * B);
+	ex.zero(buckets.p, (size_t)nw * B * sizeof(P));
+	ex.launch(runs, scatter_k<F>{run_keys, sums->p, buckets.p});
+	sums.reset();
+
+	uint32_t T = B;
+	int mu = 0;
+	const P* A = buckets.p;
+	const P* R = buckets.p;
+	bool same = true;
+	std::unique_ptr<buf<P>> a_hold, r_hold;
+	while (T > 1) {
+		uint32_t m = same ? 16 : 8, lgm = same ? 4 : 3;
+		uint32_t Tn = (T + m - 1) / m;
+		std::unique_ptr<buf<P>> a_next(new buf<P>(ex, (size_t)nw * Tn)), r_next(new buf<P>(ex, (size_t)nw * Tn));
+		ex.launch((size_t)nw * Tn, reduce_k<F>{A, R, same, T, Tn, m, mu, a_next->p, r_next->p}, 128);
+		a_hold = std::move(a_next);
+		r_hold = std::move(r_next);
+		A = a_hold->p;
+		R = r_hold->p;
+		mu += lgm;
+		T = Tn;
+		same = false;
+	}
+	ex.to_host(out, A, nw * sizeof(P));
+	tm.mark(5);
+	tm.finish();
+}
+
+// field_op_k: the arithmetic check behind g16_field_op.
+struct field_op_k {
+	int op;
+	void* out;
+	const void* a;
+	const void* b;
+	G16_HD void operator()(size_t i) const {
+		const fp_t* fa = (const fp_t*)a;
+		const fp_t* fb = (const fp_t*)b;
+		fp_t* fo = (fp_t*)out;
+		const fp2_t* ea = (const fp2_t*)a;
+		const fp2_t* eb = (const fp2_t*)b;
+		fp2_t* eo = (fp2_t*)out;
+		switch (op) {
+		case 0: fo[i] = fa[i] * fb[i]; break;
+		case 1: fo[i] = fa[i] + fb[i]; break;
+		case 2: fo[i] = fa[i] - fb[i]; break;
+		case 3: fo[i] = fa[i].neg(); break;
+		case 4: eo[i] = ea[i] * eb[i]; break;
+		case 5: eo[i] = ea[i].sqr(); break;
+		case 6: ((fr_t*)out)[i] = ((const fr_t*)a)[i].from_mont(); break;
+		}
+	}
+};
+
+// host_copy is an aligned host copy of Go memory (which may be only 8-byte
+// aligned), for the host mode.
+struct host_copy {
+	void* p = nullptr;
+	host_copy(const void* src, size_t bytes) {
+		p = std::aligned_alloc(64, (bytes + 63) / 64 * 64 + 64);
+		if (!p) throw std::bad_alloc();
+		if (src) std::memcpy(p, src, bytes);
+	}
+	~host_copy() { std::free(p); }
+};
+
+template <class F>
+void msm_host(const void* bases, const void* scalars, size_t n, int window, int max_task, void* out, int* nw, int* w) {
+	host_copy hb(bases, n * sizeof(affine_t<F>)), hs(scalars, n * sizeof(fr_t)), ho(nullptr, 64 * sizeof(xyzz_t<F>));
+	exec_t ex;
+	msm_run<F>(ex, (const affine_t<F>*)hb.p, (const fr_t*)hs.p, n, window, max_task, (xyzz_t<F>*)ho.p, nw, w,
+	           nullptr);
+	std::memcpy(out, ho.p, *nw * sizeof(xyzz_t<F>));
+}
+
+} // namespace g16
+
+using namespace g16;
+
+extern "C" g16_status g16_msm(g16_device* dev, void* stream, int curve, const void* bases, const void* scalars,
+                              int64_t n, int window, int max_task, void* out, int* nwindows, int* wbits,
+                              g16_msm_timing* timing) {
+	return guard([&] {
+		if (!dev) fail(G16_INVALID, "msm: no device");
+		dev->use();
+		if ((uintptr_t)bases % 16 != 0 || (uintptr_t)scalars % 16 != 0)
+			fail(G16_INVALID, "msm: bases and scalars must be 16-byte aligned on the device");
+		exec_t ex;
+		ex.dev = dev;
+		ex.st = stream ? (cudaStream_t)stream : dev->internal;
+		if (curve == 1)
+			msm_run<fp_t>(ex, (const g1_affine_t*)bases, (const fr_t*)scalars, (size_t)n, window, max_task,
+			              (g1_xyzz_t*)out, nwindows, wbits, timing);
+		else if (curve == 2)
+			msm_run<fp2_t>(ex, (const g2_affine_t*)bases, (const fr_t*)scalars, (size_t)n, window, max_task,
+			               (g2_xyzz_t*)out, nwindows, wbits, timing);
+		else
+			fail(G16_INVALID, "msm: curve must be 1 or 2");
+	});
+}
+
+extern "C" g16_status g16_host_msm(int curve, const void* bases, const void* scalars, int64_t n, int window,
+                                   int max_task, void* out, int* nwindows, int* wbits) {
+	return guard([&] {
+		if (curve == 1)
+			msm_host<fp_t>(bases, scalars, (size_t)n, window, max_task, out, nwindows, wbits);
+		else if (curve == 2)
+			msm_host<fp2_t>(bases, scalars, (size_t)n, window, max_task, out, nwindows, wbits);
+		else
+			fail(G16_INVALID, "msm: curve must be 1 or 2");
+	});
+}
+
+extern "C" g16_status g16_field_op(g16_device* dev, int op, void* out, const void* a, const void* b, int64_t n) {
+	return guard([&] {
+		if (op < 0 || op > 6) fail(G16_INVALID, "field_op: unknown op");
+		size_t el = (op >= 4 && op <= 5) ? sizeof(fp2_t) : (op == 6 ? sizeof(fr_t) : sizeof(fp_t));
+		exec_t ex;
+		if (!dev) {
+			host_copy ha(a, n * el), hb(b ? b : a, n * el), ho(nullptr, n * el);
+			ex.launch((size_t)n, field_op_k{op, ho.p, ha.p, hb.p});
+			std::memcpy(out, ho.p, n * el);
+			return;
+		}
+		dev->use();
+		ex.dev = dev;
+		ex.st = dev->internal;
+		ex.launch((size_t)n, field_op_k{op, out, a, b ? b : a});
+		G16_CK(dev->ord, cudaStreamSynchronize(ex.st));
+	});
+}

@@ -1,0 +1,186 @@
+//go:build cuda
+
+package cuda
+
+/*
+#include "g16cuda.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"unsafe"
+
+	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fp"
+
+	"github.com/g16prover/g16/backend"
+)
+
+// maxWindows bounds the window sums one MSM pass returns (g16cuda.h).
+const maxWindows = 64
+
+// MSMTiming is where the last MSM's device time went, in milliseconds,
+// summed over its passes (CUDA events; see g16_msm_timing).
+type MSMTiming struct {
+	Digits, Sort, Plan, Accumulate, Reduce, Total float64
+	Window, Passes                                int
+}
+
+// LastMSMTiming returns the stage timings of the most recent MSM.
+func (b *Backend) LastMSMTiming() MSMTiming {
+	b.timingMu.Lock()
+	defer b.timingMu.Unlock()
+	return b.lastTiming
+}
+
+// MSMG1 computes Σ scalars[i]·bases[i] for i < n on the GPU.
+func (b *Backend) MSMG1(q backend.Queue, out *bls12381.G1Jac, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int) error {
+	var sum bls12381.G1Jac
+	sum.Set(&g1Infinity)
+	err := b.msm(q, 1, backend.G1AffineBytes, bases, basesOff, scalars, n, func(win []fp.Element, nw, w int) {
+		// win holds nw XYZZ points (X, Y, ZZ, ZZZ): Σ_j 2^(wj)·W_j.
+		var acc bls12381.G1Jac
+		acc.Set(&g1Infinity)
+		for j := nw - 1; j >= 0; j-- {
+			for k := 0; k < w && j < nw-1; k++ {
+				acc.DoubleAssign()
+			}
+			p := g1FromXYZZ(win[4*j:])
+			acc.AddAssign(&p)
+		}
+		sum.AddAssign(&acc)
+	})
+	if err != nil {
+		return err
+	}
+	out.Set(&sum)
+	return nil
+}
+
+// MSMG2 is MSMG1 over G2.
+func (b *Backend) MSMG2(q backend.Queue, out *bls12381.G2Jac, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int) error {
+	var sum bls12381.G2Jac
+	sum.Set(&g2Infinity)
+	err := b.msm(q, 2, backend.G2AffineBytes, bases, basesOff, scalars, n, func(win []fp.Element, nw, w int) {
+		var acc bls12381.G2Jac
+		acc.Set(&g2Infinity)
+		for j := nw - 1; j >= 0; j-- {
+			for k := 0; k < w && j < nw-1; k++ {
+				acc.DoubleAssign()
+			}
+			p := g2FromXYZZ(win[8*j:])
+			acc.AddAssign(&p)
+		}
+		sum.AddAssign(&acc)
+	})
+	if err != nil {
+		return err
+	}
+	out.Set(&sum)
+	return nil
+}
+
+var (
+	g1Infinity = bls12381.G1Jac{X: fp.One(), Y: fp.One()}
+	g2Infinity = func() bls12381.G2Jac {
+		var p bls12381.G2Jac
+		p.X.SetOne()
+		p.Y.SetOne()
+		return p
+	}()
+)
+
+// msm runs the MSM in passes of at most cfg.msmChunk points, handing each
+// pass's window sums to combine.
+func (b *Backend) msm(q backend.Queue, curve int, pointBytes int64, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int, combine func(win []fp.Element, nw, w int)) error {
+	if err := b.enter(); err != nil {
+		return err
+	}
+	defer b.leave()
+	if n < 0 {
+		return fmt.Errorf("%v: MSM: negative length %d", b, n)
+	}
+	bx, err := b.bufferOf(bases)
+	if err != nil {
+		return err
+	}
+	sx, err := b.bufferOf(scalars)
+	if err != nil {
+		return err
+	}
+	if err := b.span(bx, basesOff, int64(n)*pointBytes, "MSM bases"); err != nil {
+		return err
+	}
+	if err := b.span(sx, 0, int64(n)*backend.ScalarBytes, "MSM scalars"); err != nil {
+		return err
+	}
+	s, err := b.streamOf(q)
+	if err != nil {
+		return err
+	}
+	// Room for maxWindows XYZZ points of G2 (4 Fp2 = 8 Fp each).
+	win := make([]fp.Element, maxWindows*8)
+	var total MSMTiming
+	for off := 0; off < n; off += b.cfg.msmChunk {
+		c := min(b.cfg.msmChunk, n-off)
+		var nw, w C.int
+		var tm C.g16_msm_timing
+		st := C.g16_msm(b.dev, s, C.int(curve),
+			unsafe.Add(bx.ptr, basesOff+int64(off)*pointBytes),
+			unsafe.Add(sx.ptr, int64(off)*backend.ScalarBytes),
+			C.int64_t(c), C.int(b.cfg.msmWindow), C.int(b.cfg.msmMaxTask),
+			unsafe.Pointer(&win[0]), &nw, &w, &tm)
+		if err := errOf(st); err != nil {
+			return err
+		}
+		combine(win, int(nw), int(w))
+		total.Digits += float64(tm.digits)
+		total.Sort += float64(tm.sort)
+		total.Plan += float64(tm.plan)
+		total.Accumulate += float64(tm.accumulate)
+		total.Reduce += float64(tm.reduce)
+		total.Total += float64(tm.total)
+		total.Window = int(w)
+		total.Passes++
+	}
+	b.timingMu.Lock()
+	b.lastTiming = total
+	b.timingMu.Unlock()
+	return nil
+}
+
+// g1FromXYZZ converts (X, Y, ZZ, ZZZ), x = X/ZZ and y = Y/ZZZ, to Jacobian
+// coordinates: Z = ZZ·ZZZ, X' = X·ZZ·ZZZ², Y' = Y·ZZ³·ZZZ² (then X'/Z² = X/ZZ
+// and Y'/Z³ = Y/ZZZ). ZZ = 0 is the point at infinity.
+func g1FromXYZZ(c []fp.Element) bls12381.G1Jac {
+	x, y, zz, zzz := &c[0], &c[1], &c[2], &c[3]
+	if zz.IsZero() {
+		return g1Infinity
+	}
+	var p bls12381.G1Jac
+	var zzz2, zz3 fp.Element
+	zzz2.Square(zzz)
+	zz3.Square(zz).Mul(&zz3, zz)
+	p.Z.Mul(zz, zzz)
+	p.X.Mul(x, zz).Mul(&p.X, &zzz2)
+	p.Y.Mul(y, &zz3).Mul(&p.Y, &zzz2)
+	return p
+}
+
+// g2FromXYZZ is g1FromXYZZ over Fp2; c holds X.A0, X.A1, Y.A0, … ZZZ.A1.
+func g2FromXYZZ(c []fp.Element) bls12381.G2Jac {
+	e := func(i int) *bls12381.E2 { return &bls12381.E2{A0: c[2*i], A1: c[2*i+1]} }
+	x, y, zz, zzz := e(0), e(1), e(2), e(3)
+	if zz.IsZero() {
+		return g2Infinity
+	}
+	var p bls12381.G2Jac
+	var zzz2, zz3 bls12381.E2
+	zzz2.Square(zzz)
+	zz3.Square(zz).Mul(&zz3, zz)
+	p.Z.Mul(zz, zzz)
+	p.X.Mul(x, zz).Mul(&p.X, &zzz2)
+	p.Y.Mul(y, &zz3).Mul(&p.Y, &zzz2)
+	return p
+}

@@ -1,0 +1,386 @@
+//go:build cuda
+
+package cuda
+
+/*
+#include "ntt.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"unsafe"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr/fft"
+
+	"github.com/g16prover/g16/backend"
+)
+
+// MaxLogN is the largest transform size, 2^MaxLogN, the kernels take.
+const MaxLogN = int(C.G16_NTT_MAX_LOG)
+
+// maxLogRoots is the order, 2^maxLogRoots, of the roots table the stages
+// inside a pass use; it bounds the stages one pass may do.
+const maxLogRoots = 12
+
+// nttTune overrides the kernels' pass shape; zero fields take the defaults.
+// Only tests and benchmarks set it.
+type nttTune struct {
+	maxK, logBlock, threads int
+}
+
+// NTT runs the transform spec describes on the n = 2^spec.LogN elements at
+// the start of data, in place, ordered on q. The first call for a size (and
+// coset shift) builds its twiddle tables on the host and uploads them; they
+// stay on the device until the backend closes.
+func (b *Backend) NTT(q backend.Queue, data backend.Buffer, spec backend.NTTSpec) error {
+	return b.ntt(q, data, spec, nttTune{})
+}
+
+func (b *Backend) ntt(q backend.Queue, data backend.Buffer, spec backend.NTTSpec, tune nttTune) error {
+	if spec.LogN < 0 || spec.LogN > MaxLogN {
+		return fmt.Errorf("%v: NTT: LogN %d outside [0, %d]", b, spec.LogN, MaxLogN)
+	}
+	if spec.Order != backend.DIF && spec.Order != backend.DIT {
+		return fmt.Errorf("%v: NTT: unknown order %v", b, spec.Order)
+	}
+	if spec.Coset && spec.CosetShift.IsZero() {
+		return fmt.Errorf("%v: NTT: coset shift is zero", b)
+	}
+	if err := b.enter(); err != nil {
+		return err
+	}
+	defer b.leave()
+	x, err := b.bufferOf(data)
+	if err != nil {
+		return err
+	}
+	if err := b.span(x, 0, int64(1)<<spec.LogN*backend.ScalarBytes, "NTT"); err != nil {
+		return err
+	}
+	s, err := b.streamOf(q)
+	if err != nil {
+		return err
+	}
+	if spec.LogN == 0 {
+		return nil // every variant is the identity on one element
+	}
+	tabs := b.nttTables()
+	tw, err := tabs.twiddles(b, spec.LogN, spec.Inverse)
+	if err != nil {
+		return err
+	}
+	var a C.g16_ntt_args
+	a.log_n = C.int(spec.LogN)
+	if spec.Order == backend.DIT {
+		a.dit = 1
+	}
+	a.max_k, a.log_block, a.threads = C.int(tune.maxK), C.int(tune.logBlock), C.int(tune.threads)
+	a.log_roots, a.win = C.int(tw.logRoots), C.int(tw.win)
+	a.roots, a.tw_lo, a.tw_hi = tw.at(0), tw.at(tw.lo), tw.at(tw.hi)
+	switch {
+	case spec.Coset:
+		// Forward: x_i·g^i on the input. Inverse: n⁻¹·g^(−j) on the output.
+		sc, err := tabs.scale(b, spec.LogN, spec.Inverse, spec.CosetShift)
+		if err != nil {
+			return err
+		}
+		a.scale = 2
+		a.sc_lo, a.sc_hi = sc.at(0), sc.at(sc.hi)
+		if spec.Inverse {
+			a.scale_out = 1
+		}
+	case spec.Inverse:
+		a.scale, a.scale_out = 1, 1
+		ninv := nInverse(spec.LogN)
+		for i := range a.scale_c {
+			a.scale_c[i] = C.uint32_t(ninv[i/2] >> (32 * (i % 2)))
+		}
+	}
+	return errOf(C.g16_ntt(b.dev, s, x.ptr, &a))
+}
+
+// QuotientStep sets a[i] = (a[i]·b[i] − c[i])·zInv for i < n, ordered on q.
+func (b *Backend) QuotientStep(q backend.Queue, a, bb, c backend.Buffer, n int, zInv fr.Element) error {
+	if n < 0 {
+		return fmt.Errorf("%v: QuotientStep: negative length %d", b, n)
+	}
+	if err := b.enter(); err != nil {
+		return err
+	}
+	defer b.leave()
+	bytes := int64(n) * backend.ScalarBytes
+	var ptr [3]unsafe.Pointer
+	for i, buf := range []backend.Buffer{a, bb, c} {
+		x, err := b.bufferOf(buf)
+		if err != nil {
+			return err
+		}
+		if err := b.span(x, 0, bytes, "QuotientStep"); err != nil {
+			return err
+		}
+		ptr[i] = x.ptr
+	}
+	s, err := b.streamOf(q)
+	if err != nil {
+		return err
+	}
+	return errOf(C.g16_quotient(b.dev, s, ptr[0], ptr[1], ptr[2], C.int64_t(n), unsafe.Pointer(&zInv)))
+}
+
+func nInverse(logN int) fr.Element {
+	var x fr.Element
+	x.SetUint64(uint64(1) << logN).Inverse(&x)
+	return x
+}
+
+// Twiddle and scale tables. Twiddles depend on the size and the direction,
+// scale tables also on the coset shift; both are built once on the host,
+// uploaded, and kept on the device until the backend closes (about 1 MiB
+// for each at 2^28).
+
+type twiddleKey struct {
+	logN    int
+	inverse bool
+}
+
+type scaleKey struct {
+	logN    int
+	inverse bool
+	shift   fr.Element
+}
+
+// devTable is one uploaded table set: fr.Elements at device address base,
+// with the offsets (in elements) of its parts.
+type devTable struct {
+	base          unsafe.Pointer
+	bytes         int64
+	logRoots, win int
+	lo, hi        int
+}
+
+func (t *devTable) at(off int) unsafe.Pointer {
+	return unsafe.Add(t.base, off*int(backend.ScalarBytes))
+}
+
+type nttTables struct {
+	mu  sync.Mutex
+	tw  map[twiddleKey]*devTable
+	sc  map[scaleKey]*devTable
+	all []*devTable
+}
+
+// windowOf splits exponents below 2^logN into a low window of windowOf bits
+// and the rest.
+func windowOf(logN int) int { return (logN + 1) / 2 }
+
+// geometric returns first·base^i for i < n.
+func geometric(first, base fr.Element, n int) []fr.Element {
+	out := make([]fr.Element, n)
+	for i := range out {
+		out[i] = first
+		first.Mul(&first, &base)
+	}
+	return out
+}
+
+// square returns x^(2^k).
+func square(x fr.Element, k int) fr.Element {
+	for ; k > 0; k-- {
+		x.Square(&x)
+	}
+	return x
+}
+
+// twiddleTables returns, for ω the generator of the domain of size 2^logN
+// (inverted for the inverse transform), concatenated:
+//
+//	roots: ω^(m·2^(logN−logRoots)) for m < 2^(logRoots−1)
+//	lo:    ω^e for e < 2^win
+//	hi:    ω^(e·2^win) for e < 2^(logN−win)
+func twiddleTables(logN int, inverse bool) (tab []fr.Element, logRoots, win, lo, hi int) {
+	w, err := fft.Generator(uint64(1) << logN)
+	if err != nil {
+		panic("cuda: internal error: " + err.Error())
+	}
+	if inverse {
+		w.Inverse(&w)
+	}
+	logRoots, win = min(logN, maxLogRoots), windowOf(logN)
+	one := fr.One()
+	tab = geometric(one, square(w, logN-logRoots), 1<<(logRoots-1))
+	lo = len(tab)
+	tab = append(tab, geometric(one, w, 1<<win)...)
+	hi = len(tab)
+	tab = append(tab, geometric(one, square(w, win), 1<<(logN-win))...)
+	return tab, logRoots, win, lo, hi
+}
+
+// scaleTables returns lo and hi, concatenated, with
+// lo[i mod 2^win]·hi[i >> win] equal to g^i (forward) or n⁻¹·g^(−i)
+// (inverse): the factor on input element i of a forward transform on the
+// coset g, or on output element i of an inverse one.
+func scaleTables(logN int, inverse bool, g fr.Element) (tab []fr.Element, hi int) {
+	first := fr.One()
+	if inverse {
+		g.Inverse(&g)
+		first = nInverse(logN)
+	}
+	win := windowOf(logN)
+	tab = geometric(fr.One(), g, 1<<win)
+	hi = len(tab)
+	tab = append(tab, geometric(first, square(g, win), 1<<(logN-win))...)
+	return tab, hi
+}
+
+func (c *nttTables) twiddles(b *Backend, logN int, inverse bool) (*devTable, error) {
+	k := twiddleKey{logN, inverse}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t, ok := c.tw[k]; ok {
+		return t, nil
+	}
+	tab, logRoots, win, lo, hi := twiddleTables(logN, inverse)
+	t, err := c.upload(b, tab)
+	if err != nil {
+		return nil, err
+	}
+	t.logRoots, t.win, t.lo, t.hi = logRoots, win, lo, hi
+	if c.tw == nil {
+		c.tw = make(map[twiddleKey]*devTable)
+	}
+	c.tw[k] = t
+	return t, nil
+}
+
+// scale returns the scale tables of a transform on the coset g.
+func (c *nttTables) scale(b *Backend, logN int, inverse bool, g fr.Element) (*devTable, error) {
+	k := scaleKey{logN, inverse, g}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t, ok := c.sc[k]; ok {
+		return t, nil
+	}
+	tab, hi := scaleTables(logN, inverse, g)
+	t, err := c.upload(b, tab)
+	if err != nil {
+		return nil, err
+	}
+	t.win, t.hi = windowOf(logN), hi
+	if c.sc == nil {
+		c.sc = make(map[scaleKey]*devTable)
+	}
+	c.sc[k] = t
+	return t, nil
+}
+
+// upload copies tab into a new direct allocation and waits for the copy,
+// so that any queue may use it at once.
+func (c *nttTables) upload(b *Backend, tab []fr.Element) (*devTable, error) {
+	bytes := int64(len(tab)) * backend.ScalarBytes
+	var p unsafe.Pointer
+	if err := errOf(C.g16_alloc(b.dev, nil, C.int64_t(bytes), 0, &p)); err != nil {
+		return nil, err
+	}
+	err := errOf(C.g16_upload(b.dev, nil, p, unsafe.Pointer(&tab[0]), C.int64_t(bytes)))
+	if err == nil {
+		err = errOf(C.g16_stream_sync(b.dev, nil))
+	}
+	if err != nil {
+		C.g16_free(b.dev, nil, p, C.int64_t(bytes), 0)
+		return nil, err
+	}
+	t := &devTable{base: p, bytes: bytes}
+	c.all = append(c.all, t)
+	return t, nil
+}
+
+// release frees every table; the backend's Close calls it.
+func (c *nttTables) release(b *Backend) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var first error
+	for _, t := range c.all {
+		if err := errOf(C.g16_free(b.dev, nil, t.base, C.int64_t(t.bytes), 0)); err != nil && first == nil {
+			first = err
+		}
+	}
+	c.all, c.tw, c.sc = nil, nil, nil
+	return first
+}
+
+// nttCaches holds each backend's tables (the Backend struct of cuda.go has no
+// field for them).
+var nttCaches sync.Map // *Backend → *nttTables
+
+func (b *Backend) nttTables() *nttTables {
+	if t, ok := nttCaches.Load(b); ok {
+		return t.(*nttTables)
+	}
+	t, _ := nttCaches.LoadOrStore(b, &nttTables{})
+	return t.(*nttTables)
+}
+
+// closeNTT frees b's tables. Close calls it while the device is still open.
+func (b *Backend) closeNTT() error {
+	t, ok := nttCaches.LoadAndDelete(b)
+	if !ok {
+		return nil
+	}
+	return t.(*nttTables).release(b)
+}
+
+// hostNTT runs the kernels' passes on the host (g16_host_ntt), with the
+// same tables NTT would upload: a check of the kernels' index logic on
+// machines with no GPU. Slow; for tests on small sizes.
+func hostNTT(data []fr.Element, spec backend.NTTSpec, tune nttTune) error {
+	if spec.LogN < 0 || spec.LogN > 20 || len(data) != 1<<spec.LogN {
+		return fmt.Errorf("cuda: hostNTT: bad size")
+	}
+	if spec.LogN == 0 {
+		return nil
+	}
+	var pin runtime.Pinner
+	defer pin.Unpin()
+	ptr := func(s []fr.Element) unsafe.Pointer {
+		pin.Pin(&s[0])
+		return unsafe.Pointer(&s[0])
+	}
+	tw, logRoots, win, lo, hi := twiddleTables(spec.LogN, spec.Inverse)
+	var a C.g16_ntt_args
+	a.log_n = C.int(spec.LogN)
+	if spec.Order == backend.DIT {
+		a.dit = 1
+	}
+	a.max_k, a.log_block, a.threads = C.int(tune.maxK), C.int(tune.logBlock), C.int(tune.threads)
+	a.log_roots, a.win = C.int(logRoots), C.int(win)
+	a.roots, a.tw_lo, a.tw_hi = ptr(tw), ptr(tw[lo:]), ptr(tw[hi:])
+	switch {
+	case spec.Coset:
+		sc, shi := scaleTables(spec.LogN, spec.Inverse, spec.CosetShift)
+		a.scale = 2
+		a.sc_lo, a.sc_hi = ptr(sc), ptr(sc[shi:])
+		if spec.Inverse {
+			a.scale_out = 1
+		}
+	case spec.Inverse:
+		a.scale, a.scale_out = 1, 1
+		ninv := nInverse(spec.LogN)
+		for i := range a.scale_c {
+			a.scale_c[i] = C.uint32_t(ninv[i/2] >> (32 * (i % 2)))
+		}
+	}
+	return errOf(C.g16_host_ntt(ptr(data), &a))
+}
+
+// hostQuotient is QuotientStep's kernel run on the host, for tests.
+func hostQuotient(a, b, c []fr.Element, zInv fr.Element) error {
+	if len(a) == 0 {
+		return nil
+	}
+	return errOf(C.g16_host_quotient(unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), unsafe.Pointer(&c[0]),
+		C.int64_t(len(a)), unsafe.Pointer(&zInv)))
+}

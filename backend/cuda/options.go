@@ -1,0 +1,55 @@
+package cuda
+
+import "fmt"
+
+// Option configures a Backend at New.
+type Option func(*config) error
+
+type config struct {
+	memoryLimit int64 // 0: what the device has
+	msmWindow   int   // 0: chosen per MSM size
+	msmMaxTask  int   // 0: chosen per MSM size
+	msmChunk    int   // points per MSM pass
+}
+
+func defaultConfig() config {
+	return config{msmChunk: 1 << 25}
+}
+
+// WithMemoryLimit caps the device memory the backend hands out, buffers and
+// the MSM's scratch space together, at bytes. Past it, allocations fail with
+// an error matching backend.ErrOutOfMemory, as if the device were that small.
+func WithMemoryLimit(bytes int64) Option {
+	return func(c *config) error {
+		if bytes <= 0 {
+			return fmt.Errorf("cuda: memory limit must be positive, got %d", bytes)
+		}
+		c.memoryLimit = bytes
+		return nil
+	}
+}
+
+// WithMSMWindow fixes the MSM's window size in bits (2..24) instead of
+// choosing it from the size of each MSM. For tuning.
+func WithMSMWindow(bits int) Option {
+	return func(c *config) error {
+		if bits < 2 || bits > 24 {
+			return fmt.Errorf("cuda: MSM window must be in [2, 24], got %d", bits)
+		}
+		c.msmWindow = bits
+		return nil
+	}
+}
+
+// WithMSMChunk sets how many points one pass of the MSM handles at most;
+// larger MSMs run in several passes, which bounds their scratch memory
+// (about 16·⌈255/w⌉ bytes a point). The default is 2^25.
+func WithMSMChunk(points int) Option {
+	return func(c *config) error {
+		if points < 1 {
+			return fmt.Errorf("cuda: MSM chunk must be positive, got %d", points)
+		}
+		c.msmChunk = points
+		return nil
+	}
+}

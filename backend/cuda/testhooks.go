@@ -1,0 +1,116 @@
+//go:build cuda
+
+package cuda
+
+/*
+#include "g16cuda.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"unsafe"
+
+	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fp"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/g16prover/g16/backend"
+)
+
+// Hooks for the tests: the kernels' arithmetic and the MSM pipeline run on
+// the host (no GPU needed), and the field operations run on the device.
+
+// Field operations of g16_field_op.
+const (
+	opFpMul = iota
+	opFpAdd
+	opFpSub
+	opFpNeg
+	opFp2Mul
+	opFp2Sqr
+	opFrFromMont
+)
+
+// fieldOp computes out[i] = op(a[i], b[i]) on the host (b == nil) or the
+// device. out, a and bb are byte views of element slices of equal length n.
+func fieldOp(b *Backend, op int, out, a, bb []byte, n int) error {
+	if n == 0 {
+		return nil
+	}
+	if b == nil {
+		return errOf(C.g16_field_op(nil, C.int(op), unsafe.Pointer(&out[0]), unsafe.Pointer(&a[0]), unsafe.Pointer(&bb[0]), C.int64_t(n)))
+	}
+	bufs := make([]backend.Buffer, 3)
+	for i, s := range [][]byte{out, a, bb} {
+		x, err := b.Alloc(nil, int64(len(s)))
+		if err != nil {
+			return err
+		}
+		defer b.Free(nil, x)
+		bufs[i] = x
+		if i > 0 {
+			if err := b.Upload(nil, x, 0, s); err != nil {
+				return err
+			}
+		}
+	}
+	if err := b.enter(); err != nil {
+		return err
+	}
+	p := func(i int) unsafe.Pointer { return bufs[i].(*buffer).ptr }
+	err := errOf(C.g16_field_op(b.dev, C.int(op), p(0), p(1), p(2), C.int64_t(n)))
+	b.leave()
+	if err != nil {
+		return err
+	}
+	return b.Download(nil, out, bufs[0], 0)
+}
+
+// hostMSMG1 runs the MSM pipeline on the host with the given window and
+// task cap (0: automatic).
+func hostMSMG1(points []bls12381.G1Affine, scalars []fr.Element, window, maxTask int) (bls12381.G1Jac, error) {
+	var res bls12381.G1Jac
+	win, nw, w, err := hostMSM(1, unsafe.Pointer(&points[0]), scalars, window, maxTask)
+	if err != nil {
+		return res, err
+	}
+	res.Set(&g1Infinity)
+	for j := nw - 1; j >= 0; j-- {
+		for k := 0; k < w && j < nw-1; k++ {
+			res.DoubleAssign()
+		}
+		p := g1FromXYZZ(win[4*j:])
+		res.AddAssign(&p)
+	}
+	return res, nil
+}
+
+// hostMSMG2 is hostMSMG1 over G2.
+func hostMSMG2(points []bls12381.G2Affine, scalars []fr.Element, window, maxTask int) (bls12381.G2Jac, error) {
+	var res bls12381.G2Jac
+	win, nw, w, err := hostMSM(2, unsafe.Pointer(&points[0]), scalars, window, maxTask)
+	if err != nil {
+		return res, err
+	}
+	res.Set(&g2Infinity)
+	for j := nw - 1; j >= 0; j-- {
+		for k := 0; k < w && j < nw-1; k++ {
+			res.DoubleAssign()
+		}
+		p := g2FromXYZZ(win[8*j:])
+		res.AddAssign(&p)
+	}
+	return res, nil
+}
+
+func hostMSM(curve int, points unsafe.Pointer, scalars []fr.Element, window, maxTask int) ([]fp.Element, int, int, error) {
+	if len(scalars) == 0 {
+		return nil, 0, 0, fmt.Errorf("hostMSM: empty")
+	}
+	win := make([]fp.Element, maxWindows*8)
+	var nw, w C.int
+	err := errOf(C.g16_host_msm(C.int(curve), points, unsafe.Pointer(&scalars[0]), C.int64_t(len(scalars)),
+		C.int(window), C.int(maxTask), unsafe.Pointer(&win[0]), &nw, &w))
+	return win, int(nw), int(w), err
+}

@@ -85,18 +85,31 @@ func proveBatch(t *testing.T, ctx context.Context, f *fixture, witnesses []witne
 	}
 }
 
-// expected proves each partition alone with Prove, for comparison.
-func expected(t *testing.T, f *fixture, n int, base uint64) [][]byte {
+// batchSeed seeds every batch test's randomness: partition i reads
+// seeded(batchSeed + i). Drawn afresh for each test binary.
+var batchSeed = rand.Uint64()
+
+var (
+	expectedMu    sync.Mutex
+	expectedCache = map[string][][]byte{}
+)
+
+// expected proves partitions 0..n-1 alone with Prove, for comparison; the
+// proofs are kept for the other tests of the binary.
+func expected(t *testing.T, f *fixture, n int) [][]byte {
 	t.Helper()
-	out := make([][]byte, n)
-	for i := range out {
-		p, err := groth16.Prove(f.ccs, f.pk, f.witness, groth16.WithBackend(cpu.MustNew(cpu.WithTasks(1))), groth16.WithRandomness(seeded(base+uint64(i))))
+	expectedMu.Lock()
+	defer expectedMu.Unlock()
+	have := expectedCache[f.name]
+	for i := len(have); i < n; i++ {
+		p, err := groth16.Prove(f.ccs, f.pk, f.witness, groth16.WithRandomness(seeded(batchSeed+uint64(i))))
 		if err != nil {
-			t.Fatalf("Prove partition %d: %v", i, err)
+			t.Fatalf("Prove partition %d (seed %d): %v", i, batchSeed, err)
 		}
-		out[i] = proofBytes(t, p)
+		have = append(have, proofBytes(t, p))
 	}
-	return out
+	expectedCache[f.name] = have
+	return have[:n]
 }
 
 func same(f *fixture, n int) []witness.Witness {
@@ -179,10 +192,9 @@ func TestProveBatchMatchesProve(t *testing.T) {
 	for _, f := range testFixtures(t) {
 		t.Run(f.name, func(t *testing.T) {
 			const n = 4
-			base := rand.Uint64()
-			want := expected(t, f, n, base)
-			if gnark := gnarkProof(t, f, base); !bytes.Equal(gnark, want[0]) {
-				t.Fatalf("seed %d: Prove differs from gnark", base)
+			want := expected(t, f, n)
+			if gnark := gnarkProof(t, f, batchSeed); !bytes.Equal(gnark, want[0]) {
+				t.Fatalf("seed %d: Prove differs from gnark", batchSeed)
 			}
 			for _, ndev := range []int{1, 2} {
 				var devs []backend.Backend
@@ -190,9 +202,9 @@ func TestProveBatchMatchesProve(t *testing.T) {
 					devs = append(devs, cpuDevice(t, i, 0, nil))
 				}
 				proofs, err := proveBatch(t, context.Background(), f, same(f, n),
-					groth16.WithBackends(devs...), groth16.WithBatchRandomness(seedsFrom(base)))
+					groth16.WithBackends(devs...), groth16.WithBatchRandomness(seedsFrom(batchSeed)))
 				if err != nil {
-					t.Fatalf("seed %d, %d devices: %v", base, ndev, err)
+					t.Fatalf("seed %d, %d devices: %v", batchSeed, ndev, err)
 				}
 				checkProofs(t, proofs, want, nil)
 				if err := gnarkgroth16.Verify(proofs[n-1], f.vk, f.public); err != nil {
@@ -209,12 +221,11 @@ func TestProveBatchMatchesProve(t *testing.T) {
 func TestProveBatchNotStarved(t *testing.T) {
 	f := fixtureNamed(t, "mulchain")
 	const n = 10
-	base := rand.Uint64()
-	want := expected(t, f, n, base)
+	want := expected(t, f, n)
 	dev := cpuDevice(t, 0, capacityForSets(t, f, 2), nil)
 	tr := pool.NewTrace()
 	proofs, err := proveBatch(t, context.Background(), f, same(f, n), groth16.WithBackends(dev),
-		groth16.WithWorkersPerDevice(3), groth16.WithBatchRandomness(seedsFrom(base)), groth16.WithTrace(tr))
+		groth16.WithWorkersPerDevice(3), groth16.WithBatchRandomness(seedsFrom(batchSeed)), groth16.WithTrace(tr))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,8 +281,7 @@ func (b *regionChecked) TrimPool(keep int64) error {
 func TestProveBatchSingleSet(t *testing.T) {
 	f := fixtureNamed(t, "mulchain")
 	const n = 10
-	base := rand.Uint64()
-	want := expected(t, f, n, base)
+	want := expected(t, f, n)
 	capacity := capacityForSets(t, f, 1)
 	dev := cpuDevice(t, 0, capacity, nil)
 	before := baseline([]*cpu.Backend{dev})
@@ -279,7 +289,7 @@ func TestProveBatchSingleSet(t *testing.T) {
 	check := &regionCheck{t: t}
 	proofs, err := proveBatch(t, context.Background(), f, same(f, n), groth16.WithBackends(dev),
 		groth16.WithWorkersPerDevice(3), groth16.WithMemoryBudget(3*capacity),
-		groth16.WithBatchRandomness(seedsFrom(base)), groth16.WithTrace(tr),
+		groth16.WithBatchRandomness(seedsFrom(batchSeed)), groth16.WithTrace(tr),
 		groth16.WithPoolOptions(pool.WithInstrument(check.wrap)))
 	if err != nil {
 		t.Fatalf("ProveBatch: %v", err)
@@ -310,8 +320,7 @@ func TestProveBatchOverlap(t *testing.T) {
 		return nil
 	}
 	const n = 6
-	base := rand.Uint64()
-	want := expected(t, f, n, base)
+	want := expected(t, f, n)
 	for _, ndev := range []int{1, 2} {
 		t.Run(fmt.Sprintf("devices=%d", ndev), func(t *testing.T) {
 			var devs []backend.Backend
@@ -320,7 +329,7 @@ func TestProveBatchOverlap(t *testing.T) {
 			}
 			tr := pool.NewTrace()
 			proofs, err := proveBatch(t, context.Background(), f, same(f, n), groth16.WithBackends(devs...),
-				groth16.WithBatchRandomness(seedsFrom(base)), groth16.WithTrace(tr))
+				groth16.WithBatchRandomness(seedsFrom(batchSeed)), groth16.WithTrace(tr))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -335,13 +344,13 @@ func TestProveBatchOverlap(t *testing.T) {
 			}
 			var staging, compute []pool.Event
 			for _, e := range tr.Events() {
-				if e.Kind != pool.KindRegion || e.Outcome == "" {
+				if e.Kind != pool.KindRegion {
 					continue
 				}
 				if e.Name == string(pool.RegionStaging) && e.Outcome == pool.OutcomeStaged {
 					staging = append(staging, e)
 				}
-				if e.Name == string(pool.RegionCompute) {
+				if e.Name == string(pool.RegionCompute) && (e.Outcome == pool.OutcomeStaged || e.Outcome == pool.OutcomeFallback) {
 					compute = append(compute, e)
 				}
 			}
@@ -386,13 +395,12 @@ func faults(seed uint64, p float64) cpu.Hook {
 func TestProveBatchFaults(t *testing.T) {
 	f := fixtureNamed(t, "mulchain")
 	const n = 4
-	base := rand.Uint64()
-	want := expected(t, f, n, base)
+	want := expected(t, f, n)
 	rounds := 8
 	if testing.Short() {
 		rounds = 4
 	}
-	t.Logf("seed %d", base)
+	t.Logf("seed %d", batchSeed)
 	var nfailed, nok int
 	for r := range rounds {
 		goroutines := runtime.NumGoroutine()
@@ -403,13 +411,13 @@ func TestProveBatchFaults(t *testing.T) {
 			if r%4 >= 2 {
 				capacity = capacityForSets(t, f, 1)
 			}
-			d := cpuDevice(t, i, capacity, faults(base+uint64(10*r+i), 0.04))
+			d := cpuDevice(t, i, capacity, faults(batchSeed+uint64(10*r+i), 0.04))
 			devs = append(devs, d)
 			bdevs = append(bdevs, d)
 		}
 		before := baseline(devs)
 		proofs, err := proveBatch(t, context.Background(), f, same(f, n), groth16.WithBackends(bdevs...),
-			groth16.WithBatchRandomness(seedsFrom(base)))
+			groth16.WithBatchRandomness(seedsFrom(batchSeed)))
 		failed := map[int]bool{}
 		if err != nil {
 			var errs pool.Errors
@@ -464,8 +472,7 @@ func TestProveBatchCancel(t *testing.T) {
 func TestProveBatchRetry(t *testing.T) {
 	f := fixtureNamed(t, "mulchain")
 	const n = 6
-	base := rand.Uint64()
-	want := expected(t, f, n, base)
+	want := expected(t, f, n)
 	broken := func(op cpu.Op, size int64) error {
 		if op == cpu.OpNTT {
 			return errors.New("injected: device lost")
@@ -476,7 +483,7 @@ func TestProveBatchRetry(t *testing.T) {
 	before := baseline(devs)
 	tr := pool.NewTrace()
 	proofs, err := proveBatch(t, context.Background(), f, same(f, n), groth16.WithBackends(devs[0], devs[1]),
-		groth16.WithBatchRandomness(seedsFrom(base)), groth16.WithTrace(tr))
+		groth16.WithBatchRandomness(seedsFrom(batchSeed)), groth16.WithTrace(tr))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -494,11 +501,10 @@ func TestProveBatchBadWitness(t *testing.T) {
 	f := fixtureNamed(t, "mulchain")
 	bad := fixtureNamed(t, "manypublic").witness // a witness of another circuit
 	const n = 3
-	base := rand.Uint64()
-	want := expected(t, f, n, base)
+	want := expected(t, f, n)
 	ws := same(f, n)
 	ws[1] = bad
-	proofs, err := proveBatch(t, context.Background(), f, ws, groth16.WithBatchRandomness(seedsFrom(base)))
+	proofs, err := proveBatch(t, context.Background(), f, ws, groth16.WithBatchRandomness(seedsFrom(batchSeed)))
 	var errs pool.Errors
 	if !errors.As(err, &errs) || len(errs) != 1 || errs[0].Job != 1 || !strings.Contains(err.Error(), "partition 1") {
 		t.Fatalf("ProveBatch returned %v, want partition 1 alone to fail", err)

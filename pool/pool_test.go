@@ -388,7 +388,7 @@ func TestOverlap(t *testing.T) {
 				if e.Name == string(RegionStaging) && e.Outcome == OutcomeStaged {
 					staging = append(staging, e)
 				}
-				if e.Name == string(RegionCompute) && e.Outcome != "" {
+				if e.Name == string(RegionCompute) && (e.Outcome == OutcomeStaged || e.Outcome == OutcomeFallback) {
 					compute = append(compute, e)
 				}
 			}

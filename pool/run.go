@@ -225,7 +225,7 @@ func (r *run[K]) cleanup(d *device[K]) error {
 		return err
 	}
 	var errs []error
-	defer func() { w.leave(RegionCompute, "", errors.Join(errs...)) }()
+	defer func() { w.leave(RegionCompute, OutcomeCleanup, errors.Join(errs...)) }()
 	d.mu.Lock()
 	ev := d.evictLocked()
 	d.mu.Unlock()

@@ -38,6 +38,8 @@ const (
 	OutcomeStaged   = "staged"          // buffers staged ahead; compute used them
 	OutcomeSkipped  = "staging skipped" // Alloc said out of memory, or the budget did not admit
 	OutcomeFallback = "fallback"        // computed through the fallback path
+	OutcomeResident = "resident"        // the compute region held to load the resident state
+	OutcomeCleanup  = "cleanup"         // the compute region held to free what the Run left
 )
 
 // Event is one entry of a Trace. Times are nanoseconds since the Run began.
@@ -217,7 +219,7 @@ func (t *Trace) Summary() Summary {
 			}
 			if ok && r == RegionCompute {
 				s.Devices[e.Device].Compute += time.Duration(e.End - e.Start)
-				if e.Err == "" && e.Outcome != "" {
+				if e.Err == "" && (e.Outcome == OutcomeStaged || e.Outcome == OutcomeFallback) {
 					s.Devices[e.Device].Partitions++
 				}
 			}

@@ -319,7 +319,7 @@ func (w *worker[K]) ensureResident(ctx context.Context) error {
 	if err != nil {
 		err = fmt.Errorf("loading resident state: %w", err)
 	}
-	w.leave(RegionCompute, "", err)
+	w.leave(RegionCompute, OutcomeResident, err)
 	return err
 }
 

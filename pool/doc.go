@@ -33,7 +33,9 @@
 //     overlaps device work.
 //
 // Jobs go to whichever device has a free worker. A job whose device work
-// fails is retried once on another device (WithRetry). A per-device
+// fails is retried once on another device (WithRetry). A device that fails
+// twice in a row is quarantined: it runs only jobs that no healthy device
+// may take (so none is stranded), until it succeeds again. A per-device
 // Resident (the proving key's bases) is loaded once per device, in the
 // compute region, and counted in the budget.
 //

@@ -581,6 +581,41 @@ func TestRetry(t *testing.T) {
 		if s.Retries == 0 || s.Partitions != 10 || s.Devices[0].Partitions != 10 {
 			t.Errorf("want every partition proved on cpu:0, some after a retry\n%v", s)
 		}
+		// Two workers on the broken device: after two failures in a row
+		// it is quarantined, so at most one more attempt was under way.
+		if !s.Devices[1].Quarantined || s.Retries > quarantineAfter+1 {
+			t.Errorf("the broken device was not quarantined in time\n%v", s)
+		}
+	})
+	t.Run("quarantined-device-still-serves", func(t *testing.T) {
+		// cpu:1 is dead; cpu:0 fails once. The partition that fails on
+		// cpu:0 may then run only on cpu:1, quarantined or not: it must
+		// be tried there (and fail), not stranded.
+		var once atomic.Bool
+		flaky := func(op cpu.Op, size int64) error {
+			if op == cpu.OpNTT && once.CompareAndSwap(false, true) {
+				return errors.New("injected: transient fault")
+			}
+			return nil
+		}
+		dead := func(op cpu.Op, size int64) error {
+			if op == cpu.OpNTT {
+				return errors.New("injected: device lost")
+			}
+			return nil
+		}
+		devs := devices(newCPU(t, 0, 0, flaky), newCPU(t, 1, 0, dead))
+		jobs := newFakeJobs(8)
+		_, err := runBatch(t, context.Background(), devs, jobs, &fakeResident{}, WithWorkers(2))
+		var errs Errors
+		if !errors.As(err, &errs) || len(errs) != 1 {
+			t.Fatalf("Run returned %v, want exactly one failed partition", err)
+		}
+		for _, j := range jobs {
+			if j.idx != errs[0].Job && j.finishes.Load() != 1 {
+				t.Errorf("job %d did not finish", j.idx)
+			}
+		}
 	})
 	t.Run("fails-everywhere", func(t *testing.T) {
 		hook := func(op cpu.Op, size int64) error {

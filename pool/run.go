@@ -65,6 +65,10 @@ type item struct {
 	first    error // the first attempt's error, when retried
 }
 
+// quarantineAfter is how many device failures in a row take a device out
+// of the rotation.
+const quarantineAfter = 2
+
 // sched hands items to workers, across devices.
 type sched struct {
 	mu      sync.Mutex
@@ -72,6 +76,31 @@ type sched struct {
 	pending []*item
 	left    int // jobs not yet finished or failed
 	stopped bool
+
+	// failures counts each device's device failures since its last
+	// success. A device at quarantineAfter or more is quarantined: its
+	// workers take only items that no healthy device may run, so a dead
+	// device stops eating partitions while the others work, yet no item
+	// is ever stranded.
+	failures []int
+}
+
+func (s *sched) healthyLocked(dev int) bool { return s.failures[dev] < quarantineAfter }
+
+// runnableLocked says whether a worker of device dev may take it.
+func (s *sched) runnableLocked(it *item, dev int) bool {
+	if it.exclude == dev {
+		return false
+	}
+	if s.healthyLocked(dev) {
+		return true
+	}
+	for d := range s.failures {
+		if d != dev && d != it.exclude && s.healthyLocked(d) {
+			return false // a healthy device will take it
+		}
+	}
+	return true
 }
 
 // next blocks until an item that may run on device dev is pending, and
@@ -84,13 +113,30 @@ func (s *sched) next(dev int) *item {
 			return nil
 		}
 		for i, it := range s.pending {
-			if it.exclude != dev {
+			if s.runnableLocked(it, dev) {
 				s.pending = append(s.pending[:i], s.pending[i+1:]...)
 				return it
 			}
 		}
 		s.cond.Wait()
 	}
+}
+
+// deviceOutcome records whether device work on dev succeeded, and reports
+// whether dev has just been quarantined.
+func (s *sched) deviceOutcome(dev int, ok bool) (quarantined bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ok {
+		if !s.healthyLocked(dev) {
+			s.cond.Broadcast() // back in the rotation: its idle workers may take work
+		}
+		s.failures[dev] = 0
+		return false
+	}
+	s.failures[dev]++
+	s.cond.Broadcast() // other devices' workers may now take what dev would have
+	return s.failures[dev] == quarantineAfter
 }
 
 func (s *sched) settle() {
@@ -167,6 +213,7 @@ func Run[K any](ctx context.Context, devices []backend.Backend, jobs []Job[K], r
 
 	r.sched.cond = sync.NewCond(&r.sched.mu)
 	r.sched.left = len(jobs)
+	r.sched.failures = make([]int, len(devices))
 	for i := range jobs {
 		r.sched.pending = append(r.sched.pending, &item{job: i, exclude: -1})
 	}
@@ -266,6 +313,11 @@ func (r *run[K]) settle(ctx context.Context, w *worker[K], it *item, err error, 
 	ev.End = ev.Start
 	if err != nil {
 		ev.Err = err.Error()
+	}
+	if (err == nil || devErr) && len(r.devices) > 1 && r.sched.deviceOutcome(w.dev.idx, err == nil) {
+		q := ev
+		q.Name, q.Err = "quarantined", fmt.Sprintf("%d device failures in a row", quarantineAfter)
+		r.trace.add(q)
 	}
 	switch {
 	case err == nil:

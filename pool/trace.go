@@ -30,7 +30,7 @@ const (
 	KindRegion  = "region"  // a region held from Start to End, asked for at Requested
 	KindCall    = "call"    // a Backend call (Name is the method)
 	KindHost    = "host"    // Job.Prepare or Job.Finish (Name "prepare", "finish")
-	KindOutcome = "outcome" // how a job's attempt ended (Name "done", "retry", "error", "cancelled"), or OutcomeSkipped when the budget did not admit staging
+	KindOutcome = "outcome" // how a job's attempt ended (Name "done", "retry", "error", "cancelled"); OutcomeSkipped when the budget did not admit staging; "quarantined" when the device is taken out of the rotation
 )
 
 // Outcomes of staging and computing a job.
@@ -187,6 +187,9 @@ type DeviceSummary struct {
 	// Busy is the fraction of the Run's wall time the compute region was
 	// held: the device's utilisation.
 	Busy float64 `json:"busy"`
+	// Quarantined: the device failed repeatedly and was taken out of the
+	// rotation (it ran only what no healthy device could).
+	Quarantined bool `json:"quarantined,omitempty"`
 }
 
 // Summary condenses the trace.
@@ -238,6 +241,10 @@ func (t *Trace) Summary() Summary {
 				s.Failed++
 			case OutcomeSkipped: // over budget: no region was acquired
 				s.StagingSkipped++
+			case "quarantined":
+				if e.Device >= 0 && e.Device < len(s.Devices) {
+					s.Devices[e.Device].Quarantined = true
+				}
 			}
 		}
 	}
@@ -258,8 +265,12 @@ func (s Summary) String() string {
 		fmt.Fprintf(&b, "%-8s held %v, waited %v\n", r, s.Held[r].Round(time.Microsecond), s.Waited[r].Round(time.Microsecond))
 	}
 	for _, d := range s.Devices {
-		fmt.Fprintf(&b, "%s: %d partitions, compute %v, staging %v, busy %.1f%%\n",
-			d.Device, d.Partitions, d.Compute.Round(time.Microsecond), d.Staging.Round(time.Microsecond), 100*d.Busy)
+		q := ""
+		if d.Quarantined {
+			q = ", quarantined"
+		}
+		fmt.Fprintf(&b, "%s: %d partitions, compute %v, staging %v, busy %.1f%%%s\n",
+			d.Device, d.Partitions, d.Compute.Round(time.Microsecond), d.Staging.Round(time.Microsecond), 100*d.Busy, q)
 	}
 	return b.String()
 }

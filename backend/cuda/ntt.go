@@ -277,20 +277,13 @@ func (c *nttTables) scale(b *Backend, logN int, inverse bool, g fr.Element) (*de
 	return t, nil
 }
 
-// upload copies tab into a new direct allocation and waits for the copy,
-// so that any queue may use it at once.
+// upload copies tab to the device (g16_ntt_table_new: outside the memory
+// limit and the in-use count, since the tables are the backend's own cache)
+// and waits for the copy, so that a kernel on any queue may read it at once.
 func (c *nttTables) upload(b *Backend, tab []fr.Element) (*devTable, error) {
 	bytes := int64(len(tab)) * backend.ScalarBytes
 	var p unsafe.Pointer
-	if err := errOf(C.g16_alloc(b.dev, nil, C.int64_t(bytes), 0, &p)); err != nil {
-		return nil, err
-	}
-	err := errOf(C.g16_upload(b.dev, nil, p, unsafe.Pointer(&tab[0]), C.int64_t(bytes)))
-	if err == nil {
-		err = errOf(C.g16_stream_sync(b.dev, nil))
-	}
-	if err != nil {
-		C.g16_free(b.dev, nil, p, C.int64_t(bytes), 0)
+	if err := errOf(C.g16_ntt_table_new(b.dev, unsafe.Pointer(&tab[0]), C.int64_t(bytes), &p)); err != nil {
 		return nil, err
 	}
 	t := &devTable{base: p, bytes: bytes}
@@ -298,13 +291,13 @@ func (c *nttTables) upload(b *Backend, tab []fr.Element) (*devTable, error) {
 	return t, nil
 }
 
-// release frees every table; the backend's Close calls it.
+// release frees every table.
 func (c *nttTables) release(b *Backend) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var first error
 	for _, t := range c.all {
-		if err := errOf(C.g16_free(b.dev, nil, t.base, C.int64_t(t.bytes), 0)); err != nil && first == nil {
+		if err := errOf(C.g16_ntt_table_free(b.dev, t.base)); err != nil && first == nil {
 			first = err
 		}
 	}

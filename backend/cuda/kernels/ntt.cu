@@ -334,6 +334,33 @@ extern "C" g16_status g16_ntt(g16_device* dev, void* stream, void* data, const g
 	});
 }
 
+extern "C" g16_status g16_ntt_table_new(g16_device* dev, const void* src, int64_t bytes, void** ptr) {
+	return guard([&] {
+		if (!dev) fail(G16_INVALID, "cuda: no device");
+		if (bytes <= 0 || !src) fail(G16_INVALID, "ntt: empty table");
+		dev->use();
+		void* p = nullptr;
+		G16_CK(dev->ord, cudaMalloc(&p, (size_t)bytes));
+		// On the internal stream, then wait for that stream alone: the
+		// table must be in place before a kernel on any stream reads it.
+		cudaError_t e = cudaMemcpyAsync(p, src, (size_t)bytes, cudaMemcpyHostToDevice, dev->internal);
+		if (e == cudaSuccess) e = cudaStreamSynchronize(dev->internal);
+		if (e != cudaSuccess) {
+			cudaFree(p);
+			g16::fail_cuda(e, "cudaMemcpyAsync(table)", __FILE__, __LINE__, dev->ord);
+		}
+		*ptr = p;
+	});
+}
+
+extern "C" g16_status g16_ntt_table_free(g16_device* dev, void* ptr) {
+	return guard([&] {
+		if (!dev) fail(G16_INVALID, "cuda: no device");
+		dev->use();
+		G16_CK(dev->ord, cudaFree(ptr));
+	});
+}
+
 extern "C" g16_status g16_host_ntt(void* data, const g16_ntt_args* args) {
 	return guard([&] {
 		if (!args) fail(G16_INVALID, "ntt: no arguments");

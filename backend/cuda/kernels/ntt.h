@@ -68,6 +68,12 @@ g16_status g16_ntt(g16_device* dev, void* stream, void* data, const g16_ntt_args
  * checking the kernels' index logic on machines with no GPU. */
 g16_status g16_host_ntt(void* data, const g16_ntt_args* args);
 
+/* Tables for g16_ntt: bytes from host memory src into a new cudaMalloc
+ * allocation, copied before the call returns. Table memory is the backend's
+ * own cache: it is not counted against the device's memory limit or in use. */
+g16_status g16_ntt_table_new(g16_device* dev, const void* src, int64_t bytes, void** ptr);
+g16_status g16_ntt_table_free(g16_device* dev, void* ptr);
+
 /* a[i] = (a[i]·b[i] − c[i])·z_inv for i < n, enqueued on stream. a, b, c are
  * device pointers (16-byte aligned); z_inv is a host pointer to one
  * fr.Element, read during the call. */

@@ -176,8 +176,8 @@ func TestNTTHost(t *testing.T) {
 	}
 }
 
-// TestNTT compares every variant with the CPU backend at sizes 2^0..2^16
-// (2^0..2^12 with -short), plus 2^20.
+// TestNTT compares every variant with the CPU backend at sizes 2^0..2^16,
+// plus 2^20 (2^0..2^12 alone with -short).
 func TestNTT(t *testing.T) {
 	b := newTestBackend(t)
 	rng := testRand(t)
@@ -190,7 +190,9 @@ func TestNTT(t *testing.T) {
 	for logN := 0; logN <= maxLog; logN++ {
 		sizes = append(sizes, logN)
 	}
-	sizes = append(sizes, 20)
+	if !testing.Short() {
+		sizes = append(sizes, 20)
+	}
 	for _, logN := range sizes {
 		for _, v := range nttVariants() {
 			name := fmt.Sprintf("n=2^%d/%v", logN, v)
@@ -296,7 +298,11 @@ func TestQuotientStep(t *testing.T) {
 	b := newTestBackend(t)
 	rng := testRand(t)
 	c := newCPU(t)
-	for _, n := range []int{0, 1, 3, 255, 256, 257, 1 << 12, 1<<16 + 5, 1 << 20} {
+	sizes := []int{0, 1, 3, 255, 256, 257, 1 << 12, 1<<16 + 5, 1 << 20}
+	if testing.Short() {
+		sizes = sizes[:7]
+	}
+	for _, n := range sizes {
 		va, vb, vc := nttRandom(rng, n), nttRandom(rng, n), nttRandom(rng, n)
 		z := nttRandom(rng, 1)[0]
 		want := quotientOn(t, c, va, vb, vc, n, z)

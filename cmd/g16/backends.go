@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/g16prover/g16/backend/cpu"
+	"github.com/g16prover/g16/backend/cuda"
 )
 
 // openBackends opens our backend named by flag ("cpu" or "cuda"), plus the
@@ -17,7 +18,7 @@ func openBackends(name string, compareCPU bool) ([]namedBackend, error) {
 		}
 		return []namedBackend{{"g16 " + b.String(), b}}, nil
 	case "cuda":
-		g, err := openCUDA(0)
+		g, err := cuda.New(0)
 		if err != nil {
 			return nil, err
 		}
@@ -42,10 +43,3 @@ func openBackend(name string) (namedBackend, error) {
 	}
 	return devs[0], nil
 }
-
-// openCUDA opens GPU dev. TEMPORARY until backend/cuda's stub lands.
-func openCUDA(dev int) (namedBackendDev, error) {
-	return nil, fmt.Errorf("cuda backend not available in this build")
-}
-
-type namedBackendDev = *cpu.Backend

@@ -1,0 +1,135 @@
+//go:build cuda
+
+package groth16_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
+
+	"github.com/g16prover/g16/backend/cpu"
+	"github.com/g16prover/g16/backend/cuda"
+	"github.com/g16prover/g16/groth16"
+	"github.com/g16prover/g16/internal/synth"
+	"github.com/g16prover/g16/pool"
+)
+
+// newGPU opens GPU 0. A cuda build's tests are meant for a machine with a
+// GPU: no device is a failure, not a skip.
+func newGPU(t *testing.T, opts ...cuda.Option) *cuda.Backend {
+	t.Helper()
+	g, err := cuda.New(0, opts...)
+	if err != nil {
+		t.Fatalf("cuda.New(0): %v", err)
+	}
+	t.Cleanup(func() { g.Close() })
+	return g
+}
+
+// TestCUDAProveMatchesGnark proves the test circuits on the GPU: the bytes
+// must be gnark's for the same randomness, and gnark must accept them.
+func TestCUDAProveMatchesGnark(t *testing.T) {
+	gpu := newGPU(t)
+	for _, f := range testFixtures(t) {
+		t.Run(f.name, func(t *testing.T) {
+			seed := rand.Uint64()
+			want := gnarkProof(t, f, seed)
+			proof, err := groth16.Prove(f.ccs, f.pk, f.witness, groth16.WithBackend(gpu), groth16.WithRandomness(seeded(seed)))
+			if err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+			if got := proofBytes(t, proof); !bytes.Equal(got, want) {
+				t.Fatalf("seed %d: GPU proof differs from gnark's", seed)
+			}
+			if err := gnarkgroth16.Verify(proof, f.vk, f.public); err != nil {
+				t.Fatalf("seed %d: gnark rejects the GPU proof: %v", seed, err)
+			}
+		})
+	}
+}
+
+// TestCUDAProveSizes proves synthetic circuits from 2^10 to 2^20
+// constraints (2^14 with -short) on the GPU and on the CPU backend with the
+// same randomness: the bytes must agree. Up to 2^12 the keys come from
+// gnark's setup and the proofs must verify; above, keys have random bases.
+func TestCUDAProveSizes(t *testing.T) {
+	gpu := newGPU(t)
+	host := cpu.MustNew()
+	maxLog := 20
+	if testing.Short() {
+		maxLog = 14
+	}
+	for k := 10; k <= maxLog; k++ {
+		for _, target := range []int{1 << k, 1<<k - 37} {
+			if k > 12 && target != 1<<k {
+				continue // one odd size per small k is enough
+			}
+			t.Run(fmt.Sprintf("n=%d", target), func(t *testing.T) {
+				ccs, shape, err := synth.Compile(synth.Mix, target)
+				if err != nil {
+					t.Fatal(err)
+				}
+				w, err := synth.Witness(shape, rand.Uint64())
+				if err != nil {
+					t.Fatal(err)
+				}
+				var pk gnarkgroth16.ProvingKey
+				var vk gnarkgroth16.VerifyingKey
+				if k <= 12 {
+					if pk, vk, err = gnarkgroth16.Setup(ccs); err != nil {
+						t.Fatal(err)
+					}
+				} else if pk, err = synth.RandomKey(ccs); err != nil {
+					t.Fatal(err)
+				}
+				seed := rand.Uint64()
+				want, err := groth16.Prove(ccs, pk, w, groth16.WithBackend(host), groth16.WithRandomness(seeded(seed)))
+				if err != nil {
+					t.Fatalf("CPU backend: %v", err)
+				}
+				got, err := groth16.Prove(ccs, pk, w, groth16.WithBackend(gpu), groth16.WithRandomness(seeded(seed)))
+				if err != nil {
+					t.Fatalf("GPU: %v", err)
+				}
+				if !bytes.Equal(proofBytes(t, got), proofBytes(t, want)) {
+					t.Fatalf("seed %d: GPU and CPU proofs differ", seed)
+				}
+				if vk != nil {
+					pub, _ := w.Public()
+					if err := gnarkgroth16.Verify(got, vk, pub); err != nil {
+						t.Fatalf("gnark rejects the GPU proof: %v", err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestCUDABatchFallback runs a batch on a GPU limited to the key and one
+// partition's buffers (plus room for the kernels' scratch): staging cannot
+// fit, so partitions go through the fallback, and every proof must still
+// be right.
+func TestCUDABatchFallback(t *testing.T) {
+	f := fixtureNamed(t, "rangecheck-bsb22")
+	key, set := memoryOf(t, f)
+	const scratch = 64 << 20
+	gpu := newGPU(t, cuda.WithMemoryLimit(key+set+set/2+scratch))
+	const partitions = 6
+	trace := pool.NewTrace()
+	proofs, err := proveBatch(t, context.Background(), f, same(f, partitions),
+		groth16.WithBackends(gpu), groth16.WithWorkersPerDevice(3), groth16.WithTrace(trace),
+		groth16.WithMemoryBudget(key+set+set/2), groth16.WithBatchRandomness(seedsFrom(batchSeed)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkProofs(t, proofs, expected(t, f, partitions), nil)
+	s := trace.Summary()
+	t.Logf("trace summary:\n%s", s)
+	if s.Fallbacks == 0 {
+		t.Fatalf("no partition went through the fallback: %+v", s)
+	}
+}

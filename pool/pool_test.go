@@ -438,23 +438,28 @@ func TestOverlap(t *testing.T) {
 	})
 }
 
-// faultHook fails Alloc, NTT and MSM calls at random, from a seeded source.
-func faultHook(seed uint64, p float64) cpu.Hook {
+// faultHook fails Alloc, Upload, NTT and MSM calls at random, from a
+// seeded source. With oom, the allocation failures claim to be out of
+// memory, which sends the scheduler down its skip and fallback paths.
+func faultHook(seed uint64, p float64, oom bool) cpu.Hook {
 	var mu sync.Mutex
 	rng := rand.New(rand.NewPCG(seed, 1))
 	return func(op cpu.Op, size int64) error {
 		switch op {
-		case cpu.OpAlloc, cpu.OpAllocDirect, cpu.OpNTT, cpu.OpMSMG1:
+		case cpu.OpAlloc, cpu.OpAllocDirect, cpu.OpUpload, cpu.OpNTT, cpu.OpMSMG1:
 		default:
 			return nil
 		}
 		mu.Lock()
 		fail := rng.Float64() < p
 		mu.Unlock()
-		if fail {
-			return fmt.Errorf("injected fault in %s", op)
+		switch {
+		case !fail:
+			return nil
+		case oom && (op == cpu.OpAlloc || op == cpu.OpAllocDirect):
+			return fmt.Errorf("injected fault in %s: %w", op, backend.ErrOutOfMemory)
 		}
-		return nil
+		return fmt.Errorf("injected fault in %s", op)
 	}
 }
 
@@ -485,7 +490,7 @@ func TestFaults(t *testing.T) {
 				if r%2 == 1 {
 					capacity = capacityFor(1) // fallbacks too
 				}
-				bs = append(bs, newCPU(t, i, capacity, faultHook(seed+uint64(r*7+i), 0.08)))
+				bs = append(bs, newCPU(t, i, capacity, faultHook(seed+uint64(r*7+i), 0.08, r%4 >= 2)))
 			}
 			devs := devices(bs...)
 			before := memBaseline(devs)
@@ -689,5 +694,106 @@ func TestTraceJSON(t *testing.T) {
 	}
 	if !strings.Contains(back.Summary.String(), "partitions 3") {
 		t.Errorf("summary text: %s", back.Summary)
+	}
+}
+
+// TestMixedSizes: jobs of two sizes under tight memory. Idle sets of the
+// other size must be freed to make room, on the staging path and on the
+// fallback path, and every byte comes back.
+func TestMixedSizes(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts []Option
+	}{
+		{"default-budget", []Option{WithWorkers(3)}},
+		{"budget-lies", []Option{WithWorkers(3), WithMemoryBudget(1 << 30)}},
+		{"no-staging", []Option{WithWorkers(2), WithMemoryBudget(1)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &regionChecker{}
+			devs := devices(newCPU(t, 0, capacityFor(1), nil))
+			before := memBaseline(devs)
+			jobs := newFakeJobs(12)
+			for _, j := range jobs {
+				if j.idx%3 == 0 {
+					j.logN = fakeLogN - 1
+				}
+			}
+			tr, err := runBatch(t, context.Background(), devs, jobs, &fakeResident{}, append(tc.opts, WithInstrument(c.wrap))...)
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			checkAllFinished(t, jobs)
+			checkReleased(t, devs, before)
+			for _, v := range c.Violations() {
+				t.Error(v)
+			}
+			if s := tr.Summary(); s.Staged+s.Fallbacks != len(jobs) {
+				t.Errorf("staged %d + fallbacks %d, want %d\n%v", s.Staged, s.Fallbacks, len(jobs), s)
+			}
+		})
+	}
+}
+
+// TestOptions checks that bad arguments are refused.
+func TestOptions(t *testing.T) {
+	dev := []backend.Backend{cpu.MustNew()}
+	jobs := asJobs(newFakeJobs(1))
+	res := (&fakeResident{}).spec()
+	for name, err := range map[string]error{
+		"workers":      Run(context.Background(), dev, jobs, res, WithWorkers(0)),
+		"budget":       Run(context.Background(), dev, jobs, res, WithMemoryBudget(0)),
+		"no devices":   Run(context.Background(), nil, jobs, res),
+		"nil device":   Run(context.Background(), []backend.Backend{nil}, jobs, res),
+		"no free":      Run(context.Background(), dev, jobs, Resident[*fakeKey]{Load: res.Load}),
+		"check nil":    Check(nil),
+		"check budget": Check(WithMemoryBudget(-5)),
+	} {
+		if err == nil || !strings.HasPrefix(err.Error(), "pool: ") {
+			t.Errorf("%s: %v, want a pool: error", name, err)
+		}
+	}
+	if err := Check(WithWorkers(4)); err != nil {
+		t.Errorf("Check(WithWorkers(4)) = %v", err)
+	}
+	if err := Run(context.Background(), dev, nil, res); err != nil {
+		t.Errorf("Run with no jobs: %v", err)
+	}
+}
+
+// TestResidentOutOfMemory: the first load of the resident state runs out
+// of memory; the pool frees, syncs and trims inside the compute region and
+// loads it again.
+func TestResidentOutOfMemory(t *testing.T) {
+	var failed atomic.Bool
+	hook := func(op cpu.Op, size int64) error {
+		if op == cpu.OpAlloc && size == fakeKeyBytes && failed.CompareAndSwap(false, true) {
+			return fmt.Errorf("injected: %w", backend.ErrOutOfMemory)
+		}
+		return nil
+	}
+	c := &regionChecker{}
+	devs := devices(newCPU(t, 0, 0, hook))
+	jobs := newFakeJobs(3)
+	res := &fakeResident{}
+	tr, err := runBatch(t, context.Background(), devs, jobs, res, WithInstrument(c.wrap))
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	checkAllFinished(t, jobs)
+	for _, v := range c.Violations() {
+		t.Error(v)
+	}
+	if n := res.loads.Load(); n != 1 {
+		t.Errorf("resident state loaded %d times, want 1", n)
+	}
+	var seq []string
+	for _, e := range tr.Events() {
+		if e.Kind == KindCall && (e.Name == "Sync" || e.Name == "TrimPool" || (e.Name == "Alloc" && e.Bytes == fakeKeyBytes)) {
+			seq = append(seq, e.Name)
+		}
+	}
+	if got := strings.Join(seq, ","); !strings.HasPrefix(got, "Alloc,Sync,TrimPool,Alloc") {
+		t.Errorf("calls %s; want Alloc, Sync, TrimPool, Alloc", got)
 	}
 }

@@ -3,32 +3,34 @@ package main
 import (
 	"fmt"
 
+	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/backend/cpu"
 	"github.com/g16prover/g16/backend/cuda"
 )
 
 // openBackends opens our backend named by flag ("cpu" or "cuda"), plus the
-// CPU backend beside a GPU one when compareCPU is set.
-func openBackends(name string, compareCPU bool) ([]namedBackend, error) {
+// CPU backend beside a GPU one when compareCPU is set. With "cuda" it opens
+// every visible GPU, up to maxGPUs (0: no limit); single proofs use the first.
+func openBackends(name string, compareCPU bool, maxGPUs int) ([]namedBackend, error) {
 	switch name {
 	case "cpu":
 		b, err := cpu.New()
 		if err != nil {
 			return nil, err
 		}
-		return []namedBackend{{"g16 " + b.String(), b}}, nil
+		return []namedBackend{{name: "g16 " + b.String(), dev: b, all: []backend.Backend{b}}}, nil
 	case "cuda":
-		g, err := cuda.New(0)
+		gpus, err := openGPUs(maxGPUs)
 		if err != nil {
 			return nil, err
 		}
-		devs := []namedBackend{{"g16 " + g.String(), g}}
+		devs := []namedBackend{{name: "g16 " + gpus[0].String(), dev: gpus[0], all: gpus}}
 		if compareCPU {
 			b, err := cpu.New()
 			if err != nil {
 				return nil, err
 			}
-			devs = append(devs, namedBackend{"g16 " + b.String(), b})
+			devs = append(devs, namedBackend{name: "g16 " + b.String(), dev: b, all: []backend.Backend{b}})
 		}
 		return devs, nil
 	}
@@ -37,9 +39,50 @@ func openBackends(name string, compareCPU bool) ([]namedBackend, error) {
 
 // openBackend opens one backend by name for prove and selftest.
 func openBackend(name string) (namedBackend, error) {
-	devs, err := openBackends(name, false)
+	devs, err := openBackends(name, false, 1)
 	if err != nil {
 		return namedBackend{}, err
 	}
 	return devs[0], nil
+}
+
+// openGPUs opens GPUs 0..n−1 of those CUDA sees (CUDA_VISIBLE_DEVICES
+// applies), n at most max (0: all).
+func openGPUs(max int) ([]backend.Backend, error) {
+	n, err := cuda.DeviceCount()
+	if err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		return nil, fmt.Errorf("cuda: no GPU visible")
+	}
+	if max > 0 && max < n {
+		n = max
+	}
+	gpus := make([]backend.Backend, 0, n)
+	for i := 0; i < n; i++ {
+		g, err := cuda.New(i)
+		if err != nil {
+			for _, o := range gpus {
+				o.Close()
+			}
+			return nil, err
+		}
+		gpus = append(gpus, g)
+	}
+	return gpus, nil
+}
+
+// namedBackend is one of our backends under test: dev proves single
+// proofs; all are the devices a batch may spread over.
+type namedBackend struct {
+	name string
+	dev  backend.Backend
+	all  []backend.Backend
+}
+
+func (n namedBackend) close() {
+	for _, d := range n.all {
+		d.Close()
+	}
 }

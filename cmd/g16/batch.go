@@ -56,22 +56,37 @@ func benchBatch(f benchFlags, ccs constraint.ConstraintSystem, s synth.Shape, pk
 		r.wall = time.Since(start)
 		results = append(results, r)
 	}
+	ourRuns := 0
 	for _, d := range devs {
-		fmt.Fprintf(stderr, "bench: %s, ProveBatch of %d partitions, %d workers\n", d.name, f.partitions, f.workers)
-		trace := pool.NewTrace()
-		r := result{name: d.name + " (ProveBatch)", trace: trace}
-		start := time.Now()
-		proofs, err := groth16.ProveBatch(context.Background(), ccs, pk, witnesses,
-			groth16.WithBackends(d.dev), groth16.WithWorkersPerDevice(f.workers),
-			groth16.WithBatchRandomness(randFor), groth16.WithTrace(trace))
-		r.wall = time.Since(start)
-		if err != nil {
-			return fmt.Errorf("%s: %w", d.name, err)
+		counts := []int{len(d.all)}
+		if len(d.all) > 1 && f.gpuCounts != nil {
+			counts = f.gpuCounts
 		}
-		for _, p := range proofs {
-			r.proofs = append(r.proofs, proofBytes(p))
+		for _, c := range counts {
+			if c > len(d.all) {
+				return fmt.Errorf("--gpus %d: only %d GPUs visible", c, len(d.all))
+			}
+			name := d.name
+			if len(d.all) > 1 || c > 1 {
+				name = fmt.Sprintf("g16 %d×%s", c, strings.TrimSuffix(strings.TrimPrefix(d.name, "g16 "), ":0"))
+			}
+			fmt.Fprintf(stderr, "bench: %s, ProveBatch of %d partitions, %d workers per device\n", name, f.partitions, f.workers)
+			trace := pool.NewTrace()
+			r := result{name: name + " (ProveBatch)", trace: trace}
+			start := time.Now()
+			proofs, err := groth16.ProveBatch(context.Background(), ccs, pk, witnesses,
+				groth16.WithBackends(d.all[:c]...), groth16.WithWorkersPerDevice(f.workers),
+				groth16.WithBatchRandomness(randFor), groth16.WithTrace(trace))
+			r.wall = time.Since(start)
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			for _, p := range proofs {
+				r.proofs = append(r.proofs, proofBytes(p))
+			}
+			results = append(results, r)
+			ourRuns++
 		}
-		results = append(results, r)
 	}
 
 	identical := true
@@ -102,16 +117,21 @@ func benchBatch(f benchFlags, ccs constraint.ConstraintSystem, s synth.Shape, pk
 	}
 
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "prover\tpartitions\twall\tper proof\tvs gnark\t")
+	fmt.Fprintln(tw, "prover\tpartitions\twall\tper proof\tvs gnark\tthroughput vs first g16 run\t")
+	firstOurs := results[len(results)-ourRuns]
 	for _, r := range results {
 		ratio := "-"
 		if !f.noGnark {
 			ratio = fmt.Sprintf("%.3f", float64(r.wall)/float64(results[0].wall))
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t\n", r.name, f.partitions, fmtDur(r.wall), fmtDur(r.wall/time.Duration(f.partitions)), ratio)
+		speedup := "-"
+		if r.trace != nil {
+			speedup = fmt.Sprintf("%.2f×", float64(firstOurs.wall)/float64(r.wall))
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t\n", r.name, f.partitions, fmtDur(r.wall), fmtDur(r.wall/time.Duration(f.partitions)), ratio, speedup)
 	}
 	tw.Flush()
-	fmt.Fprintf(stdout, "byte-identical across provers: %v; %s\n", identical, verified)
+	fmt.Fprintf(stdout, "byte-identical across provers: %s; %s\n", agreement(identical, len(results)), verified)
 	for _, r := range results {
 		if r.trace == nil {
 			continue
@@ -120,8 +140,8 @@ func benchBatch(f benchFlags, ccs constraint.ConstraintSystem, s synth.Shape, pk
 	}
 	if f.trace != "" {
 		last := results[len(results)-1]
-		if len(devs) > 0 {
-			last = results[len(results)-len(devs)] // our main backend's run
+		if ourRuns > 0 {
+			last = results[len(results)-ourRuns] // our main backend's first run
 		}
 		if err := writeAtomic(f.trace, func(w io.Writer) error { return last.trace.WriteJSON(w) }); err != nil {
 			return err

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -18,7 +19,6 @@ import (
 	"github.com/consensys/gnark/backend/witness"
 	"github.com/consensys/gnark/constraint"
 
-	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/groth16"
 	"github.com/g16prover/g16/internal/synth"
 )
@@ -36,6 +36,8 @@ type benchFlags struct {
 	trace      string
 	seed       uint64
 	workers    int
+	gpus       string
+	gpuCounts  []int // parsed from gpus; nil: all
 }
 
 func runBench(args []string, stdout, stderr io.Writer) error {
@@ -45,6 +47,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&f.proofs, "proofs", 3, "proofs to time for each prover (single-proof mode)")
 	fs.IntVar(&f.partitions, "partitions", 0, "prove a batch of N partitions with ProveBatch instead of single proofs")
 	fs.IntVar(&f.workers, "workers", 2, "workers per device for --partitions")
+	fs.StringVar(&f.gpus, "gpus", "all", "with --backend cuda --partitions: how many GPUs a batch uses; a list (1,2) runs the batch once per count")
 	fs.StringVar(&f.backend, "backend", "cpu", "our backend: cpu or cuda")
 	fs.BoolVar(&f.compareCPU, "compare-cpu", true, "with --backend cuda, also time our CPU backend")
 	fs.BoolVar(&f.noGnark, "no-gnark", false, "do not run gnark's prover")
@@ -69,13 +72,18 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		f.seed = rand.Uint64()
 	}
 
-	devs, err := openBackends(f.backend, f.compareCPU)
+	gpuCounts, maxGPUs, err := parseGPUCounts(f.gpus)
+	if err != nil {
+		return err
+	}
+	f.gpuCounts = gpuCounts
+	devs, err := openBackends(f.backend, f.compareCPU, maxGPUs)
 	if err != nil {
 		return err
 	}
 	defer func() {
 		for _, d := range devs {
-			d.dev.Close()
+			d.close()
 		}
 	}()
 
@@ -307,7 +315,7 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, s synth.Shape, p
 	if vk == nil {
 		verdict = "not verifiable (random key)"
 	}
-	fmt.Fprintf(stdout, "%d proofs per prover; byte-identical across provers: %v; %s\n", f.proofs, identical, verdict)
+	fmt.Fprintf(stdout, "%d proofs per prover; byte-identical across provers: %s; %s\n", f.proofs, agreement(identical, len(runs)), verdict)
 	if !identical {
 		return errors.New("provers disagree")
 	}
@@ -326,8 +334,33 @@ func fmtDur(d time.Duration) string {
 	return fmt.Sprintf("%.3fs", d.Seconds())
 }
 
-// namedBackend is one of our backends under test.
-type namedBackend struct {
-	name string
-	dev  backend.Backend
+// parseGPUCounts reads --gpus: "all", or counts separated by commas. It
+// returns the counts (nil for all) and the most GPUs any run needs (0: all).
+func parseGPUCounts(v string) ([]int, int, error) {
+	if v == "all" || v == "" {
+		return nil, 0, nil
+	}
+	var counts []int
+	most := 0
+	for _, f := range strings.Split(v, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return nil, 0, fmt.Errorf("--gpus %q: want all or counts such as 1,2", v)
+		}
+		counts = append(counts, n)
+		most = max(most, n)
+	}
+	return counts, most, nil
+}
+
+// agreement says whether the provers wrote the same bytes, or that there
+// was only one.
+func agreement(identical bool, provers int) string {
+	switch {
+	case provers < 2:
+		return "n/a (one prover ran)"
+	case identical:
+		return "yes"
+	}
+	return "NO"
 }

@@ -73,33 +73,13 @@ func (b *Backend) ntt(q backend.Queue, data backend.Buffer, spec backend.NTTSpec
 	if err != nil {
 		return err
 	}
-	var a C.g16_ntt_args
-	a.log_n = C.int(spec.LogN)
-	if spec.Order == backend.DIT {
-		a.dit = 1
-	}
-	a.max_k, a.log_block, a.threads = C.int(tune.maxK), C.int(tune.logBlock), C.int(tune.threads)
-	a.log_roots, a.win = C.int(tw.logRoots), C.int(tw.win)
-	a.roots, a.tw_lo, a.tw_hi = tw.at(0), tw.at(tw.lo), tw.at(tw.hi)
-	switch {
-	case spec.Coset:
-		// Forward: x_i·g^i on the input. Inverse: n⁻¹·g^(−j) on the output.
-		sc, err := tabs.scale(b, spec.LogN, spec.Inverse, spec.CosetShift)
-		if err != nil {
+	var sc *devTable
+	if spec.Coset {
+		if sc, err = tabs.scale(b, spec.LogN, spec.Inverse, spec.CosetShift); err != nil {
 			return err
 		}
-		a.scale = 2
-		a.sc_lo, a.sc_hi = sc.at(0), sc.at(sc.hi)
-		if spec.Inverse {
-			a.scale_out = 1
-		}
-	case spec.Inverse:
-		a.scale, a.scale_out = 1, 1
-		ninv := nInverse(spec.LogN)
-		for i := range a.scale_c {
-			a.scale_c[i] = C.uint32_t(ninv[i/2] >> (32 * (i % 2)))
-		}
 	}
+	a := nttArgs(spec, tune, tw.layout, tw.at, sc.part)
 	return errOf(C.g16_ntt(b.dev, s, x.ptr, &a))
 }
 
@@ -153,17 +133,25 @@ type scaleKey struct {
 	shift   fr.Element
 }
 
-// devTable is one uploaded table set: fr.Elements at device address base,
-// with the offsets (in elements) of its parts.
+// devTable is one uploaded table set: fr.Elements at device address base.
 type devTable struct {
-	base          unsafe.Pointer
-	bytes         int64
-	logRoots, win int
-	lo, hi        int
+	base   unsafe.Pointer
+	bytes  int64
+	layout twiddleLayout // twiddle tables
+	hi     int           // scale tables: where hi starts
 }
 
+// at returns the address of element off.
 func (t *devTable) at(off int) unsafe.Pointer {
 	return unsafe.Add(t.base, off*int(backend.ScalarBytes))
+}
+
+// part returns the address of the scale tables' lo (0) or hi (1) part.
+func (t *devTable) part(i int) unsafe.Pointer {
+	if i == 0 {
+		return t.base
+	}
+	return t.at(t.hi)
 }
 
 type nttTables struct {
@@ -195,13 +183,25 @@ func square(x fr.Element, k int) fr.Element {
 	return x
 }
 
+// maxLogDirect bounds the direct twiddle table: 2^18 elements, 8 MiB.
+const maxLogDirect = 18
+
+// twiddleLayout says where the parts of a twiddle table set start, in
+// elements (−1: absent), and their sizes.
+type twiddleLayout struct {
+	logRoots, win, logDirect int
+	lo, hi, hi0, direct      int
+}
+
 // twiddleTables returns, for ω the generator of the domain of size 2^logN
 // (inverted for the inverse transform), concatenated:
 //
-//	roots: ω^(m·2^(logN−logRoots)) for m < 2^(logRoots−1)
-//	lo:    ω^e for e < 2^win
-//	hi:    ω^(e·2^win) for e < 2^(logN−win)
-func twiddleTables(logN int, inverse bool) (tab []fr.Element, logRoots, win, lo, hi int) {
+//	roots:  ω^(m·2^(logN−logRoots)) for m < 2^(logRoots−1)
+//	lo:     ω^e for e < 2^win
+//	hi:     ω^(e·2^win) for e < 2^(logN−win)
+//	hi0:    n⁻¹·hi (inverse only), so that the first pass applies n⁻¹
+//	direct: ω^(m·2^(logN−logDirect)) for m < 2^logDirect (logN ≥ 2)
+func twiddleTables(logN int, inverse bool) ([]fr.Element, twiddleLayout) {
 	w, err := fft.Generator(uint64(1) << logN)
 	if err != nil {
 		panic("cuda: internal error: " + err.Error())
@@ -209,14 +209,60 @@ func twiddleTables(logN int, inverse bool) (tab []fr.Element, logRoots, win, lo,
 	if inverse {
 		w.Inverse(&w)
 	}
-	logRoots, win = min(logN, maxLogRoots), windowOf(logN)
+	l := twiddleLayout{logRoots: min(logN, maxLogRoots), win: windowOf(logN), hi0: -1, direct: -1}
 	one := fr.One()
-	tab = geometric(one, square(w, logN-logRoots), 1<<(logRoots-1))
-	lo = len(tab)
-	tab = append(tab, geometric(one, w, 1<<win)...)
-	hi = len(tab)
-	tab = append(tab, geometric(one, square(w, win), 1<<(logN-win))...)
-	return tab, logRoots, win, lo, hi
+	tab := geometric(one, square(w, logN-l.logRoots), 1<<(l.logRoots-1))
+	l.lo = len(tab)
+	tab = append(tab, geometric(one, w, 1<<l.win)...)
+	l.hi = len(tab)
+	hiBase := square(w, l.win)
+	tab = append(tab, geometric(one, hiBase, 1<<(logN-l.win))...)
+	if inverse {
+		l.hi0 = len(tab)
+		tab = append(tab, geometric(nInverse(logN), hiBase, 1<<(logN-l.win))...)
+	}
+	if logN >= 2 {
+		l.logDirect = min(logN-1, maxLogDirect)
+		l.direct = len(tab)
+		tab = append(tab, geometric(one, square(w, logN-l.logDirect), 1<<l.logDirect)...)
+	}
+	return tab, l
+}
+
+// nttArgs fills the kernels' arguments: tw gives the address of an element
+// of the twiddle tables, sc that of the scale tables' lo (0) or hi (1) part.
+func nttArgs(spec backend.NTTSpec, tune nttTune, l twiddleLayout, tw func(int) unsafe.Pointer, sc func(int) unsafe.Pointer) C.g16_ntt_args {
+	var a C.g16_ntt_args
+	a.log_n = C.int(spec.LogN)
+	if spec.Order == backend.DIT {
+		a.dit = 1
+	}
+	a.max_k, a.log_block, a.threads = C.int(tune.maxK), C.int(tune.logBlock), C.int(tune.threads)
+	a.log_roots, a.win = C.int(l.logRoots), C.int(l.win)
+	a.roots, a.tw_lo, a.tw_hi = tw(0), tw(l.lo), tw(l.hi)
+	if l.direct >= 0 {
+		a.log_direct, a.direct = C.int(l.logDirect), tw(l.direct)
+	}
+	switch {
+	case spec.Coset:
+		// Forward: x_i·g^i on the input. Inverse: n⁻¹·g^(−j) on the output.
+		a.scale = 2
+		a.sc_lo, a.sc_hi = sc(0), sc(1)
+		if spec.Inverse {
+			a.scale_out = 1
+		}
+	case spec.Inverse:
+		// n⁻¹ on the output, or folded into the first pass's twiddles.
+		a.scale, a.scale_out = 1, 1
+		ninv := nInverse(spec.LogN)
+		for i := range a.scale_c {
+			a.scale_c[i] = C.uint32_t(ninv[i/2] >> (32 * (i % 2)))
+		}
+		if l.hi0 >= 0 {
+			a.tw_hi0 = tw(l.hi0)
+		}
+	}
+	return a
 }
 
 // scaleTables returns lo and hi, concatenated, with
@@ -243,12 +289,12 @@ func (c *nttTables) twiddles(b *Backend, logN int, inverse bool) (*devTable, err
 	if t, ok := c.tw[k]; ok {
 		return t, nil
 	}
-	tab, logRoots, win, lo, hi := twiddleTables(logN, inverse)
+	tab, layout := twiddleTables(logN, inverse)
 	t, err := c.upload(b, tab)
 	if err != nil {
 		return nil, err
 	}
-	t.logRoots, t.win, t.lo, t.hi = logRoots, win, lo, hi
+	t.layout = layout
 	if c.tw == nil {
 		c.tw = make(map[twiddleKey]*devTable)
 	}
@@ -269,7 +315,7 @@ func (c *nttTables) scale(b *Backend, logN int, inverse bool, g fr.Element) (*de
 	if err != nil {
 		return nil, err
 	}
-	t.win, t.hi = windowOf(logN), hi
+	t.hi = hi
 	if c.sc == nil {
 		c.sc = make(map[scaleKey]*devTable)
 	}
@@ -342,30 +388,14 @@ func hostNTT(data []fr.Element, spec backend.NTTSpec, tune nttTune) error {
 		pin.Pin(&s[0])
 		return unsafe.Pointer(&s[0])
 	}
-	tw, logRoots, win, lo, hi := twiddleTables(spec.LogN, spec.Inverse)
-	var a C.g16_ntt_args
-	a.log_n = C.int(spec.LogN)
-	if spec.Order == backend.DIT {
-		a.dit = 1
+	tw, layout := twiddleTables(spec.LogN, spec.Inverse)
+	var sc []fr.Element
+	var shi int
+	if spec.Coset {
+		sc, shi = scaleTables(spec.LogN, spec.Inverse, spec.CosetShift)
 	}
-	a.max_k, a.log_block, a.threads = C.int(tune.maxK), C.int(tune.logBlock), C.int(tune.threads)
-	a.log_roots, a.win = C.int(logRoots), C.int(win)
-	a.roots, a.tw_lo, a.tw_hi = ptr(tw), ptr(tw[lo:]), ptr(tw[hi:])
-	switch {
-	case spec.Coset:
-		sc, shi := scaleTables(spec.LogN, spec.Inverse, spec.CosetShift)
-		a.scale = 2
-		a.sc_lo, a.sc_hi = ptr(sc), ptr(sc[shi:])
-		if spec.Inverse {
-			a.scale_out = 1
-		}
-	case spec.Inverse:
-		a.scale, a.scale_out = 1, 1
-		ninv := nInverse(spec.LogN)
-		for i := range a.scale_c {
-			a.scale_c[i] = C.uint32_t(ninv[i/2] >> (32 * (i % 2)))
-		}
-	}
+	a := nttArgs(spec, tune, layout, func(off int) unsafe.Pointer { return ptr(tw[off:]) },
+		func(i int) unsafe.Pointer { return ptr(sc[i*shi:]) })
 	return errOf(C.g16_host_ntt(ptr(data), &a))
 }
 

@@ -27,10 +27,13 @@
 // shortest distance up with the transposed butterfly (a, b) → (a + w·b, a − w·b).
 //
 // Twiddles come from small tables built by the caller: the roots of order
-// 2^10 for the stages inside a pass, and ω^e = lo[e mod 2^W]·hi[e >> W] for
-// the twiddles between passes (two tables of about √n entries). Coset
-// scaling and 1/n use the same windowed form and are fused into the first
-// pass's loads (forward) or the last pass's stores (inverse).
+// 2^12 for the stages inside a pass; for the twiddles between passes,
+// ω^e = lo[e mod 2^W]·hi[e >> W] (two tables of about √n entries) in the
+// first pass, whose roots have order n, and one direct table of the roots of
+// order up to 2^18 in the later passes. Coset scaling uses the same windowed
+// form and is fused into the first pass's loads (forward) or the last pass's
+// stores (inverse); the inverse's plain 1/n is folded into the first pass's
+// twiddle table.
 //
 // Shared memory holds each element as two 16-byte halves in two planes, so
 // that consecutive threads touch consecutive 16-byte words.
@@ -92,12 +95,14 @@ struct ntt_pass {
 	uint4* data;
 	const uint4* roots;
 	const uint4* tw_lo;
-	const uint4* tw_hi;
+	const uint4* tw_hi; // the first pass's may have a constant folded in
+	const uint4* direct;
 	const uint4* sc_lo;
 	const uint4* sc_hi;
 	fr_t scale_c;
-	uint32_t L, Lp, k, logC, B, log_roots, win;
+	uint32_t L, Lp, k, logC, B, log_roots, win, log_direct;
 	uint32_t twiddle;   // 1: this pass has a twiddle (S > 1)
+	uint32_t use_direct; // 1: its twiddles come from direct
 	uint32_t dit;       // 1: transposed (DIT) pass
 	uint32_t scale_in;  // 0 none, 1 constant, 2 table: on the loads
 	uint32_t scale_out; // the same on the stores
@@ -121,8 +126,9 @@ struct ntt_pass {
 	// tw is the twiddle of the element in row i1, column i0: ω_p^(i0·j1)
 	// with j1 = bitrev_k(i1), its DFT index after the in-place DIF stages.
 	G16_HD fr_t tw(uint32_t i0, uint32_t i1) const {
-		uint32_t e = (i0 * bitrev(i1, k)) << (L - Lp);
-		return window(tw_lo, tw_hi, e);
+		uint32_t e = i0 * bitrev(i1, k); // < 2^Lp
+		if (use_direct) return ld_table(direct, e << (log_direct - Lp));
+		return window(tw_lo, tw_hi, e << (L - Lp));
 	}
 
 	// scaled applies scaling mode to x, at global position g of the input
@@ -246,6 +252,7 @@ std::vector<ntt_pass> plan(void* data, const g16_ntt_args& a) {
 	if (a.win < 0 || a.win > a.log_n || !a.tw_lo || !a.tw_hi) fail(G16_INVALID, "ntt: bad twiddle tables");
 	if (a.scale < 0 || a.scale > 2) fail(G16_INVALID, "ntt: unknown scale mode");
 	if (a.scale == 2 && (!a.sc_lo || !a.sc_hi)) fail(G16_INVALID, "ntt: missing scale tables");
+	if (a.direct && (a.log_direct < 0 || a.log_direct >= a.log_n)) fail(G16_INVALID, "ntt: bad direct table");
 	if (!data) fail(G16_INVALID, "ntt: no data");
 
 	uint32_t B = std::min<uint32_t>(L, (uint32_t)log_block);
@@ -258,6 +265,8 @@ std::vector<ntt_pass> plan(void* data, const g16_ntt_args& a) {
 	base.roots = (const uint4*)a.roots;
 	base.tw_lo = (const uint4*)a.tw_lo;
 	base.tw_hi = (const uint4*)a.tw_hi;
+	base.direct = (const uint4*)a.direct;
+	base.log_direct = a.direct ? (uint32_t)a.log_direct : 0;
 	base.sc_lo = (const uint4*)a.sc_lo;
 	base.sc_hi = (const uint4*)a.sc_hi;
 	std::memcpy(base.scale_c.v, a.scale_c, sizeof base.scale_c.v);
@@ -275,14 +284,21 @@ std::vector<ntt_pass> plan(void* data, const g16_ntt_args& a) {
 		q.Lp = Lp;
 		q.logC = B - q.k;
 		q.twiddle = Lp > q.k;
+		q.use_direct = q.twiddle && q.direct && Lp <= q.log_direct;
 		Lp -= q.k;
 		out.push_back(q);
 	}
+	// The first DIF pass (p = 0) has Lp = L > log_direct, so it reads the
+	// windows, where the constant can be folded.
+	bool fold = a.scale == 1 && a.tw_hi0 && P > 1;
+	if (fold) out[0].tw_hi = (const uint4*)a.tw_hi0;
 	if (base.dit) std::reverse(out.begin(), out.end());
-	if (a.scale_out)
-		out.back().scale_out = (uint32_t)a.scale;
-	else
-		out.front().scale_in = (uint32_t)a.scale;
+	if (!fold) {
+		if (a.scale_out)
+			out.back().scale_out = (uint32_t)a.scale;
+		else
+			out.front().scale_in = (uint32_t)a.scale;
+	}
 	return out;
 }
 
@@ -371,10 +387,15 @@ extern "C" g16_status g16_host_ntt(void* data, const g16_ntt_args* args) {
 		size_t nlo = (size_t)1 << std::max(a.win, 0), nhi = (size_t)1 << std::max(a.log_n - a.win, 0);
 		g16::aligned_copy d(data, n * 32), r(a.roots, nr * 32), tl(a.tw_lo, nlo * 32), th(a.tw_hi, nhi * 32);
 		g16::aligned_copy sl(a.scale == 2 ? a.sc_lo : nullptr, nlo * 32), sh(a.scale == 2 ? a.sc_hi : nullptr, nhi * 32);
+		g16::aligned_copy th0(a.tw_hi0, nhi * 32);
+		size_t nd = a.direct && a.log_direct >= 0 && a.log_direct < 31 ? (size_t)1 << a.log_direct : 0;
+		g16::aligned_copy dd(a.direct, nd * 32);
 		g16_ntt_args b = a;
 		b.roots = a.roots ? r.p() : nullptr;
 		b.tw_lo = a.tw_lo ? tl.p() : nullptr;
 		b.tw_hi = a.tw_hi ? th.p() : nullptr;
+		b.tw_hi0 = a.tw_hi0 ? th0.p() : nullptr;
+		b.direct = a.direct ? dd.p() : nullptr;
 		b.sc_lo = a.scale == 2 && a.sc_lo ? sl.p() : nullptr;
 		b.sc_hi = a.scale == 2 && a.sc_hi ? sh.p() : nullptr;
 		std::vector<ntt_pass> passes = g16::plan(d.p(), b);

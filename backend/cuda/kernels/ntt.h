@@ -43,6 +43,16 @@ typedef struct {
 	int win;
 	const void* tw_lo;
 	const void* tw_hi;
+	/* Optional (NULL: not given). tw_hi0 = scale_c·tw_hi, entry by entry:
+	 * with scale = 1 and more than one pass, the constant is folded into the
+	 * first pass's twiddles, which every element meets once, and costs no
+	 * multiplication of its own. direct[m] = ω^(m·2^(log_n − log_direct)) for
+	 * m < 2^log_direct, log_direct < log_n: a pass whose twiddles are powers of
+	 * a root of order at most 2^log_direct reads them there in one load
+	 * instead of two loads and a multiplication. */
+	const void* tw_hi0;
+	int log_direct;
+	const void* direct;
 
 	/* Scaling by a factor that depends on the natural index i of the input
 	 * element (scale_out = 0) or of the output element (scale_out = 1):

@@ -142,7 +142,8 @@ func sameElements(t *testing.T, what string, got, want []fr.Element) {
 // nttTunes are pass shapes to check besides the default: many short passes
 // on small blocks, and the largest blocks.
 var nttTunes = []nttTune{{}, {maxK: 1, logBlock: 1, threads: 32}, {maxK: 3, logBlock: 5, threads: 32},
-	{maxK: 4, logBlock: 4, threads: 64}, {maxK: 12, logBlock: 12, threads: 512}, {maxK: 8, logBlock: 11, threads: 128}}
+	{maxK: 4, logBlock: 4, threads: 64}, {maxK: 12, logBlock: 12, threads: 512}, {maxK: 8, logBlock: 11, threads: 128},
+	{maxK: 10, logBlock: 10, threads: 128}, {maxK: 9, logBlock: 10, threads: 512}}
 
 func (t nttTune) String() string {
 	if t == (nttTune{}) {
@@ -347,8 +348,8 @@ func quotientOn(t *testing.T, be backend.Backend, a, b, c []fr.Element, n int, z
 }
 
 // benchData fills a device buffer with n random elements (cheap ones: 254
-// random bits, below r) and returns it with a queue.
-func benchData(b *testing.B, be *Backend, n int) (backend.Queue, backend.Buffer) {
+// random bits, below r) and returns it with a queue and the host copy.
+func benchData(b *testing.B, be *Backend, n int) (backend.Queue, backend.Buffer, []fr.Element) {
 	b.Helper()
 	q, err := be.NewQueue()
 	if err != nil {
@@ -371,24 +372,54 @@ func benchData(b *testing.B, be *Backend, n int) (backend.Queue, backend.Buffer)
 	if err := q.Wait(); err != nil {
 		b.Fatal(err)
 	}
-	return q, buf
+	return q, buf, x
 }
 
 // BenchmarkNTT times transforms on data resident on the device: b.N
 // transforms enqueued back to back on one queue, then one wait. The
 // variants are the two the prover runs most (an inverse DIF, a forward DIT
-// on a coset).
-func BenchmarkNTT(b *testing.B) {
+// on a coset). Each size then checks a round trip (forward DIF on a coset,
+// inverse DIT on it) on its data, since the tests stop at 2^20.
+func BenchmarkNTT(b *testing.B) { benchNTTSizes(b, []int{20, 22, 24, 26}) }
+
+// BenchmarkNTTLarge is BenchmarkNTT at 2^28 (8 GiB of data, 16 GiB of host
+// memory).
+func BenchmarkNTTLarge(b *testing.B) { benchNTTSizes(b, []int{28}) }
+
+func benchNTTSizes(b *testing.B, sizes []int) {
 	be := newTestBackend(b)
 	g := fr.NewElement(7)
-	for _, logN := range []int{20, 22, 24, 26} {
-		q, buf := benchData(b, be, 1<<logN)
+	for _, logN := range sizes {
+		q, buf, x := benchData(b, be, 1<<logN)
 		for _, spec := range []backend.NTTSpec{
 			{LogN: logN, Inverse: true, Order: backend.DIF},
 			{LogN: logN, Order: backend.DIT, Coset: true, CosetShift: g},
 		} {
 			name := fmt.Sprintf("backend=cuda/n=2^%d/%v", logN, nttVariant{spec.Inverse, spec.Order, spec.Coset})
 			b.Run(name, func(b *testing.B) { benchNTT(b, be, q, buf, spec, nttTune{}) })
+		}
+		// The round trip.
+		if err := be.Upload(q, buf, 0, backend.AsBytes(x)); err != nil {
+			b.Fatal(err)
+		}
+		if err := be.NTT(q, buf, backend.NTTSpec{LogN: logN, Order: backend.DIF, Coset: true, CosetShift: g}); err != nil {
+			b.Fatal(err)
+		}
+		if err := be.NTT(q, buf, backend.NTTSpec{LogN: logN, Inverse: true, Order: backend.DIT, Coset: true, CosetShift: g}); err != nil {
+			b.Fatal(err)
+		}
+		got := make([]fr.Element, len(x))
+		if err := be.Download(q, backend.AsBytes(got), buf, 0); err != nil {
+			b.Fatal(err)
+		}
+		for i := range got {
+			if got[i] != x[i] {
+				b.Fatalf("n=2^%d: round trip differs at element %d", logN, i)
+			}
+		}
+		b.Logf("n=2^%d: round trip ok", logN)
+		if err := be.Free(q, buf); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
@@ -397,10 +428,11 @@ func BenchmarkNTT(b *testing.B) {
 func BenchmarkNTTShapes(b *testing.B) {
 	be := newTestBackend(b)
 	const logN = 24
-	q, buf := benchData(b, be, 1<<logN)
+	q, buf, _ := benchData(b, be, 1<<logN)
 	spec := backend.NTTSpec{LogN: logN, Inverse: true, Order: backend.DIF}
-	for _, tune := range []nttTune{{}, {maxK: 8, logBlock: 11, threads: 256}, {maxK: 12, logBlock: 12, threads: 512},
-		{maxK: 12, logBlock: 12, threads: 256}, {maxK: 10, logBlock: 11, threads: 512}, {maxK: 10, logBlock: 10, threads: 256}} {
+	for _, tune := range []nttTune{{}, {maxK: 12, logBlock: 12, threads: 512}, {maxK: 10, logBlock: 11, threads: 512},
+		{maxK: 10, logBlock: 10, threads: 256}, {maxK: 10, logBlock: 10, threads: 128}, {maxK: 9, logBlock: 10, threads: 256},
+		{maxK: 10, logBlock: 10, threads: 512}} {
 		b.Run(fmt.Sprintf("n=2^%d/%v", logN, tune), func(b *testing.B) { benchNTT(b, be, q, buf, spec, tune) })
 	}
 }
@@ -432,9 +464,9 @@ func BenchmarkQuotientStep(b *testing.B) {
 	be := newTestBackend(b)
 	for _, logN := range []int{20, 24} {
 		n := 1 << logN
-		q, a := benchData(b, be, n)
-		_, bb := benchData(b, be, n)
-		_, c := benchData(b, be, n)
+		q, a, _ := benchData(b, be, n)
+		_, bb, _ := benchData(b, be, n)
+		_, c, _ := benchData(b, be, n)
 		z := fr.NewElement(5)
 		b.Run(fmt.Sprintf("backend=cuda/n=2^%d", logN), func(b *testing.B) {
 			b.ReportAllocs()

@@ -55,7 +55,8 @@ type device[K any] struct {
 	cond    *sync.Cond // broadcast when a set is released, or on stop
 	held    int64      // resident bytes + every set: staged, running or idle
 	active  int        // sets staged or running: they will be released
-	gen     uint64     // counts releases, so waiters see a change
+	freeing int        // evicted sets whose buffers are being freed
+	gen     uint64     // counts releases and evictions, so waiters see a change
 	idle    []*bufSet
 	stopped bool
 
@@ -109,14 +110,30 @@ func (d *device[K]) takeIdleLocked(sizes []int64) *bufSet {
 }
 
 // evictLocked removes every idle set from the accounting and returns them,
-// for the caller to free.
+// for the caller to free and then report with evicted. Until then they
+// count as freeing, so that a worker waiting for memory waits for them.
 func (d *device[K]) evictLocked() []*bufSet {
 	ev := d.idle
 	d.idle = nil
 	for _, s := range ev {
 		d.held -= s.bytes
 	}
+	if len(ev) > 0 {
+		d.freeing++
+	}
 	return ev
+}
+
+// evicted reports that sets returned by evictLocked have been freed.
+func (d *device[K]) evicted(ev []*bufSet) {
+	if len(ev) == 0 {
+		return
+	}
+	d.mu.Lock()
+	d.freeing--
+	d.gen++
+	d.cond.Broadcast()
+	d.mu.Unlock()
 }
 
 // release returns a set that was staged or running. Kept sets go idle for

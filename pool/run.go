@@ -279,6 +279,7 @@ func (r *run[K]) cleanup(d *device[K]) error {
 	if err := w.freeSets(ev); err != nil {
 		errs = append(errs, err)
 	}
+	d.evicted(ev)
 	if d.resLoaded.Load() {
 		q, err := w.b.NewQueue()
 		if err == nil {

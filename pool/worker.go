@@ -184,6 +184,7 @@ func (w *worker[K]) admit(sizes []int64) (set *bufSet, fresh bool, err error) {
 			ev := d.evictLocked()
 			d.mu.Unlock()
 			err := w.freeSets(ev)
+			d.evicted(ev)
 			d.mu.Lock()
 			if err != nil {
 				return nil, false, err
@@ -269,7 +270,9 @@ func (w *worker[K]) fallbackSet(sizes []int64) (*bufSet, error) {
 	}
 	ev := d.evictLocked()
 	d.mu.Unlock()
-	if err := w.freeSets(ev); err != nil {
+	err := w.freeSets(ev)
+	d.evicted(ev)
+	if err != nil {
 		return nil, err
 	}
 	if err := w.b.Sync(); err != nil {
@@ -293,13 +296,14 @@ func (w *worker[K]) fallbackSet(sizes []int64) (*bufSet, error) {
 }
 
 // waitRelease waits, outside both regions, until another job releases
-// memory on the device (the generation moves past gen). It returns false
-// when no other job holds any, so that nothing will change, or on stop.
+// memory on the device, or idle sets being freed are freed (the generation
+// moves past gen). It returns false when no other job holds any and none
+// is being freed, so that nothing will change, or on stop.
 func (w *worker[K]) waitRelease(gen uint64) bool {
 	d := w.dev
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	for d.gen == gen && d.active > 0 && !d.stopped {
+	for d.gen == gen && (d.active > 0 || d.freeing > 0) && !d.stopped {
 		d.cond.Wait()
 	}
 	return d.gen != gen && !d.stopped
@@ -336,8 +340,10 @@ func (w *worker[K]) resident() (K, error) {
 		d.mu.Lock()
 		ev := d.evictLocked()
 		d.mu.Unlock()
-		if err := w.freeSets(ev); err != nil {
-			return k, err
+		ferr := w.freeSets(ev)
+		d.evicted(ev)
+		if ferr != nil {
+			return k, ferr
 		}
 		if err := w.b.Sync(); err != nil {
 			return k, err

@@ -392,10 +392,11 @@ func (w *worker[K]) allocate(sizes []int64, direct bool) ([]backend.Buffer, erro
 }
 
 // discard frees a staged or running set that must not be reused (its job
-// failed).
+// failed). The accounting changes after the bytes are freed, so that a
+// worker woken by the change finds them free.
 func (w *worker[K]) discard(s *bufSet) {
-	w.dev.release(s, false)
 	_ = w.freeSets([]*bufSet{s})
+	w.dev.release(s, false)
 }
 
 func (w *worker[K]) freeSets(sets []*bufSet) error {

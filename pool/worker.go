@@ -226,10 +226,8 @@ func (w *worker[K]) computeStep(ctx context.Context, job Job[K], sizes []int64, 
 		}
 		if set == nil {
 			outcome = OutcomeFallback
-			w.dev.mu.Lock()
-			gen := w.dev.gen
-			w.dev.mu.Unlock()
-			set, err = w.fallbackSet(sizes)
+			var gen uint64
+			set, gen, err = w.fallbackSet(sizes)
 			if err != nil {
 				w.leave(RegionCompute, outcome, err)
 				if errors.Is(err, backend.ErrOutOfMemory) && w.waitRelease(gen) {
@@ -260,39 +258,43 @@ func (w *worker[K]) computeStep(ctx context.Context, job Job[K], sizes []int64, 
 // fallbackSet gets buffers inside the compute region: an idle set of the
 // right sizes if there is one; otherwise it frees the idle sets, waits for
 // the device (Sync), trims the pool so that the bytes it caches become
-// available, and allocates outside the pool.
-func (w *worker[K]) fallbackSet(sizes []int64) (*bufSet, error) {
+// available, and allocates outside the pool. On failure, gen is the
+// device's generation from before the allocation, for waitRelease.
+func (w *worker[K]) fallbackSet(sizes []int64) (set *bufSet, gen uint64, err error) {
 	d := w.dev
 	d.mu.Lock()
 	if s := d.takeIdleLocked(sizes); s != nil {
 		d.mu.Unlock()
-		return s, nil
+		return s, 0, nil
 	}
 	ev := d.evictLocked()
 	d.mu.Unlock()
-	err := w.freeSets(ev)
+	err = w.freeSets(ev)
 	d.evicted(ev)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
+	d.mu.Lock()
+	gen = d.gen
+	d.mu.Unlock()
 	if err := w.b.Sync(); err != nil {
-		return nil, err
+		return nil, gen, err
 	}
 	if !w.r.cfg.noTrim {
 		if err := w.b.TrimPool(0); err != nil {
-			return nil, err
+			return nil, gen, err
 		}
 	}
 	bufs, err := w.allocate(sizes, true)
 	if err != nil {
-		return nil, err
+		return nil, gen, err
 	}
 	need := total(sizes)
 	d.mu.Lock()
 	d.held += need
 	d.active++
 	d.mu.Unlock()
-	return &bufSet{sizes: append([]int64(nil), sizes...), bufs: bufs, bytes: need}, nil
+	return &bufSet{sizes: append([]int64(nil), sizes...), bufs: bufs, bytes: need}, gen, nil
 }
 
 // waitRelease waits, outside both regions, until another job releases

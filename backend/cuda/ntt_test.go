@@ -143,7 +143,7 @@ func sameElements(t *testing.T, what string, got, want []fr.Element) {
 // on small blocks, and the largest blocks.
 var nttTunes = []nttTune{{}, {maxK: 1, logBlock: 1, threads: 32}, {maxK: 3, logBlock: 5, threads: 32},
 	{maxK: 4, logBlock: 4, threads: 64}, {maxK: 12, logBlock: 12, threads: 512}, {maxK: 8, logBlock: 11, threads: 128},
-	{maxK: 10, logBlock: 10, threads: 128}, {maxK: 9, logBlock: 10, threads: 512}}
+	{maxK: 10, logBlock: 11, threads: 256}, {maxK: 9, logBlock: 10, threads: 512}}
 
 func (t nttTune) String() string {
 	if t == (nttTune{}) {
@@ -430,9 +430,9 @@ func BenchmarkNTTShapes(b *testing.B) {
 	const logN = 24
 	q, buf, _ := benchData(b, be, 1<<logN)
 	spec := backend.NTTSpec{LogN: logN, Inverse: true, Order: backend.DIF}
-	for _, tune := range []nttTune{{}, {maxK: 12, logBlock: 12, threads: 512}, {maxK: 10, logBlock: 11, threads: 512},
-		{maxK: 10, logBlock: 10, threads: 256}, {maxK: 10, logBlock: 10, threads: 128}, {maxK: 9, logBlock: 10, threads: 256},
-		{maxK: 10, logBlock: 10, threads: 512}} {
+	for _, tune := range []nttTune{{}, {maxK: 12, logBlock: 12, threads: 512}, {maxK: 10, logBlock: 11, threads: 256},
+		{maxK: 10, logBlock: 11, threads: 512}, {maxK: 10, logBlock: 10, threads: 256}, {maxK: 9, logBlock: 10, threads: 128},
+		{maxK: 10, logBlock: 10, threads: 64}} {
 		b.Run(fmt.Sprintf("n=2^%d/%v", logN, tune), func(b *testing.B) { benchNTT(b, be, q, buf, spec, tune) })
 	}
 }

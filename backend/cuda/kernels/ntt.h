@@ -23,7 +23,7 @@ typedef struct {
 	int log_n; /* n = 2^log_n, 0 ≤ log_n ≤ G16_NTT_MAX_LOG */
 	int dit;   /* 0: DIF, natural in, bit-reversed out; 1: DIT, bit-reversed in, natural out */
 
-	/* Tuning, 0 for the defaults (10, 11, 256). A pass does at most max_k
+	/* Tuning, 0 for the defaults (10, 10, 128). A pass does at most max_k
 	 * radix-2 stages on blocks of 2^log_block elements held in shared
 	 * memory, with `threads` threads a block (a power of two, 32 to 512);
 	 * 1 ≤ max_k ≤ min(log_block, log_roots), log_block ≤ 12. Small values let

@@ -29,12 +29,12 @@ func WithMemoryLimit(bytes int64) Option {
 	}
 }
 
-// WithMSMWindow fixes the MSM's window size in bits (2..24) instead of
+// WithMSMWindow fixes the MSM's window size in bits (4..24) instead of
 // choosing it from the size of each MSM. For tuning.
 func WithMSMWindow(bits int) Option {
 	return func(c *config) error {
-		if bits < 2 || bits > 24 {
-			return fmt.Errorf("cuda: MSM window must be in [2, 24], got %d", bits)
+		if bits < 4 || bits > 24 {
+			return fmt.Errorf("cuda: MSM window must be in [4, 24], got %d", bits)
 		}
 		c.msmWindow = bits
 		return nil

@@ -247,7 +247,7 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, const fr_t* scalars, size_t n
 	typedef xyzz_t<F> P;
 	if (n == 0 || n >= (1u << 31)) fail(G16_INVALID, "msm: n must be in [1, 2^31)");
 	int w = window ? window : pick_window(n);
-	if (w < 2 || w > 24) fail(G16_INVALID, "msm: window must be in [2, 24]");
+	if (w < 4 || w > 24) fail(G16_INVALID, "msm: window must be in [4, 24]");
 	int nw = (255 + w - 1) / w;
 	if (nw > 64) fail(G16_INVALID, "msm: more than 64 windows");
 	*nw_out = nw;
@@ -289,7 +289,8 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, const fr_t* scalars, size_t n
 	// Accumulate, cutting runs into tasks of at most L items, until each
 	// run is one sum.
 	uint32_t avg = (uint32_t)((n + B - 1) / B);
-	uint32_t L = max_task > 0 ? (uint32_t)max_task : std::max<uint32_t>(32, 2 * avg);
+	// L ≥ 2, or the split would never shrink a run.
+	uint32_t L = max_task > 0 ? std::max<uint32_t>(2, (uint32_t)max_task) : std::max<uint32_t>(32, 2 * avg);
 	buf<uint32_t> cnt_a(ex, runs), off_a(ex, runs), cnt_b(ex, runs), off_b(ex, runs);
 	uint32_t *cnt_out = cnt_a.p, *off_out = off_a.p, *cnt_other = cnt_b.p, *off_other = off_b.p;
 	const uint32_t* cur_counts = run_counts;

@@ -797,3 +797,64 @@ func TestResidentOutOfMemory(t *testing.T) {
 		t.Errorf("calls %s; want Alloc, Sync, TrimPool, Alloc", got)
 	}
 }
+
+// failFree fails every Free, as a device with a sticky error would.
+type failFree struct{ backend.Backend }
+
+func (failFree) Free(backend.Queue, backend.Buffer) error { return errors.New("injected: Free on a lost device") }
+
+// TestCleanupOnLostDevice: a device that lost its context fails its jobs
+// and then its frees. The batch, proved on the other device, still
+// succeeds; the failed cleanup is in the trace. A healthy device that
+// cannot free reports it.
+func TestCleanupOnLostDevice(t *testing.T) {
+	dead := func(op cpu.Op, size int64) error {
+		if op == cpu.OpNTT {
+			return errors.New("injected: device lost")
+		}
+		return nil
+	}
+	lose := func(dev int) func(backend.Backend, *Worker) backend.Backend {
+		return func(b backend.Backend, w *Worker) backend.Backend {
+			if w.Device == dev {
+				return failFree{b}
+			}
+			return b
+		}
+	}
+	devs := devices(newCPU(t, 0, 0, nil), newCPU(t, 1, 0, dead))
+	jobs := newFakeJobs(8)
+	// The first four jobs wait for one another in Prepare, so that each
+	// of the four workers holds one: both of cpu:1's workers fail, and it
+	// is quarantined.
+	var started atomic.Int32
+	for _, j := range jobs[:4] {
+		j.prepare = func(*fakeJob) error {
+			started.Add(1)
+			for i := 0; i < 5000 && started.Load() < 4; i++ {
+				time.Sleep(time.Millisecond)
+			}
+			return nil
+		}
+	}
+	tr, err := runBatch(t, context.Background(), devs, jobs, &fakeResident{}, WithInstrument(lose(1)))
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	checkAllFinished(t, jobs)
+	found := false
+	for _, e := range tr.Events() {
+		if e.Kind == KindOutcome && e.Name == "cleanup failed" && e.Device == 1 {
+			found = true
+		}
+	}
+	if !found || !tr.Summary().Devices[1].Quarantined {
+		t.Errorf("no failed cleanup of the quarantined device in the trace\n%v", tr.Summary())
+	}
+
+	devs = devices(newCPU(t, 0, 0, nil), newCPU(t, 1, 0, nil))
+	_, err = runBatch(t, context.Background(), devs, newFakeJobs(4), &fakeResident{}, WithInstrument(lose(0)))
+	if err == nil || !strings.Contains(err.Error(), "Free on a lost device") {
+		t.Errorf("a healthy device's failed cleanup: Run returned %v", err)
+	}
+}

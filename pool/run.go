@@ -240,9 +240,20 @@ func Run[K any](ctx context.Context, devices []backend.Backend, jobs []Job[K], r
 
 	var cleanupErrs []error
 	for _, d := range r.devices {
-		if err := r.cleanup(d); err != nil {
-			cleanupErrs = append(cleanupErrs, err)
+		err := r.cleanup(d)
+		if err == nil {
+			continue
 		}
+		if r.quarantined(d.idx) {
+			// A device that failed its jobs may fail to free too (a
+			// CUDA error is sticky). The jobs it failed went elsewhere;
+			// record the failure and let the batch stand.
+			now := r.trace.now()
+			r.trace.add(Event{Kind: KindOutcome, Name: "cleanup failed", Device: d.idx, Worker: -1, Partition: -1,
+				Start: now, End: now, Err: err.Error()})
+			continue
+		}
+		cleanupErrs = append(cleanupErrs, err)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
@@ -260,6 +271,12 @@ func Run[K any](ctx context.Context, devices []backend.Backend, jobs []Job[K], r
 		return failed
 	}
 	return errors.Join(cleanupErrs...)
+}
+
+func (r *run[K]) quarantined(dev int) bool {
+	r.sched.mu.Lock()
+	defer r.sched.mu.Unlock()
+	return !r.sched.healthyLocked(dev)
 }
 
 // cleanup frees what the Run left on d, once every worker has stopped: the

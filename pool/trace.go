@@ -30,7 +30,7 @@ const (
 	KindRegion  = "region"  // a region held from Start to End, asked for at Requested
 	KindCall    = "call"    // a Backend call (Name is the method)
 	KindHost    = "host"    // Job.Prepare or Job.Finish (Name "prepare", "finish")
-	KindOutcome = "outcome" // how a job's attempt ended (Name "done", "retry", "error", "cancelled"); OutcomeSkipped when the budget did not admit staging; "quarantined" when the device is taken out of the rotation
+	KindOutcome = "outcome" // how a job's attempt ended (Name "done", "retry", "error", "cancelled"); OutcomeSkipped when the budget did not admit staging; "quarantined" when the device is taken out of the rotation; "cleanup failed" when a quarantined device could not free its memory
 )
 
 // Outcomes of staging and computing a job.

@@ -801,7 +801,9 @@ func TestResidentOutOfMemory(t *testing.T) {
 // failFree fails every Free, as a device with a sticky error would.
 type failFree struct{ backend.Backend }
 
-func (failFree) Free(backend.Queue, backend.Buffer) error { return errors.New("injected: Free on a lost device") }
+func (failFree) Free(backend.Queue, backend.Buffer) error {
+	return errors.New("injected: Free on a lost device")
+}
 
 // TestCleanupOnLostDevice: a device that lost its context fails its jobs
 // and then its frees. The batch, proved on the other device, still

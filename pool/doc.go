@@ -39,6 +39,9 @@
 // Resident (the proving key's bases) is loaded once per device, in the
 // compute region, and counted in the budget.
 //
+// A Run owns its devices while it runs: regions and budgets are per Run,
+// so two Runs sharing a device would each count the device as theirs.
+//
 // A Trace (WithTrace) records every region acquire and release, every
 // Backend call and every outcome; it is cheap enough to leave on, encodes as
 // JSON and summarises itself (Trace.Summary).

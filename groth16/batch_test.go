@@ -418,8 +418,9 @@ func TestProveBatchFaults(t *testing.T) {
 			bdevs = append(bdevs, d)
 		}
 		before := baseline(devs)
+		check := &regionCheck{t: t}
 		proofs, err := proveBatch(t, context.Background(), f, same(f, n), groth16.WithBackends(bdevs...),
-			groth16.WithBatchRandomness(seedsFrom(batchSeed)))
+			groth16.WithBatchRandomness(seedsFrom(batchSeed)), groth16.WithPoolOptions(pool.WithInstrument(check.wrap)))
 		failed := map[int]bool{}
 		if err != nil {
 			var errs pool.Errors

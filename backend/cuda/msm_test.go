@@ -220,9 +220,14 @@ func gpuG2(t testing.TB, b *Backend, p []bls12381.G2Affine, s []fr.Element) bls1
 // edge cases and a few sizes, with forced windows and task caps too.
 func TestMSMSmall(t *testing.T) {
 	rng := testRand(t)
-	for _, opts := range [][]Option{nil, {WithMSMWindow(4), withMaxTask(2)}, {WithMSMChunk(7)}} {
+	optSets := [][]Option{nil, {WithMSMWindow(4), withMaxTask(2)}, {WithMSMChunk(7)}}
+	n := 300
+	if testing.Short() { // also the size for compute-sanitizer
+		optSets, n = optSets[:2], 40
+	}
+	for _, opts := range optSets {
 		b := newTestBackend(t, opts...)
-		for _, c := range edgeCases(rng, 300) {
+		for _, c := range edgeCases(rng, n) {
 			if got, want := gpuG1(t, b, c.g1, c.scalars), refG1(c.g1, c.scalars); !got.Equal(&want) {
 				t.Errorf("G1 %s (%d options): GPU differs from gnark", c.name, len(opts))
 			}

@@ -1,0 +1,270 @@
+//go:build cuda
+
+package cuda
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+)
+
+// Benchmarks. BenchmarkMSMG1 and BenchmarkMSMG2 are the usual Go
+// benchmarks (sizes from G16_BENCH_LOGS, default 16,20), with sub-benchmarks
+// backend=cuda/resident (bases already on the device), backend=cuda/upload
+// (bases and scalars uploaded each time) and backend=gnark (MultiExp on the
+// host's cores). TestMSMTable, run when G16_MSM_TABLE=1, times the sizes of
+// BENCHMARKS.md in one run and prints a table with the GPU/CPU ratios and
+// where the GPU time goes.
+
+func benchLogs(env, def string) []int {
+	s := os.Getenv(env)
+	if s == "" {
+		s = def
+	}
+	var logs []int
+	for _, f := range strings.Split(s, ",") {
+		if k, err := strconv.Atoi(strings.TrimSpace(f)); err == nil {
+			logs = append(logs, k)
+		}
+	}
+	return logs
+}
+
+func BenchmarkMSMG1(b *testing.B) {
+	logs := benchLogs("G16_BENCH_LOGS", "16,20")
+	g := newTestBackend(b)
+	rng := testRand(b)
+	n := 1 << slices.Max(logs)
+	p, s := randG1(rng, n), randScalars(rng, n)
+	bb, sb := upload(b, g, p), upload(b, g, s)
+	for _, k := range logs {
+		m := 1 << k
+		b.Run(fmt.Sprintf("backend=cuda/resident/n=2^%d", k), func(b *testing.B) {
+			var r bls12381.G1Jac
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := g.MSMG1(nil, &r, bb, 0, sb, m); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportTiming(b, g.LastMSMTiming())
+		})
+		b.Run(fmt.Sprintf("backend=cuda/upload/n=2^%d", k), func(b *testing.B) {
+			var r bls12381.G1Jac
+			for b.Loop() {
+				pb, ss := upload(b, g, p[:m]), upload(b, g, s[:m])
+				if err := g.MSMG1(nil, &r, pb, 0, ss, m); err != nil {
+					b.Fatal(err)
+				}
+				g.Free(nil, pb)
+				g.Free(nil, ss)
+			}
+		})
+		b.Run(fmt.Sprintf("backend=gnark/n=2^%d", k), func(b *testing.B) {
+			for b.Loop() {
+				refG1(p[:m], s[:m])
+			}
+		})
+	}
+}
+
+func BenchmarkMSMG2(b *testing.B) {
+	logs := benchLogs("G16_BENCH_LOGS", "16,20")
+	g := newTestBackend(b)
+	rng := testRand(b)
+	n := 1 << slices.Max(logs)
+	p, s := randG2(rng, n), randScalars(rng, n)
+	bb, sb := upload(b, g, p), upload(b, g, s)
+	for _, k := range logs {
+		m := 1 << k
+		b.Run(fmt.Sprintf("backend=cuda/resident/n=2^%d", k), func(b *testing.B) {
+			var r bls12381.G2Jac
+			for b.Loop() {
+				if err := g.MSMG2(nil, &r, bb, 0, sb, m); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportTiming(b, g.LastMSMTiming())
+		})
+		b.Run(fmt.Sprintf("backend=gnark/n=2^%d", k), func(b *testing.B) {
+			for b.Loop() {
+				refG2(p[:m], s[:m])
+			}
+		})
+	}
+}
+
+func reportTiming(b *testing.B, t MSMTiming) {
+	b.ReportMetric(t.Total, "gpu-ms")
+	b.ReportMetric(t.Accumulate, "accum-ms")
+	b.ReportMetric(t.Sort, "sort-ms")
+	b.ReportMetric(float64(t.Window), "window")
+}
+
+// median runs f reps times and returns the median duration.
+func median(reps int, f func()) time.Duration {
+	d := make([]time.Duration, reps)
+	for i := range d {
+		t0 := time.Now()
+		f()
+		d[i] = time.Since(t0)
+	}
+	slices.Sort(d)
+	return d[reps/2]
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// TestMSMTable times G1 and G2 MSMs on the GPU (bases resident, median of
+// three, after a warm-up; and with bases and scalars uploaded) and with
+// gnark-crypto on the host, in one run. G16_MSM_TABLE=1 enables it;
+// G16_TABLE_G1, G16_TABLE_G2 (log sizes), G16_TABLE_CPU_MAX (largest log size
+// run on the CPU) and G16_TABLE_SWEEP (window sizes tried at the largest G1
+// size below 2^26) adjust it.
+func TestMSMTable(t *testing.T) {
+	if os.Getenv("G16_MSM_TABLE") != "1" {
+		t.Skip("set G16_MSM_TABLE=1")
+	}
+	g := newTestBackend(t)
+	rng := testRand(t)
+	cpuMax := 24
+	if v := benchLogs("G16_TABLE_CPU_MAX", "24"); len(v) > 0 {
+		cpuMax = v[0]
+	}
+	t.Logf("device %s; host %d cores (GOMAXPROCS %d)", g.Description(), runtime.NumCPU(), runtime.GOMAXPROCS(0))
+	var rows []string
+	row := func(curve string, k int, res, up, cpu time.Duration, tm MSMTiming) {
+		ratio, cpuS := "-", "-"
+		if cpu > 0 {
+			cpuS = fmt.Sprintf("%.1f", ms(cpu))
+			ratio = fmt.Sprintf("%.1f×", float64(cpu)/float64(res))
+		}
+		rows = append(rows, fmt.Sprintf("| %s | 2^%d | %.2f | %.2f | %s | %s | w=%d: digits %.1f, sort %.1f, plan %.1f, accumulate %.1f, reduce %.1f (events %.1f) |",
+			curve, k, ms(res), ms(up), cpuS, ratio, tm.Window, tm.Digits, tm.Sort, tm.Plan, tm.Accumulate, tm.Reduce, tm.Total))
+		t.Log(rows[len(rows)-1])
+	}
+
+	g1Logs := benchLogs("G16_TABLE_G1", "16,20,22,24,26")
+	if len(g1Logs) > 0 {
+		n := 1 << slices.Max(g1Logs)
+		t0 := time.Now()
+		p, s := randG1(rng, n), randScalars(rng, n)
+		t.Logf("G1: %d random points in %v", n, time.Since(t0))
+		t0 = time.Now()
+		bb, sb := upload(t, g, p), upload(t, g, s)
+		if err := g.Sync(); err != nil {
+			t.Fatal(err)
+		}
+		el := time.Since(t0)
+		t.Logf("G1: uploaded %.2f GB in %v (%.1f GB/s)", float64(n)*128/1e9, el, float64(n)*128/1e9/el.Seconds())
+		for _, k := range g1Logs {
+			m := 1 << k
+			var r bls12381.G1Jac
+			run := func() {
+				if err := g.MSMG1(nil, &r, bb, 0, sb, m); err != nil {
+					t.Fatalf("MSMG1 2^%d: %v", k, err)
+				}
+			}
+			run()
+			res := median(3, run)
+			tm := g.LastMSMTiming()
+			up := median(1, func() {
+				pb, ss := upload(t, g, p[:m]), upload(t, g, s[:m])
+				if err := g.MSMG1(nil, &r, pb, 0, ss, m); err != nil {
+					t.Fatalf("MSMG1 2^%d: %v", k, err)
+				}
+				g.Free(nil, pb)
+				g.Free(nil, ss)
+			})
+			var cpu time.Duration
+			if k <= cpuMax {
+				var want bls12381.G1Jac
+				cpu = median(1, func() { want = refG1(p[:m], s[:m]) })
+				if !r.Equal(&want) {
+					t.Errorf("G1 2^%d: GPU differs from gnark", k)
+				}
+			}
+			row("G1", k, res, up, cpu, tm)
+		}
+		// Window sweep at the largest size below 2^26.
+		sweep := benchLogs("G16_TABLE_SWEEP", "")
+		kk := 0
+		for _, k := range g1Logs {
+			if k < 26 && k > kk {
+				kk = k
+			}
+		}
+		for _, w := range sweep {
+			gw, err := New(0, WithMSMWindow(w))
+			if err != nil {
+				t.Fatal(err)
+			}
+			bw, sw := upload(t, gw, p[:1<<kk]), upload(t, gw, s[:1<<kk])
+			var r bls12381.G1Jac
+			run := func() {
+				if err := gw.MSMG1(nil, &r, bw, 0, sw, 1<<kk); err != nil {
+					t.Fatalf("MSMG1 w=%d: %v", w, err)
+				}
+			}
+			run()
+			d := median(3, run)
+			tm := gw.LastMSMTiming()
+			t.Logf("sweep G1 2^%d w=%d: %.2f ms (digits %.1f sort %.1f plan %.1f accumulate %.1f reduce %.1f)", kk, w, ms(d), tm.Digits, tm.Sort, tm.Plan, tm.Accumulate, tm.Reduce)
+			gw.Close()
+		}
+		g.Free(nil, bb)
+		g.Free(nil, sb)
+		p, s = nil, nil
+		runtime.GC()
+	}
+
+	g2Logs := benchLogs("G16_TABLE_G2", "20,22,24")
+	if len(g2Logs) > 0 {
+		n := 1 << slices.Max(g2Logs)
+		t0 := time.Now()
+		p, s := randG2(rng, n), randScalars(rng, n)
+		t.Logf("G2: %d random points in %v", n, time.Since(t0))
+		bb, sb := upload(t, g, p), upload(t, g, s)
+		for _, k := range g2Logs {
+			m := 1 << k
+			var r bls12381.G2Jac
+			run := func() {
+				if err := g.MSMG2(nil, &r, bb, 0, sb, m); err != nil {
+					t.Fatalf("MSMG2 2^%d: %v", k, err)
+				}
+			}
+			run()
+			res := median(3, run)
+			tm := g.LastMSMTiming()
+			up := median(1, func() {
+				pb, ss := upload(t, g, p[:m]), upload(t, g, s[:m])
+				if err := g.MSMG2(nil, &r, pb, 0, ss, m); err != nil {
+					t.Fatalf("MSMG2 2^%d: %v", k, err)
+				}
+				g.Free(nil, pb)
+				g.Free(nil, ss)
+			})
+			var cpu time.Duration
+			if k <= cpuMax {
+				var want bls12381.G2Jac
+				cpu = median(1, func() { want = refG2(p[:m], s[:m]) })
+				if !r.Equal(&want) {
+					t.Errorf("G2 2^%d: GPU differs from gnark", k)
+				}
+			}
+			row("G2", k, res, up, cpu, tm)
+		}
+	}
+	fmt.Println("| curve | n | GPU resident (ms) | GPU with upload (ms) | gnark CPU (ms) | CPU/GPU | GPU stages (ms) |")
+	fmt.Println("| --- | --- | --- | --- | --- | --- | --- |")
+	for _, r := range rows {
+		fmt.Println(r)
+	}
+}

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Builds everything a GPU machine without Go needs into gpu-bundle/ (git-ignored):
+# the cuda-tagged test binaries (gzipped) (backend/cuda and every other package with a
+# //go:build cuda test file), the g16 command when cmd/g16 exists, and run.sh.
+# Used by `make gpu-bundle`. Needs nvcc and Go; builds the kernels first
+# unless SKIP_CUDA_BUILD=1.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+out=gpu-bundle
+if [ "${SKIP_CUDA_BUILD:-0}" != 1 ]; then
+	bash scripts/build-cuda.sh
+fi
+rm -rf "$out"
+mkdir -p "$out"
+
+# Packages with cuda-tagged tests, backend/cuda first.
+pkgs=$(grep -rl --include='*_test.go' '^//go:build cuda' . | grep -v "^./$out/" | xargs -n1 dirname | sort -u |
+	awk '$0=="./backend/cuda"{print "0 " $0; next} {print "1 " $0}' | sort | cut -d' ' -f2)
+list=()
+for p in $pkgs; do
+	name=$(echo "${p#./}" | tr '/' '_')
+	go test -c -tags cuda -ldflags='-s -w' -o "$out/$name.test" "$p"
+	list+=("$name:${p#./}")
+	echo "gpu-bundle: $out/$name.test ($p)"
+done
+if [ -d cmd/g16 ]; then
+	go build -tags cuda -ldflags='-s -w' -o "$out/g16" ./cmd/g16
+	echo "gpu-bundle: $out/g16"
+fi
+
+cat >"$out/run.sh" <<RUN
+#!/usr/bin/env bash
+# Runs the bundled cuda tests, compute-sanitizer on the small ones, and the
+# MSM benchmarks. Logs go to \$OUT (or ./logs). Run from anywhere inside a
+# copy of the repository (each test binary runs in its package directory, so
+# testdata is found).
+#   run.sh [test|sanitize|bench|table|all]...   (default: all)
+# Environment: TEST_BINS (names of the test binaries to run, default all), TEST_RUN (regexp, default all tests), TEST_FLAGS (e.g. -test.short),
+# BENCH (regexp, default BenchmarkMSM), BENCHTIME (default 3x), plus the
+# G16_* variables of backend/cuda/bench_test.go.
+set -uo pipefail
+here=\$(cd "\$(dirname "\$0")" && pwd)
+repo=\$(cd "\$here/.." && pwd)
+logs=\${OUT:-\$here/logs}
+mkdir -p "\$logs"
+# The binaries travel gzipped; unpack them next to the logs' machine.
+bin=\${TMPDIR:-/tmp}/g16-gpu-bundle
+mkdir -p "\$bin"
+for f in "\$here"/*.gz; do
+	n=\$(basename "\${f%.gz}")
+	gzip -dc "\$f" >"\$bin/\$n" && chmod +x "\$bin/\$n"
+done
+bins="${list[*]}"
+rc=0
+step() { # name, log, command...
+	local name=\$1 log=\$2; shift 2
+	echo "== \$name: \$*"
+	local t0=\$SECONDS
+	"\$@" >"\$logs/\$log" 2>&1
+	local r=\$?
+	tail -n 25 "\$logs/\$log"
+	echo "== \$name: exit \$r, \$((SECONDS - t0)) s"
+	[ \$r -eq 0 ] || rc=1
+}
+modes=\${*:-all}
+for mode in \$modes; do
+	case \$mode in
+	test | all)
+		for b in \$bins; do
+			name=\${b%%:*} dir=\${b#*:}
+			case " \${TEST_BINS:-\$name} " in *" \$name "*) ;; *) continue ;; esac
+			(cd "\$repo/\$dir" && step "test \$name" "test-\$name.log" "\$bin/\$name.test" -test.v -test.timeout 30m \${TEST_FLAGS:-} -test.run "\${TEST_RUN:-.}")
+		done
+		;;
+	esac
+	case \$mode in
+	sanitize | all)
+		(cd "\$repo/backend/cuda" && step "compute-sanitizer memcheck" sanitize.log \\
+			compute-sanitizer --tool memcheck --error-exitcode 9 --leak-check no \\
+			"\$bin/backend_cuda.test" -test.v -test.short -test.run 'TestFieldDevice|TestMSMSmall')
+		;;
+	esac
+	case \$mode in
+	table | all)
+		(cd "\$repo/backend/cuda" && G16_MSM_TABLE=1 step "MSM table" table.log \\
+			"\$bin/backend_cuda.test" -test.v -test.timeout 30m -test.run TestMSMTable)
+		;;
+	esac
+	case \$mode in
+	bench)
+		(cd "\$repo/backend/cuda" && step "benchmarks" bench.log \\
+			"\$bin/backend_cuda.test" -test.run XXX_NONE -test.bench "\${BENCH:-BenchmarkMSM}" -test.benchtime "\${BENCHTIME:-3x}")
+		;;
+	esac
+done
+exit \$rc
+RUN
+chmod +x "$out/run.sh"
+gzip -9 -n "$out"/*.test
+[ ! -f "$out/g16" ] || gzip -9 -n "$out/g16"
+size=$(du -sb "$out" | cut -f1)
+echo "gpu-bundle: $out is $((size / 1048576)) MiB"
+if [ "$size" -gt $((64 << 20)) ]; then
+	echo "gpu-bundle: over 64 MiB" >&2
+	exit 1
+fi

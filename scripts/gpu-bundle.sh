@@ -37,7 +37,7 @@ cat >"$out/run.sh" <<RUN
 # testdata is found).
 #   run.sh [test|sanitize|bench|table|all]...   (default: all)
 # Environment: TEST_BINS (names of the test binaries to run, default all), TEST_RUN (regexp, default all tests), TEST_FLAGS (e.g. -test.short),
-# BENCH (regexp, default BenchmarkMSM), BENCHTIME (default 3x), plus the
+# BENCH (regexp, default the MSM, NTT and QuotientStep benchmarks), BENCHTIME (default 3x), plus the
 # G16_* variables of backend/cuda/bench_test.go.
 set -uo pipefail
 here=\$(cd "\$(dirname "\$0")" && pwd)
@@ -78,7 +78,8 @@ for mode in \$modes; do
 	sanitize | all)
 		(cd "\$repo/backend/cuda" && step "compute-sanitizer memcheck" sanitize.log \\
 			compute-sanitizer --tool memcheck --error-exitcode 9 --leak-check no \\
-			"\$bin/backend_cuda.test" -test.v -test.short -test.run 'TestFieldDevice|TestMSMSmall')
+			"\$bin/backend_cuda.test" -test.v -test.short \\
+			-test.run 'TestFieldDevice|TestMSMSmall|TestNTT\$|TestNTTShapes|TestNTTRoundTrip|TestNTTErrors|TestQuotientStep')
 		;;
 	esac
 	case \$mode in
@@ -90,7 +91,7 @@ for mode in \$modes; do
 	case \$mode in
 	bench)
 		(cd "\$repo/backend/cuda" && step "benchmarks" bench.log \\
-			"\$bin/backend_cuda.test" -test.run XXX_NONE -test.bench "\${BENCH:-BenchmarkMSM}" -test.benchtime "\${BENCHTIME:-3x}")
+			"\$bin/backend_cuda.test" -test.run XXX_NONE -test.bench "\${BENCH:-BenchmarkMSM|BenchmarkNTT\$|BenchmarkQuotientStep}" -test.benchtime "\${BENCHTIME:-3x}")
 		;;
 	esac
 done

@@ -529,7 +529,7 @@ func TestProveBatchEmpty(t *testing.T) {
 // times, our Prove ten times, and one ProveBatch of ten.
 func BenchmarkProveBatch(b *testing.B) {
 	const partitions = 10
-	for _, logN := range []int{12, 14} {
+	for _, logN := range []int{12, 14, 16} {
 		ccs, shape, err := synth.Compile(synth.Mix, 1<<logN)
 		if err != nil {
 			b.Fatal(err)

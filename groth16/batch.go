@@ -13,7 +13,6 @@ import (
 	"github.com/consensys/gnark/constraint"
 
 	"github.com/g16prover/g16/backend"
-	"github.com/g16prover/g16/backend/cpu"
 	"github.com/g16prover/g16/pool"
 )
 
@@ -25,8 +24,10 @@ type batchConfig struct {
 }
 
 // WithBackends spreads ProveBatch over the given devices, one Backend per
-// device (default: the WithBackend device, else one CPU backend).
-// Partitions go to whichever device has a free worker.
+// device; it pins a batch to chosen devices. The default is the WithBackend
+// device if one is given, else every GPU a cuda build sees
+// (CUDA_VISIBLE_DEVICES applies), else one CPU backend. Partitions go to
+// whichever device has a free worker.
 func WithBackends(devices ...backend.Backend) Option {
 	return func(c *config) error {
 		if len(devices) == 0 {
@@ -142,12 +143,20 @@ func ProveBatch(ctx context.Context, ccs constraint.ConstraintSystem, pk gnarkgr
 		return nil, err
 	}
 	devices := cfg.batch.devices
+	if len(devices) == 0 && cfg.backend != nil {
+		devices = []backend.Backend{cfg.backend}
+	}
 	if len(devices) == 0 {
-		dev := cfg.backend
-		if dev == nil {
-			dev = cpu.MustNew()
+		opened, err := defaultDevices()
+		if err != nil {
+			return nil, err
 		}
-		devices = []backend.Backend{dev}
+		defer func() {
+			for _, d := range opened {
+				d.Close()
+			}
+		}()
+		devices = opened
 	}
 	randFor := cfg.batch.randFor
 	if randFor == nil {

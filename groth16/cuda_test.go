@@ -7,10 +7,13 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"sync/atomic"
 	"testing"
 
+	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
 
+	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/backend/cpu"
 	"github.com/g16prover/g16/backend/cuda"
 	"github.com/g16prover/g16/groth16"
@@ -132,4 +135,73 @@ func TestCUDABatchFallback(t *testing.T) {
 	if s.Fallbacks == 0 {
 		t.Fatalf("no partition went through the fallback: %+v", s)
 	}
+}
+
+// faultyGPU fails its MSMs from the after-th call on, as a GPU that breaks
+// mid-batch would.
+type faultyGPU struct {
+	backend.Backend
+	calls, after int32
+}
+
+func (f *faultyGPU) MSMG1(q backend.Queue, out *bls12381.G1Jac, bases backend.Buffer, off int64, scalars backend.Buffer, n int) error {
+	if atomic.AddInt32(&f.calls, 1) > f.after {
+		return fmt.Errorf("%s: injected fault in MSMG1", f.Backend)
+	}
+	return f.Backend.MSMG1(q, out, bases, off, scalars, n)
+}
+
+// TestCUDAMultiGPU proves one batch over every visible GPU (at least two),
+// first healthy, then with GPU 1 failing mid-batch: every partition must
+// still give Prove's bytes, the trace must show the retries, and both GPUs
+// must have worked.
+func TestCUDAMultiGPU(t *testing.T) {
+	n, err := cuda.DeviceCount()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 2 {
+		t.Skipf("needs two GPUs, %d visible", n)
+	}
+	f := fixtureNamed(t, "rangecheck-bsb22")
+	const partitions = 10
+	want := expected(t, f, partitions)
+	for _, faulty := range []bool{false, true} {
+		t.Run(fmt.Sprintf("fault=%v", faulty), func(t *testing.T) {
+			g0, g1 := newGPUn(t, 0), newGPUn(t, 1)
+			var second backend.Backend = g1
+			if faulty {
+				second = &faultyGPU{Backend: g1, after: 6} // a partition and a bit
+			}
+			trace := pool.NewTrace()
+			proofs, err := proveBatch(t, context.Background(), f, same(f, partitions),
+				groth16.WithBackends(g0, second), groth16.WithTrace(trace), groth16.WithBatchRandomness(seedsFrom(batchSeed)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkProofs(t, proofs, want, nil)
+			s := trace.Summary()
+			t.Logf("trace summary:\n%s", s)
+			if faulty && s.Retries == 0 {
+				t.Fatal("GPU 1 failed but no partition was retried")
+			}
+			if !faulty {
+				for _, d := range s.Devices {
+					if d.Partitions == 0 {
+						t.Errorf("%s proved no partition", d.Device)
+					}
+				}
+			}
+		})
+	}
+}
+
+func newGPUn(t *testing.T, i int) *cuda.Backend {
+	t.Helper()
+	g, err := cuda.New(i)
+	if err != nil {
+		t.Fatalf("cuda.New(%d): %v", i, err)
+	}
+	t.Cleanup(func() { g.Close() })
+	return g
 }

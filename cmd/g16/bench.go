@@ -36,6 +36,7 @@ type benchFlags struct {
 	trace      string
 	seed       uint64
 	workers    int
+	warmup     bool
 	gpus       string
 	gpuCounts  []int // parsed from gpus; nil: all
 }
@@ -47,6 +48,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&f.proofs, "proofs", 3, "proofs to time for each prover (single-proof mode)")
 	fs.IntVar(&f.partitions, "partitions", 0, "prove a batch of N partitions with ProveBatch instead of single proofs")
 	fs.IntVar(&f.workers, "workers", 2, "workers per device for --partitions")
+	fs.BoolVar(&f.warmup, "warmup", true, "prove once with each prover, untimed, before timing")
 	fs.StringVar(&f.gpus, "gpus", "all", "with --backend cuda --partitions: how many GPUs a batch uses; a list (1,2) runs the batch once per count")
 	fs.StringVar(&f.backend, "backend", "cpu", "our backend: cpu or cuda")
 	fs.BoolVar(&f.compareCPU, "compare-cpu", true, "with --backend cuda, also time our CPU backend")
@@ -209,13 +211,18 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, s synth.Shape, p
 	}
 
 	// Warm up every prover once (domains, tables, device start), untimed.
-	fmt.Fprintf(stderr, "bench: warming up\n")
-	if gnarkRun != nil {
+	if f.warmup {
+		fmt.Fprintf(stderr, "bench: warming up\n")
+	}
+	if gnarkRun != nil && f.warmup {
 		if _, err := gnarkProve(ccs, pk, w, seededReader(f.seed, -1)); err != nil {
 			return fmt.Errorf("gnark prover: %w", err)
 		}
 	}
 	for _, d := range devs {
+		if !f.warmup {
+			break
+		}
 		if _, err := groth16.Prove(ccs, pk, w, groth16.WithBackend(d.dev), groth16.WithRandomness(seededReader(f.seed, -1))); err != nil {
 			return fmt.Errorf("%s: %w", d.name, err)
 		}

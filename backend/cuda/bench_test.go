@@ -193,31 +193,48 @@ func TestMSMTable(t *testing.T) {
 			}
 			row("G1", k, res, up, cpu, tm)
 		}
-		// Window sweep at the largest size below 2^26.
-		sweep := benchLogs("G16_TABLE_SWEEP", "")
+		// Variants at the largest size below 2^26: G16_TABLE_SWEEP lists
+		// window:flags pairs (window 0: automatic; flags: G16_MSM_*).
 		kk := 0
 		for _, k := range g1Logs {
 			if k < 26 && k > kk {
 				kk = k
 			}
 		}
-		for _, w := range sweep {
-			gw, err := New(0, WithMSMWindow(w))
-			if err != nil {
+		var want bls12381.G1Jac
+		if sweep := os.Getenv("G16_TABLE_SWEEP"); sweep != "" {
+			if err := g.MSMG1(nil, &want, bb, 0, sb, 1<<kk); err != nil {
 				t.Fatal(err)
 			}
-			bw, sw := upload(t, gw, p[:1<<kk]), upload(t, gw, s[:1<<kk])
-			var r bls12381.G1Jac
-			run := func() {
-				if err := gw.MSMG1(nil, &r, bw, 0, sw, 1<<kk); err != nil {
-					t.Fatalf("MSMG1 w=%d: %v", w, err)
+			for _, v := range strings.Split(sweep, ",") {
+				var w, flags int
+				if _, err := fmt.Sscanf(v, "%d:%d", &w, &flags); err != nil {
+					t.Fatalf("G16_TABLE_SWEEP %q: %v", v, err)
 				}
+				opts := []Option{withMSMFlags(flags)}
+				if w != 0 {
+					opts = append(opts, WithMSMWindow(w))
+				}
+				gw, err := New(0, opts...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				bw, sw := upload(t, gw, p[:1<<kk]), upload(t, gw, s[:1<<kk])
+				var r bls12381.G1Jac
+				run := func() {
+					if err := gw.MSMG1(nil, &r, bw, 0, sw, 1<<kk); err != nil {
+						t.Fatalf("MSMG1 %s: %v", v, err)
+					}
+				}
+				run()
+				d := median(3, run)
+				tm := gw.LastMSMTiming()
+				t.Logf("sweep G1 2^%d window:flags %s: %.2f ms (w=%d digits %.1f sort %.1f plan %.1f accumulate %.1f reduce %.1f)", kk, v, ms(d), tm.Window, tm.Digits, tm.Sort, tm.Plan, tm.Accumulate, tm.Reduce)
+				if !r.Equal(&want) {
+					t.Errorf("sweep %s: result differs from the default configuration's", v)
+				}
+				gw.Close()
 			}
-			run()
-			d := median(3, run)
-			tm := gw.LastMSMTiming()
-			t.Logf("sweep G1 2^%d w=%d: %.2f ms (digits %.1f sort %.1f plan %.1f accumulate %.1f reduce %.1f)", kk, w, ms(d), tm.Digits, tm.Sort, tm.Plan, tm.Accumulate, tm.Reduce)
-			gw.Close()
 		}
 		g.Free(nil, bb)
 		g.Free(nil, sb)

@@ -129,7 +129,7 @@ func (b *Backend) msm(q backend.Queue, curve int, pointBytes int64, bases backen
 		st := C.g16_msm(b.dev, s, C.int(curve),
 			unsafe.Add(bx.ptr, basesOff+int64(off)*pointBytes),
 			unsafe.Add(sx.ptr, int64(off)*backend.ScalarBytes),
-			C.int64_t(c), C.int(b.cfg.msmWindow), C.int(b.cfg.msmMaxTask),
+			C.int64_t(c), C.int(b.cfg.msmWindow), C.int(b.cfg.msmMaxTask), C.int(b.cfg.msmFlags),
 			unsafe.Pointer(&win[0]), &nw, &w, &tm)
 		if err := errOf(st); err != nil {
 			return err

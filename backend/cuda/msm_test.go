@@ -144,8 +144,8 @@ func edgeCases(rng *mrand.Rand, n int) []edgeCase {
 func TestMSMHost(t *testing.T) {
 	rng := testRand(t)
 	for _, c := range edgeCases(rng, 24) {
-		for _, cfg := range []struct{ w, task int }{{0, 0}, {4, 2}, {5, 3}, {7, 2}} {
-			got, err := hostMSMG1(c.g1, c.scalars, cfg.w, cfg.task)
+		for _, cfg := range []struct{ w, task, flags int }{{0, 0, 0}, {4, 2, 0}, {5, 3, msmNoTaskSort}, {7, 2, msmNoInline}} {
+			got, err := hostMSMG1(c.g1, c.scalars, cfg.w, cfg.task, cfg.flags)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -153,7 +153,7 @@ func TestMSMHost(t *testing.T) {
 				t.Errorf("G1 %s (w=%d task=%d): host pipeline differs from gnark", c.name, cfg.w, cfg.task)
 			}
 		}
-		got, err := hostMSMG2(c.g2[:8], c.scalars[:8], 6, 2)
+		got, err := hostMSMG2(c.g2[:8], c.scalars[:8], 6, 2, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -164,7 +164,7 @@ func TestMSMHost(t *testing.T) {
 	for _, n := range []int{1, 2, 3, 100, 257} {
 		p := randG1(rng, n)
 		s := randScalars(rng, n)
-		got, err := hostMSMG1(p, s, 0, 0)
+		got, err := hostMSMG1(p, s, 0, 0, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -220,7 +220,7 @@ func gpuG2(t testing.TB, b *Backend, p []bls12381.G2Affine, s []fr.Element) bls1
 // edge cases and a few sizes, with forced windows and task caps too.
 func TestMSMSmall(t *testing.T) {
 	rng := testRand(t)
-	optSets := [][]Option{nil, {WithMSMWindow(4), withMaxTask(2)}, {WithMSMChunk(7)}}
+	optSets := [][]Option{nil, {WithMSMWindow(4), withMaxTask(2)}, {WithMSMChunk(7), withMSMFlags(msmNoTaskSort | msmNoInline)}}
 	n := 300
 	if testing.Short() { // also the size for compute-sanitizer
 		optSets, n = optSets[:2], 40

@@ -10,6 +10,7 @@ type config struct {
 	msmWindow   int   // 0: chosen per MSM size
 	msmMaxTask  int   // 0: chosen per MSM size
 	msmChunk    int   // points per MSM pass
+	msmFlags    int   // G16_MSM_* flags of g16cuda.h (tuning, tests)
 }
 
 func defaultConfig() config {

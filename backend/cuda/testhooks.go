@@ -21,6 +21,17 @@ import (
 // Hooks for the tests: the kernels' arithmetic and the MSM pipeline run on
 // the host (no GPU needed), and the field operations run on the device.
 
+// MSM flags of g16cuda.h.
+const (
+	msmNoTaskSort = C.G16_MSM_NO_TASK_SORT
+	msmNoInline   = C.G16_MSM_NO_INLINE
+)
+
+// withMSMFlags sets g16_msm's flags (tests and tuning).
+func withMSMFlags(flags int) Option {
+	return func(c *config) error { c.msmFlags = flags; return nil }
+}
+
 // Field operations of g16_field_op.
 const (
 	opFpMul = iota
@@ -69,9 +80,9 @@ func fieldOp(b *Backend, op int, out, a, bb []byte, n int) error {
 
 // hostMSMG1 runs the MSM pipeline on the host with the given window and
 // task cap (0: automatic).
-func hostMSMG1(points []bls12381.G1Affine, scalars []fr.Element, window, maxTask int) (bls12381.G1Jac, error) {
+func hostMSMG1(points []bls12381.G1Affine, scalars []fr.Element, window, maxTask, flags int) (bls12381.G1Jac, error) {
 	var res bls12381.G1Jac
-	win, nw, w, err := hostMSM(1, unsafe.Pointer(&points[0]), scalars, window, maxTask)
+	win, nw, w, err := hostMSM(1, unsafe.Pointer(&points[0]), scalars, window, maxTask, flags)
 	if err != nil {
 		return res, err
 	}
@@ -87,9 +98,9 @@ func hostMSMG1(points []bls12381.G1Affine, scalars []fr.Element, window, maxTask
 }
 
 // hostMSMG2 is hostMSMG1 over G2.
-func hostMSMG2(points []bls12381.G2Affine, scalars []fr.Element, window, maxTask int) (bls12381.G2Jac, error) {
+func hostMSMG2(points []bls12381.G2Affine, scalars []fr.Element, window, maxTask, flags int) (bls12381.G2Jac, error) {
 	var res bls12381.G2Jac
-	win, nw, w, err := hostMSM(2, unsafe.Pointer(&points[0]), scalars, window, maxTask)
+	win, nw, w, err := hostMSM(2, unsafe.Pointer(&points[0]), scalars, window, maxTask, flags)
 	if err != nil {
 		return res, err
 	}
@@ -104,13 +115,13 @@ func hostMSMG2(points []bls12381.G2Affine, scalars []fr.Element, window, maxTask
 	return res, nil
 }
 
-func hostMSM(curve int, points unsafe.Pointer, scalars []fr.Element, window, maxTask int) ([]fp.Element, int, int, error) {
+func hostMSM(curve int, points unsafe.Pointer, scalars []fr.Element, window, maxTask, flags int) ([]fp.Element, int, int, error) {
 	if len(scalars) == 0 {
 		return nil, 0, 0, fmt.Errorf("hostMSM: empty")
 	}
 	win := make([]fp.Element, maxWindows*8)
 	var nw, w C.int
 	err := errOf(C.g16_host_msm(C.int(curve), points, unsafe.Pointer(&scalars[0]), C.int64_t(len(scalars)),
-		C.int(window), C.int(maxTask), unsafe.Pointer(&win[0]), &nw, &w))
+		C.int(window), C.int(maxTask), C.int(flags), unsafe.Pointer(&win[0]), &nw, &w))
 	return win, int(nw), int(w), err
 }

@@ -46,7 +46,7 @@ struct xyzz_t {
 	}
 
 	// mdbl-2008-s: this = 2q for affine q (not infinity).
-	G16_HD_CALL void set_dbl_affine(const affine_t<F>& q) {
+	G16_HD void set_dbl_affine(const affine_t<F>& q) {
 		F u = q.y.dbl();
 		F v = u.sqr();
 		F w = u * v;
@@ -63,7 +63,11 @@ struct xyzz_t {
 	//   U2 = X2·ZZ1, S2 = Y2·ZZZ1, P = U2 − X1, R = S2 − Y1, PP = P², PPP = P·PP, Q = X1·PP
 	//   X3 = R² − PPP − 2Q, Y3 = R(Q − X3) − Y1·PPP, ZZ3 = ZZ1·PP, ZZZ3 = ZZZ1·PPP
 	// with the exceptional cases (either operand infinity, P = ±Q) handled.
-	G16_HD_CALL void add_affine(const affine_t<F>& q) {
+	G16_HD_CALL void add_affine(const affine_t<F>& q) { add_affine_inl(q); }
+
+	// add_affine_inl is add_affine inlined into the caller (for G1's
+	// accumulation loop, where it keeps the sum in registers).
+	G16_HD void add_affine_inl(const affine_t<F>& q) {
 		if (q.is_inf()) return;
 		if (is_inf()) {
 			*this = from_affine(q);

@@ -74,12 +74,14 @@ struct exec_t {
 	}
 
 	// sort_pairs sorts (key, value) pairs by the low `bits` bits of the key,
-	// stably.
-	void sort_pairs(const uint32_t* kin, uint32_t* kout, const uint32_t* vin, uint32_t* vout, size_t n, int bits) {
+	// stably, in ascending or descending order.
+	void sort_pairs(const uint32_t* kin, uint32_t* kout, const uint32_t* vin, uint32_t* vout, size_t n, int bits,
+	                bool descending = false) {
 		if (host()) {
 			std::vector<uint32_t> idx(n);
 			std::iota(idx.begin(), idx.end(), 0u);
-			std::stable_sort(idx.begin(), idx.end(), [&](uint32_t a, uint32_t b) { return kin[a] < kin[b]; });
+			std::stable_sort(idx.begin(), idx.end(),
+			                 [&](uint32_t a, uint32_t b) { return descending ? kin[a] > kin[b] : kin[a] < kin[b]; });
 			for (size_t i = 0; i < n; i++) {
 				kout[i] = kin[idx[i]];
 				vout[i] = vin[idx[i]];
@@ -87,9 +89,15 @@ struct exec_t {
 			return;
 		}
 		size_t tmp = 0;
-		G16_CK(ord(), cub::DeviceRadixSort::SortPairs(nullptr, tmp, kin, kout, vin, vout, (int)n, 0, bits, st));
+		if (descending)
+			G16_CK(ord(), cub::DeviceRadixSort::SortPairsDescending(nullptr, tmp, kin, kout, vin, vout, (int)n, 0,
+			                                                         bits, st));
+		else
+			G16_CK(ord(), cub::DeviceRadixSort::SortPairs(nullptr, tmp, kin, kout, vin, vout, (int)n, 0, bits, st));
 		void* t = alloc(tmp);
-		cudaError_t e = cub::DeviceRadixSort::SortPairs(t, tmp, kin, kout, vin, vout, (int)n, 0, bits, st);
+		cudaError_t e = descending ? cub::DeviceRadixSort::SortPairsDescending(t, tmp, kin, kout, vin, vout, (int)n,
+		                                                                       0, bits, st)
+		                           : cub::DeviceRadixSort::SortPairs(t, tmp, kin, kout, vin, vout, (int)n, 0, bits, st);
 		release(t, tmp);
 		G16_CK(ord(), e);
 	}

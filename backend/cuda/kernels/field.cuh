@@ -266,48 +266,47 @@ struct alignas(16) mont_t {
 
 	// Montgomery product a·b·R⁻¹ mod m: CIOS (Koç, Acar, Kaliski, "Analyzing
 	// and comparing Montgomery multiplication algorithms", 1996), with each
-	// row a·b_i and m_i·m added as two carry chains, one of the low halves
+	// row a·b_i and q·m added as two carry chains, one of the low halves
 	// of the 32×32-bit products into limbs j and one of the high halves into
 	// limbs j+1:
 	//
 	//   t += a·b_i;  q = t_0·m0 mod 2^32;  t = (t + q·m) / 2^32
 	//
-	// t stays below 2m, so one conditional subtraction finishes.
+	// t < 2m between rows, so t + a·b_i + q·m < 2m + 2^33·m < 2^(32(N+1))
+	// (m has at least two spare bits): N+1 limbs hold it. At the end t < 2m
+	// and one conditional subtraction finishes.
 	G16_HD friend mont_t operator*(const mont_t& a, const mont_t& b) {
-		uint32_t t[N + 2];
+		uint32_t t[N + 1];
 #pragma unroll
-		for (int i = 0; i < N + 2; i++) t[i] = 0;
+		for (int i = 0; i < N + 1; i++) t[i] = 0;
 #pragma unroll
 		for (int i = 0; i < N; i++) {
 			uint32_t bi = b.v[i];
 			t[0] = mad_lo_cc(a.v[0], bi, t[0]);
 #pragma unroll
 			for (int j = 1; j < N; j++) t[j] = madc_lo_cc(a.v[j], bi, t[j]);
-			t[N] = addc_cc(t[N], 0);
-			t[N + 1] = addc(t[N + 1], 0);
+			t[N] = addc(t[N], 0);
+			uint32_t q = t[0] * P::m0;
 			t[1] = mad_hi_cc(a.v[0], bi, t[1]);
 #pragma unroll
 			for (int j = 1; j < N; j++) t[j + 1] = madc_hi_cc(a.v[j], bi, t[j + 1]);
-			t[N + 1] = addc(t[N + 1], 0);
+			// t[N] cannot carry out here (the bound above).
 
-			uint32_t q = t[0] * P::m0;
 			(void)mad_lo_cc(q, P::mod(0), t[0]); // low limb becomes 0; keep the carry
 #pragma unroll
 			for (int j = 1; j < N; j++) t[j] = madc_lo_cc(q, P::mod(j), t[j]);
-			t[N] = addc_cc(t[N], 0);
-			t[N + 1] = addc(t[N + 1], 0);
+			t[N] = addc(t[N], 0);
 			t[1] = mad_hi_cc(q, P::mod(0), t[1]);
 #pragma unroll
 			for (int j = 1; j < N; j++) t[j + 1] = madc_hi_cc(q, P::mod(j), t[j + 1]);
-			t[N + 1] = addc(t[N + 1], 0);
 #pragma unroll
-			for (int j = 0; j < N + 1; j++) t[j] = t[j + 1];
-			t[N + 1] = 0;
+			for (int j = 0; j < N; j++) t[j] = t[j + 1];
+			t[N] = 0;
 		}
 		uint32_t lo[N];
 #pragma unroll
 		for (int i = 0; i < N; i++) lo[i] = t[i];
-		return reduce_once(lo, t[N]);
+		return reduce_once(lo, 0);
 	}
 
 	G16_HD mont_t sqr() const { return *this * *this; }

@@ -69,17 +69,24 @@ g16_status g16_download(g16_device* dev, void* stream, void* dst, const void* sr
 /* Pippenger MSM over n points. curve is 1 (G1) or 2 (G2). bases: device
  * pointer to gnark affine points (16-byte aligned); scalars: device pointer to
  * fr.Elements in Montgomery form. window = 0 picks the window size; max_task =
- * 0 picks the bucket split. Writes one XYZZ sum per window to out (host
+ * 0 picks the bucket split; flags: G16_MSM_* below. Writes one XYZZ sum per window to out (host
  * memory, room for 64 windows), with the window count and size in *nwindows
  * and *wbits: result = Σ_j 2^(wbits·j)·out[j]. timing may be NULL. */
 g16_status g16_msm(g16_device* dev, void* stream, int curve, const void* bases, const void* scalars, int64_t n,
-                   int window, int max_task, void* out, int* nwindows, int* wbits, g16_msm_timing* timing);
+                   int window, int max_task, int flags, void* out, int* nwindows, int* wbits,
+                   g16_msm_timing* timing);
+
+/* g16_msm flags, for tuning and tests; 0 is the default pipeline. */
+enum {
+	G16_MSM_NO_TASK_SORT = 1, /* run bucket tasks in bucket order, not longest first */
+	G16_MSM_NO_INLINE = 2,    /* G1: call the mixed addition instead of inlining it */
+};
 
 /* The same pipeline run on the host, one loop iteration per GPU thread, on
  * an emulated carry flag: a check of the kernels' logic with no GPU. bases
  * and scalars are host pointers here. */
 g16_status g16_host_msm(int curve, const void* bases, const void* scalars, int64_t n, int window, int max_task,
-                        void* out, int* nwindows, int* wbits);
+                        int flags, void* out, int* nwindows, int* wbits);
 
 /* Field arithmetic check: out[i] = op(a[i], b[i]) for i < n, on the device
  * (dev != NULL; out, a, b device pointers) or the host (dev == NULL).

@@ -28,6 +28,7 @@
 #include "exec.cuh"
 
 #include <memory>
+#include <type_traits>
 
 namespace g16 {
 
@@ -137,35 +138,51 @@ struct emit_k {
 	}
 };
 
+// iota_k: v[i] = i.
+struct iota_k {
+	uint32_t* v;
+	G16_HD void operator()(size_t i) const { v[i] = (uint32_t)i; }
+};
+
 // accum_points_k: task t sums its points (sign bit set: the point negated).
-template <class F>
+// Thread i takes task order[i] (the tasks sorted by size, so that the
+// threads of a warp run loops of about the same length), or task i when
+// order is null. INL inlines the addition (G1).
+template <class F, bool INL>
 struct accum_points_k {
 	const affine_t<F>* bases;
 	const uint32_t* refs;
 	const uint32_t* task_start;
 	const uint32_t* task_count;
+	const uint32_t* order;
 	xyzz_t<F>* out;
-	G16_HD void operator()(size_t t) const {
+	G16_HD void operator()(size_t i) const {
+		size_t t = order ? order[i] : i;
 		xyzz_t<F> acc = xyzz_t<F>::inf();
 		uint32_t s = task_start[t], e = s + task_count[t];
 		for (uint32_t q = s; q < e; q++) {
 			uint32_t ref = refs[q];
 			affine_t<F> p = bases[ref & 0x7fffffffu];
 			if (ref >> 31) p.y = p.y.neg();
-			acc.add_affine(p);
+			if constexpr (INL)
+				acc.add_affine_inl(p);
+			else
+				acc.add_affine(p);
 		}
 		out[t] = acc;
 	}
 };
 
-// accum_sums_k: task t sums its partial sums.
+// accum_sums_k: task t sums its partial sums (order as in accum_points_k).
 template <class F>
 struct accum_sums_k {
 	const xyzz_t<F>* in;
 	const uint32_t* task_start;
 	const uint32_t* task_count;
+	const uint32_t* order;
 	xyzz_t<F>* out;
-	G16_HD void operator()(size_t t) const {
+	G16_HD void operator()(size_t i) const {
+		size_t t = order ? order[i] : i;
 		uint32_t s = task_start[t], e = s + task_count[t];
 		xyzz_t<F> acc = in[s];
 		for (uint32_t q = s + 1; q < e; q++) acc.add(in[q]);
@@ -243,7 +260,7 @@ struct stage_timer {
 
 template <class F>
 void msm_run(exec_t& ex, const affine_t<F>* bases, const fr_t* scalars, size_t n, int window, int max_task,
-             xyzz_t<F>* out, int* nw_out, int* w_out, g16_msm_timing* timing) {
+             int flags, xyzz_t<F>* out, int* nw_out, int* w_out, g16_msm_timing* timing) {
 	typedef xyzz_t<F> P;
 	if (n == 0 || n >= (1u << 31)) fail(G16_INVALID, "msm: n must be in [1, 2^31)");
 	int w = window ? window : pick_window(n);
@@ -304,11 +321,34 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, const fr_t* scalars, size_t n
 		ex.to_host(&total, one.p, sizeof total);
 		buf<uint32_t> task_start(ex, total), task_count(ex, total);
 		ex.launch(runs, emit_k{cur_starts, cur_counts, cnt_out, off_out, L, task_start.p, task_count.p});
+		// Longest tasks first, and warps of tasks of one length.
+		std::unique_ptr<buf<uint32_t>> order;
+		if (!(flags & G16_MSM_NO_TASK_SORT) && total > 1) {
+			buf<uint32_t> ids(ex, total), sorted_counts(ex, total);
+			order.reset(new buf<uint32_t>(ex, total));
+			ex.launch(total, iota_k{ids.p});
+			int cbits = 0;
+			while ((L >> cbits) != 0) cbits++;
+			ex.sort_pairs(task_count.p, sorted_counts.p, ids.p, order->p, total, cbits, true);
+		}
+		const uint32_t* ord = order ? order->p : nullptr;
 		std::unique_ptr<buf<P>> next(new buf<P>(ex, total));
-		if (level == 0)
-			ex.launch(total, accum_points_k<F>{bases, srefs.p, task_start.p, task_count.p, next->p}, 128);
-		else
-			ex.launch(total, accum_sums_k<F>{sums->p, task_start.p, task_count.p, next->p}, 128);
+		if (level > 0) {
+			ex.launch(total, accum_sums_k<F>{sums->p, task_start.p, task_count.p, ord, next->p}, 128);
+		} else {
+			// G1 inlines the addition; for G2 the inlined kernel takes too
+			// long to compile.
+			bool inl = false;
+			if constexpr (std::is_same<F, fp_t>::value) inl = !(flags & G16_MSM_NO_INLINE);
+			if (inl) {
+				if constexpr (std::is_same<F, fp_t>::value)
+					ex.launch(total, accum_points_k<F, true>{bases, srefs.p, task_start.p, task_count.p, ord, next->p},
+					          128);
+			} else {
+				ex.launch(total, accum_points_k<F, false>{bases, srefs.p, task_start.p, task_count.p, ord, next->p},
+				          128);
+			}
+		}
 		sums = std::move(next);
 		if (total == runs) break;
 		cur_counts = cnt_out;
@@ -385,11 +425,12 @@ struct host_copy {
 };
 
 template <class F>
-void msm_host(const void* bases, const void* scalars, size_t n, int window, int max_task, void* out, int* nw, int* w) {
+void msm_host(const void* bases, const void* scalars, size_t n, int window, int max_task, int flags, void* out, int* nw,
+              int* w) {
 	host_copy hb(bases, n * sizeof(affine_t<F>)), hs(scalars, n * sizeof(fr_t)), ho(nullptr, 64 * sizeof(xyzz_t<F>));
 	exec_t ex;
-	msm_run<F>(ex, (const affine_t<F>*)hb.p, (const fr_t*)hs.p, n, window, max_task, (xyzz_t<F>*)ho.p, nw, w,
-	           nullptr);
+	msm_run<F>(ex, (const affine_t<F>*)hb.p, (const fr_t*)hs.p, n, window, max_task, flags, (xyzz_t<F>*)ho.p, nw,
+	           w, nullptr);
 	std::memcpy(out, ho.p, *nw * sizeof(xyzz_t<F>));
 }
 
@@ -398,8 +439,8 @@ void msm_host(const void* bases, const void* scalars, size_t n, int window, int 
 using namespace g16;
 
 extern "C" g16_status g16_msm(g16_device* dev, void* stream, int curve, const void* bases, const void* scalars,
-                              int64_t n, int window, int max_task, void* out, int* nwindows, int* wbits,
-                              g16_msm_timing* timing) {
+                              int64_t n, int window, int max_task, int flags, void* out, int* nwindows,
+                              int* wbits, g16_msm_timing* timing) {
 	return guard([&] {
 		if (!dev) fail(G16_INVALID, "msm: no device");
 		dev->use();
@@ -410,22 +451,22 @@ extern "C" g16_status g16_msm(g16_device* dev, void* stream, int curve, const vo
 		ex.st = stream ? (cudaStream_t)stream : dev->internal;
 		if (curve == 1)
 			msm_run<fp_t>(ex, (const g1_affine_t*)bases, (const fr_t*)scalars, (size_t)n, window, max_task,
-			              (g1_xyzz_t*)out, nwindows, wbits, timing);
+			              flags, (g1_xyzz_t*)out, nwindows, wbits, timing);
 		else if (curve == 2)
 			msm_run<fp2_t>(ex, (const g2_affine_t*)bases, (const fr_t*)scalars, (size_t)n, window, max_task,
-			               (g2_xyzz_t*)out, nwindows, wbits, timing);
+			               flags, (g2_xyzz_t*)out, nwindows, wbits, timing);
 		else
 			fail(G16_INVALID, "msm: curve must be 1 or 2");
 	});
 }
 
 extern "C" g16_status g16_host_msm(int curve, const void* bases, const void* scalars, int64_t n, int window,
-                                   int max_task, void* out, int* nwindows, int* wbits) {
+                                   int max_task, int flags, void* out, int* nwindows, int* wbits) {
 	return guard([&] {
 		if (curve == 1)
-			msm_host<fp_t>(bases, scalars, (size_t)n, window, max_task, out, nwindows, wbits);
+			msm_host<fp_t>(bases, scalars, (size_t)n, window, max_task, flags, out, nwindows, wbits);
 		else if (curve == 2)
-			msm_host<fp2_t>(bases, scalars, (size_t)n, window, max_task, out, nwindows, wbits);
+			msm_host<fp2_t>(bases, scalars, (size_t)n, window, max_task, flags, out, nwindows, wbits);
 		else
 			fail(G16_INVALID, "msm: curve must be 1 or 2");
 	});

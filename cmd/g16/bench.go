@@ -48,7 +48,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&f.proofs, "proofs", 3, "proofs to time for each prover (single-proof mode)")
 	fs.IntVar(&f.partitions, "partitions", 0, "prove a batch of N partitions with ProveBatch instead of single proofs")
 	fs.IntVar(&f.workers, "workers", 2, "workers per device for --partitions")
-	fs.BoolVar(&f.warmup, "warmup", true, "prove once with each prover, untimed, before timing")
+	fs.BoolVar(&f.warmup, "warmup", true, "prove once with each of our backends, untimed, before timing (device start, twiddle tables); gnark's prover is not warmed up")
 	fs.StringVar(&f.gpus, "gpus", "all", "with --backend cuda --partitions: how many GPUs a batch uses; a list (1,2) runs the batch once per count")
 	fs.StringVar(&f.backend, "backend", "cpu", "our backend: cpu or cuda")
 	fs.BoolVar(&f.compareCPU, "compare-cpu", true, "with --backend cuda, also time our CPU backend")
@@ -213,11 +213,6 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, s synth.Shape, p
 	// Warm up every prover once (domains, tables, device start), untimed.
 	if f.warmup {
 		fmt.Fprintf(stderr, "bench: warming up\n")
-	}
-	if gnarkRun != nil && f.warmup {
-		if _, err := gnarkProve(ccs, pk, w, seededReader(f.seed, -1)); err != nil {
-			return fmt.Errorf("gnark prover: %w", err)
-		}
 	}
 	for _, d := range devs {
 		if !f.warmup {

@@ -24,21 +24,22 @@ import (
 )
 
 type benchFlags struct {
-	size       sizeFlag
-	proofs     int
-	partitions int
-	backend    string
-	compareCPU bool
-	noGnark    bool
-	mix        string
-	keys       string
-	keydir     string
-	trace      string
-	seed       uint64
-	workers    int
-	warmup     bool
-	gpus       string
-	gpuCounts  []int // parsed from gpus; nil: all
+	size        sizeFlag
+	proofs      int
+	partitions  int
+	backend     string
+	compareCPU  bool
+	noGnark     bool
+	mix         string
+	keys        string
+	keydir      string
+	trace       string
+	seed        uint64
+	workers     int
+	warmup      bool
+	residentKey bool
+	gpus        string
+	gpuCounts   []int // parsed from gpus; nil: all
 }
 
 func runBench(args []string, stdout, stderr io.Writer) error {
@@ -48,6 +49,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&f.proofs, "proofs", 3, "proofs to time for each prover (single-proof mode)")
 	fs.IntVar(&f.partitions, "partitions", 0, "prove a batch of N partitions with ProveBatch instead of single proofs")
 	fs.IntVar(&f.workers, "workers", 2, "workers per device for --partitions")
+	fs.BoolVar(&f.residentKey, "resident-key", true, "keep the proving key on our devices across proofs (uploaded once, timed apart)")
 	fs.BoolVar(&f.warmup, "warmup", true, "prove once with each of our backends, untimed, before timing (device start, twiddle tables); gnark's prover is not warmed up")
 	fs.StringVar(&f.gpus, "gpus", "all", "with --backend cuda --partitions: how many GPUs a batch uses; a list (1,2) runs the batch once per count")
 	fs.StringVar(&f.backend, "backend", "cpu", "our backend: cpu or cuda")
@@ -210,15 +212,38 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, s synth.Shape, p
 		runs = append(runs, ours[i])
 	}
 
+	// With --resident-key our backends keep the key's bases on the device
+	// across proofs, uploaded once here (timed apart).
+	keys := make([]*groth16.DeviceKey, len(devs))
+	if f.residentKey {
+		for i, d := range devs {
+			start := time.Now()
+			k, err := groth16.NewDeviceKey(d.dev, pk)
+			if err != nil {
+				return fmt.Errorf("%s: %w", d.name, err)
+			}
+			defer k.Close()
+			keys[i] = k
+			fmt.Fprintf(stdout, "%s: proving key resident (%d MiB), uploaded once in %s\n", d.name, k.Bytes()>>20, fmtDur(time.Since(start)))
+		}
+	}
+	proveOpts := func(i int, seed io.Reader) []groth16.Option {
+		opts := []groth16.Option{groth16.WithBackend(devs[i].dev), groth16.WithRandomness(seed)}
+		if keys[i] != nil {
+			opts = append(opts, groth16.WithDeviceKey(keys[i]))
+		}
+		return opts
+	}
+
 	// Warm up every prover once (domains, tables, device start), untimed.
 	if f.warmup {
 		fmt.Fprintf(stderr, "bench: warming up\n")
 	}
-	for _, d := range devs {
+	for i, d := range devs {
 		if !f.warmup {
 			break
 		}
-		if _, err := groth16.Prove(ccs, pk, w, groth16.WithBackend(d.dev), groth16.WithRandomness(seededReader(f.seed, -1))); err != nil {
+		if _, err := groth16.Prove(ccs, pk, w, proveOpts(i, seededReader(f.seed, -1))...); err != nil {
 			return fmt.Errorf("%s: %w", d.name, err)
 		}
 	}
@@ -237,9 +262,9 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, s synth.Shape, p
 			if r == gnarkRun {
 				proof, err = gnarkProve(ccs, pk, w, seededReader(f.seed, i))
 			} else {
-				d := devs[slices.Index(ours, r)]
-				proof, err = groth16.Prove(ccs, pk, w, groth16.WithBackend(d.dev), groth16.WithRandomness(seededReader(f.seed, i)),
+				opts := append(proveOpts(slices.Index(ours, r), seededReader(f.seed, i)),
 					groth16.WithPhaseTimes(func(_ int, t groth16.PhaseTimes) { times = t }))
+				proof, err = groth16.Prove(ccs, pk, w, opts...)
 			}
 			took := time.Since(start)
 			if err != nil {
@@ -289,7 +314,11 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, s synth.Shape, p
 		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 	}
 	phase("solve", func(p groth16.PhaseTimes) time.Duration { return p.Solve })
-	phase("upload (key, inputs)", func(p groth16.PhaseTimes) time.Duration { return p.Upload })
+	upload := "upload (key, inputs)"
+	if f.residentKey {
+		upload = "upload (inputs)"
+	}
+	phase(upload, func(p groth16.PhaseTimes) time.Duration { return p.Upload })
 	phase("H (7 NTTs)", func(p groth16.PhaseTimes) time.Duration { return p.H })
 	phase("MSM A (G1)", func(p groth16.PhaseTimes) time.Duration { return p.MSMA })
 	phase("MSM B (G1)", func(p groth16.PhaseTimes) time.Duration { return p.MSMB1 })
@@ -303,11 +332,46 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, s synth.Shape, p
 		row = append(row, fmtDur(median(r.totals)))
 	}
 	fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+	// Without the solve, which is the same host work for every prover: for
+	// gnark's column, the solve of our first backend is subtracted (gnark
+	// does not report its own).
+	var solve time.Duration
+	if len(ours) > 0 {
+		d := make([]time.Duration, len(ours[0].phases))
+		for i, p := range ours[0].phases {
+			d[i] = p.Solve
+		}
+		solve = median(d)
+	}
+	noSolve := func(r *proverRun) time.Duration {
+		if r == gnarkRun {
+			return median(r.totals) - solve
+		}
+		d := make([]time.Duration, len(r.totals))
+		for i := range r.totals {
+			d[i] = r.totals[i] - r.phases[i].Solve
+		}
+		return median(d)
+	}
+	row = []string{"total − solve"}
+	for _, r := range runs {
+		v := fmtDur(noSolve(r))
+		if r == gnarkRun {
+			v = "≈" + v
+		}
+		row = append(row, v)
+	}
+	fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 	if gnarkRun != nil {
 		row = []string{"ours/gnark"}
 		g := median(gnarkRun.totals)
 		for _, r := range runs {
 			row = append(row, fmt.Sprintf("%.3f", float64(median(r.totals))/float64(g)))
+		}
+		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+		row = []string{"gnark/ours, solve excluded"}
+		for _, r := range runs {
+			row = append(row, fmt.Sprintf("%.1f×", float64(noSolve(gnarkRun))/float64(noSolve(r))))
 		}
 		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 	}

@@ -25,7 +25,7 @@ func (b *Backend) MSMG1(q backend.Queue, out *bls12381.G1Jac, bases backend.Buff
 		return err
 	}
 	return b.run(q, OpMSMG1, int64(n), func() error {
-		tasks, done := b.msmTasks()
+		tasks, done := b.msmTasks(false)
 		defer done()
 		r := g1Infinity()
 		if n > 0 {
@@ -56,7 +56,7 @@ func (b *Backend) MSMG2(q backend.Queue, out *bls12381.G2Jac, bases backend.Buff
 		return err
 	}
 	return b.run(q, OpMSMG2, int64(n), func() error {
-		tasks, done := b.msmTasks()
+		tasks, done := b.msmTasks(true)
 		defer done()
 		r := g2Infinity()
 		if n > 0 {
@@ -83,10 +83,22 @@ func g2Infinity() bls12381.G2Jac {
 	return p
 }
 
-// msmTasks shares the backend's tasks among the MSMs running at once: the
-// prover starts its five MSMs together, and on a few cores five MSMs of all
-// the cores each would only thrash. done must be called when the MSM ends.
-func (b *Backend) msmTasks() (tasks int, done func()) {
+// msmTasks says how many tasks an MSM gets. Alone, it gets all the
+// backend's tasks. Beside others (the prover starts its five MSMs at once)
+// it gets what gnark's prover gives the same MSM, since the work is the
+// same: half the tasks for G1, all of them for G2 (twice as many on 16
+// cores or fewer, where gnark splits the G2 MSM further). done must be
+// called when the MSM ends.
+func (b *Backend) msmTasks(g2 bool) (tasks int, done func()) {
 	active := b.msmActive.Add(1)
-	return max(1, b.cfg.tasks/int(active)), func() { b.msmActive.Add(-1) }
+	done = func() { b.msmActive.Add(-1) }
+	switch {
+	case active == 1:
+		return b.cfg.tasks, done
+	case g2 && b.cfg.tasks <= 16:
+		return 2 * b.cfg.tasks, done
+	case g2:
+		return b.cfg.tasks, done
+	}
+	return max(1, b.cfg.tasks/2), done
 }

@@ -130,15 +130,7 @@ func withPool(name string, o pool.Option) Option {
 // it took, and returns ctx.Err(). Falling back to slower paths when device
 // memory runs short is not an error.
 func ProveBatch(ctx context.Context, ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, witnesses []witness.Witness, opts ...Option) ([]gnarkgroth16.Proof, error) {
-	cfg, err := newConfig(opts)
-	if err != nil {
-		return nil, err
-	}
-	r1cs, key, err := asBLS12381(ccs, pk)
-	if err != nil {
-		return nil, err
-	}
-	p, err := newProver(r1cs, key, cfg.proverOpts)
+	cfg, p, err := begin(ccs, pk, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -175,9 +167,9 @@ func ProveBatch(ctx context.Context, ccs constraint.ConstraintSystem, pk gnarkgr
 		poolJobs[i] = jobs[i]
 	}
 	resident := pool.Resident[*deviceKey]{
-		Bytes: keyBytes(key),
+		Bytes: keyBytes(p.pk),
 		Load: func(dev backend.Backend, q backend.Queue) (*deviceKey, error) {
-			return uploadKey(dev, q, key, nil)
+			return uploadKey(dev, q, p.pk, nil)
 		},
 		Free: func(dev backend.Backend, q backend.Queue, k *deviceKey) error {
 			return k.free(dev, q)

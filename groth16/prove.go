@@ -24,22 +24,14 @@ import (
 // satisfy the circuit returns the solver's error, which names the
 // constraint.
 func Prove(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, fullWitness witness.Witness, opts ...Option) (gnarkgroth16.Proof, error) {
-	cfg, err := newConfig(opts)
-	if err != nil {
-		return nil, err
-	}
-	r1cs, key, err := asBLS12381(ccs, pk)
-	if err != nil {
-		return nil, err
-	}
-	p, err := newProver(r1cs, key, cfg.proverOpts)
+	cfg, p, err := begin(ccs, pk, opts)
 	if err != nil {
 		return nil, err
 	}
 	dev := cfg.backend
 	var resident *deviceKey
 	if k := cfg.deviceKey; k != nil {
-		if k.pk != key {
+		if k.pk != p.pk {
 			return nil, inputErr("WithDeviceKey: the device key was made from another proving key")
 		}
 		if dev == nil {
@@ -106,4 +98,22 @@ func proveOnDevice(dev backend.Backend, t *partition, key *deviceKey) (err error
 	}
 	t.release()
 	return t.compute(dev, q, key, bufs)
+}
+
+// begin reads the options and checks the circuit and key: what Prove and
+// ProveBatch both do first.
+func begin(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, opts []Option) (*config, *prover, error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	r1cs, key, err := asBLS12381(ccs, pk)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := newProver(r1cs, key, cfg.proverOpts)
+	if err != nil {
+		return nil, nil, err
+	}
+	return cfg, p, nil
 }

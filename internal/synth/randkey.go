@@ -105,12 +105,13 @@ func tableSide(n int) int {
 	return side
 }
 
-// randomPointsG1 returns n random points. Scalar multiplication for each
+// randomPoints returns n random points. Scalar multiplication for each
 // would take minutes at 2^24, so point j·side+k is Rⱼ + Qₖ, where R and Q
-// are two tables of side ≈ √n independent random multiples of g: distinct
-// with overwhelming probability, and with no relation among them that a
-// multi-scalar multiplication could exploit.
-func randomPointsG1(g *curve.G1Affine, n int) ([]curve.G1Affine, error) {
+// are two tables of side ≈ √n independent random multiples of the
+// generator (mul draws them): distinct with overwhelming probability, and
+// with no relation among them that a multi-scalar multiplication could
+// exploit. sums writes Rᵢ/side + Qᵢ%side for i in [lo, hi) to out.
+func randomPoints[P any](n int, mul func([]fr.Element) []P, sums func(out, R, Q []P, side, lo, hi int)) ([]P, error) {
 	if n == 0 {
 		return nil, nil
 	}
@@ -119,42 +120,36 @@ func randomPointsG1(g *curve.G1Affine, n int) ([]curve.G1Affine, error) {
 	if err != nil {
 		return nil, err
 	}
-	tab := curve.BatchScalarMultiplicationG1(g, s)
-	R, Q := tab[:side], tab[side:]
-	out := make([]curve.G1Affine, n)
-	parallelChunks(n, func(lo, hi int) {
-		jac := make([]curve.G1Jac, hi-lo)
-		for i := lo; i < hi; i++ {
-			jac[i-lo].FromAffine(&R[i/side])
-			jac[i-lo].AddMixed(&Q[i%side])
-		}
-		copy(out[lo:hi], curve.BatchJacobianToAffineG1(jac))
-	})
+	tab := mul(s)
+	out := make([]P, n)
+	parallelChunks(n, func(lo, hi int) { sums(out[lo:hi], tab[:side], tab[side:], side, lo, hi) })
 	return out, nil
 }
 
-// randomPointsG2 is randomPointsG1 over G2.
+func randomPointsG1(g *curve.G1Affine, n int) ([]curve.G1Affine, error) {
+	return randomPoints(n,
+		func(s []fr.Element) []curve.G1Affine { return curve.BatchScalarMultiplicationG1(g, s) },
+		func(out, R, Q []curve.G1Affine, side, lo, hi int) {
+			jac := make([]curve.G1Jac, hi-lo)
+			for i := lo; i < hi; i++ {
+				jac[i-lo].FromAffine(&R[i/side])
+				jac[i-lo].AddMixed(&Q[i%side])
+			}
+			copy(out, curve.BatchJacobianToAffineG1(jac))
+		})
+}
+
 func randomPointsG2(g *curve.G2Affine, n int) ([]curve.G2Affine, error) {
-	if n == 0 {
-		return nil, nil
-	}
-	side := tableSide(n)
-	s, err := randomScalars(2 * side)
-	if err != nil {
-		return nil, err
-	}
-	tab := curve.BatchScalarMultiplicationG2(g, s)
-	R, Q := tab[:side], tab[side:]
-	out := make([]curve.G2Affine, n)
-	parallelChunks(n, func(lo, hi int) {
-		jac := make([]curve.G2Jac, hi-lo)
-		for i := lo; i < hi; i++ {
-			jac[i-lo].FromAffine(&R[i/side])
-			jac[i-lo].AddMixed(&Q[i%side])
-		}
-		batchToAffineG2(jac, out[lo:hi])
-	})
-	return out, nil
+	return randomPoints(n,
+		func(s []fr.Element) []curve.G2Affine { return curve.BatchScalarMultiplicationG2(g, s) },
+		func(out, R, Q []curve.G2Affine, side, lo, hi int) {
+			jac := make([]curve.G2Jac, hi-lo)
+			for i := lo; i < hi; i++ {
+				jac[i-lo].FromAffine(&R[i/side])
+				jac[i-lo].AddMixed(&Q[i%side])
+			}
+			batchToAffineG2(jac, out)
+		})
 }
 
 // batchToAffineG2 converts Jacobian points to affine with one inversion

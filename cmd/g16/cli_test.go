@@ -2,10 +2,14 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/consensys/gnark-crypto/ecc"
+	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
 )
 
 // g16 runs the command in-process and returns its exit code and output.
@@ -27,6 +31,19 @@ func TestSetupProveVerify(t *testing.T) {
 	}
 	if code, out := g16("verify", "--dir", dir); code != 0 || !strings.Contains(out, "proof verified") {
 		t.Fatalf("verify: exit %d\n%s", code, out)
+	}
+
+	// A compressed key (gnark's WriteTo) works as well as a raw one.
+	compressed := filepath.Join(t.TempDir(), "pk.compressed")
+	pk := gnarkgroth16.NewProvingKey(ecc.BLS12_381)
+	if err := readFile(filepath.Join(dir, filePK), "proving key", pk.UnsafeReadFrom); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeAtomic(compressed, func(w io.Writer) error { _, err := pk.WriteTo(w); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if code, out := g16("prove", "--dir", dir, "--pk", compressed, "--out", filepath.Join(t.TempDir(), "proof")); code != 0 {
+		t.Fatalf("prove with a compressed key: exit %d\n%s", code, out)
 	}
 
 	// A proof for other public inputs is rejected.

@@ -30,4 +30,3 @@ func defaultDevices() ([]backend.Backend, error) {
 	}
 	return devs, nil
 }
-

@@ -32,9 +32,7 @@ struct xyzz_t {
 	// dbl-2008-s-1:
 	//   U = 2Y, V = U², W = U·V, S = X·V, M = 3X²
 	//   X3 = M² − 2S, Y3 = M(S − X3) − W·Y, ZZ3 = V·ZZ, ZZZ3 = W·ZZZ
-	G16_HD_CALL void dbl() { dbl_inl(); }
-
-	G16_HD void dbl_inl() {
+	G16_HD_CALL void dbl() {
 		F u = y.dbl();
 		F v = u.sqr();
 		F w = u * v;
@@ -100,10 +98,7 @@ struct xyzz_t {
 	//   U1 = X1·ZZ2, U2 = X2·ZZ1, S1 = Y1·ZZZ2, S2 = Y2·ZZZ1, P = U2 − U1, R = S2 − S1,
 	//   PP = P², PPP = P·PP, Q = U1·PP,
 	//   X3 = R² − PPP − 2Q, Y3 = R(Q − X3) − S1·PPP, ZZ3 = ZZ1·ZZ2·PP, ZZZ3 = ZZZ1·ZZZ2·PPP
-	G16_HD_CALL void add(const xyzz_t& q) { add_inl(q); }
-
-	// add_inl is add inlined into the caller (G1's kernels).
-	G16_HD void add_inl(const xyzz_t& q) {
+	G16_HD_CALL void add(const xyzz_t& q) {
 		if (q.is_inf()) return;
 		if (is_inf()) {
 			*this = q;
@@ -117,7 +112,7 @@ struct xyzz_t {
 		F r = s2 - s1;
 		if (p.is_zero()) {
 			if (r.is_zero())
-				dbl_inl();
+				dbl();
 			else
 				*this = inf();
 			return;

@@ -79,7 +79,7 @@ g16_status g16_msm(g16_device* dev, void* stream, int curve, const void* bases, 
 /* g16_msm flags, for tuning and tests; 0 is the default pipeline. */
 enum {
 	G16_MSM_NO_TASK_SORT = 1, /* run bucket tasks in bucket order, not longest first */
-	G16_MSM_NO_INLINE = 2,    /* accumulation calls the mixed addition (and G2 its Fp2 products) */
+	G16_MSM_NO_INLINE = 2,    /* G1: call the mixed addition instead of inlining it */
 };
 
 /* The same pipeline run on the host, one loop iteration per GPU thread, on

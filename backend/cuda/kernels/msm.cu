@@ -49,26 +49,6 @@ inline int pick_window(size_t n) {
 	return best;
 }
 
-// The hot loops inline their additions where that pays and compiles in
-// reasonable time: all of G1; for G2 only the accumulation of points, which
-// runs on fp2i_t (Fp2 with inlined products, same layout as fp2_t).
-template <class F>
-struct fast_t {
-	typedef F type;
-};
-template <>
-struct fast_t<fp2_t> {
-	typedef fp2i_t type;
-};
-
-template <class F>
-G16_HD void add_to(xyzz_t<F>& acc, const xyzz_t<F>& q) {
-	if constexpr (std::is_same<F, fp_t>::value)
-		acc.add_inl(q);
-	else
-		acc.add(q);
-}
-
 // digits_k: scalar i → nw (key, value) pairs at j·n + i.
 struct digits_k {
 	const fr_t* scalars;
@@ -205,7 +185,7 @@ struct accum_sums_k {
 		size_t t = order ? order[i] : i;
 		uint32_t s = task_start[t], e = s + task_count[t];
 		xyzz_t<F> acc = in[s];
-		for (uint32_t q = s + 1; q < e; q++) add_to(acc, in[q]);
+		for (uint32_t q = s + 1; q < e; q++) acc.add(in[q]);
 		out[t] = acc;
 	}
 };
@@ -220,13 +200,11 @@ struct scatter_k {
 };
 
 // reduce_k: one level of the bucket reduction (see the top of the file).
-// The first level (A = R = the buckets) carries most of the work and two
-// sums; it inlines its additions on G1. Later levels carry three sums and
-// call them (inlined, they would spill).
-template <class F, bool FIRST>
+template <class F>
 struct reduce_k {
 	const xyzz_t<F>* A;
 	const xyzz_t<F>* R;
+	bool same; // A = R (the first level): Σ A_s is the running sum
 	uint32_t T, Tn, m;
 	int mu;
 	xyzz_t<F>* A_out;
@@ -237,28 +215,17 @@ struct reduce_k {
 		uint32_t lo = t * m, hi = lo + m < T ? lo + m : T;
 		const xyzz_t<F>* a = A + win * T;
 		const xyzz_t<F>* r = R + win * T;
-		xyzz_t<F> running = xyzz_t<F>::inf(), acc = xyzz_t<F>::inf();
-		if constexpr (FIRST) {
-			for (uint32_t s = hi; s-- > lo;) {
-				add_to(acc, running); // acc = Σ (s − lo)·R_s once the loop ends
-				add_to(running, r[s]);
-			}
-			// Σ A_s = Σ R_s = running; μ = 0.
-			R_out[i] = running;
-			add_to(running, acc);
-			A_out[i] = running;
-		} else {
-			xyzz_t<F> sum = xyzz_t<F>::inf();
-			for (uint32_t s = hi; s-- > lo;) {
-				acc.add(running);
-				running.add(r[s]);
-				sum.add(a[s]);
-			}
-			for (int k = 0; k < mu; k++) acc.dbl();
-			sum.add(acc);
-			A_out[i] = sum;
-			R_out[i] = running;
+		xyzz_t<F> running = xyzz_t<F>::inf(), acc = xyzz_t<F>::inf(), sum = xyzz_t<F>::inf();
+		for (uint32_t s = hi; s-- > lo;) {
+			acc.add(running); // acc = Σ (s − lo)·R_s once the loop ends
+			running.add(r[s]);
+			if (!same) sum.add(a[s]);
 		}
+		if (same) sum = running;
+		for (int k = 0; k < mu; k++) acc.dbl();
+		sum.add(acc);
+		A_out[i] = sum;
+		R_out[i] = running;
 	}
 };
 
@@ -369,12 +336,14 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, const fr_t* scalars, size_t n
 		if (level > 0) {
 			ex.launch(total, accum_sums_k<F>{sums->p, task_start.p, task_count.p, ord, next->p}, 128);
 		} else {
-			typedef typename fast_t<F>::type FF;
-			if (!(flags & G16_MSM_NO_INLINE)) {
-				ex.launch(total,
-				          accum_points_k<FF, true>{(const affine_t<FF>*)bases, srefs.p, task_start.p, task_count.p,
-				                                   ord, (xyzz_t<FF>*)next->p},
-				          128);
+			// G1 inlines the addition; for G2 the inlined kernel takes too
+			// long to compile.
+			bool inl = false;
+			if constexpr (std::is_same<F, fp_t>::value) inl = !(flags & G16_MSM_NO_INLINE);
+			if (inl) {
+				if constexpr (std::is_same<F, fp_t>::value)
+					ex.launch(total, accum_points_k<F, true>{bases, srefs.p, task_start.p, task_count.p, ord, next->p},
+					          128);
 			} else {
 				ex.launch(total, accum_points_k<F, false>{bases, srefs.p, task_start.p, task_count.p, ord, next->p},
 				          128);
@@ -404,10 +373,7 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, const fr_t* scalars, size_t n
 		uint32_t m = same ? 16 : 8, lgm = same ? 4 : 3;
 		uint32_t Tn = (T + m - 1) / m;
 		std::unique_ptr<buf<P>> a_next(new buf<P>(ex, (size_t)nw * Tn)), r_next(new buf<P>(ex, (size_t)nw * Tn));
-		if (same)
-			ex.launch((size_t)nw * Tn, reduce_k<F, true>{A, R, T, Tn, m, mu, a_next->p, r_next->p}, 128);
-		else
-			ex.launch((size_t)nw * Tn, reduce_k<F, false>{A, R, T, Tn, m, mu, a_next->p, r_next->p}, 128);
+		ex.launch((size_t)nw * Tn, reduce_k<F>{A, R, same, T, Tn, m, mu, a_next->p, r_next->p}, 128);
 		a_hold = std::move(a_next);
 		r_hold = std::move(r_next);
 		A = a_hold->p;

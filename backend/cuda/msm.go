@@ -20,13 +20,6 @@ import (
 // maxWindows bounds the window sums one MSM pass returns (g16cuda.h).
 const maxWindows = 64
 
-// MSMTiming is where the last MSM's device time went, in milliseconds,
-// summed over its passes (CUDA events; see g16_msm_timing).
-type MSMTiming struct {
-	Digits, Sort, Plan, Accumulate, Reduce, Total float64
-	Window, Passes                                int
-}
-
 // LastMSMTiming returns the stage timings of the most recent MSM.
 func (b *Backend) LastMSMTiming() MSMTiming {
 	b.timingMu.Lock()

@@ -4,7 +4,7 @@ GO      ?= go
 PKGS    := ./...
 BUNDLE  := gpu-bundle
 
-.PHONY: help test test-short bench lint vectors vectors-check cuda-toolchain cuda test-cuda gpu-bundle build clean
+.PHONY: help test test-short bench lint vectors vectors-check cuda-toolchain cuda test-cuda-host test-cuda gpu-bundle build clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-15s %s\n", $$1, $$2}'
@@ -36,6 +36,9 @@ cuda-toolchain: ## install nvcc (Debian's nvidia-cuda-toolkit, non-free); idempo
 
 cuda: ## compile the CUDA kernels into a static library
 	bash scripts/build-cuda.sh
+
+test-cuda-host: cuda ## run the CUDA kernels' host emulation against gnark (no GPU needed)
+	$(GO) test -count=1 -tags cuda -run 'Host' ./backend/cuda
 
 test-cuda: cuda ## run the cuda-tagged tests (needs a GPU)
 	$(GO) test -count=1 -tags cuda ./backend/cuda/... ./groth16/...

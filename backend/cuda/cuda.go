@@ -11,6 +11,7 @@ package cuda
 import "C"
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 	"unsafe"
@@ -346,7 +347,7 @@ func (b *Backend) Close() error {
 		return nil
 	}
 	b.closed = true
-	err := errOf(C.g16_close(b.dev))
+	err := errors.Join(b.closeNTT(), errOf(C.g16_close(b.dev)))
 	b.dev = nil
 	return err
 }

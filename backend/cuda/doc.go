@@ -1,6 +1,7 @@
 // Package cuda is g16's GPU backend: a backend.Backend for one NVIDIA GPU,
-// with our own CUDA kernels for BLS12-381 field and curve arithmetic and a
-// Pippenger multi-scalar multiplication on G1 and G2.
+// with our own CUDA kernels for BLS12-381 field and curve arithmetic, a
+// Pippenger multi-scalar multiplication on G1 and G2, the NTT over Fr and the
+// quotient step of the prover's H computation.
 //
 // It is built only with the build tag cuda, after `make cuda-toolchain` (nvcc)
 // and `make cuda` (the static library kernels/build/libg16cuda.a). Without the
@@ -23,12 +24,13 @@
 //
 // The MSM's running time depends on the scalars (it is not constant-time);
 // Groth16 blinds the proof afterwards, so the prover's MSMs need not be.
-// NTT and QuotientStep are not implemented yet (ntt.go).
 //
 // # Layout
 //
 // kernels/ holds the CUDA sources: field.cuh (Montgomery arithmetic on 32-bit
 // limbs for Fp and Fr), fp2.cuh, curve.cuh (XYZZ point arithmetic), msm.cu
-// (the MSM pipeline), device.cu (memory, streams, copies), and g16cuda.h, the
-// C interface that cgo sees.
+// (the MSM pipeline), ntt.cu (the NTT and quotient kernels; twiddle tables
+// are built in Go from gnark-crypto's generator and cached per backend until
+// Close), device.cu (memory, streams, copies), and g16cuda.h, the C
+// interface that cgo sees.
 package cuda

@@ -27,6 +27,15 @@
 // final assembly run on the host. BSB22 commitments (eprint 2022/1072) are
 // computed as gnark computes them.
 //
+// # Many proofs
+//
+// ProveBatch proves many witnesses of one circuit (partitions) on one or
+// several devices through the scheduler in package pool: while one
+// partition's NTTs and MSMs run on a device, the next is solved on the host
+// and staged, and the proving key's bases stay resident on each device. Each
+// proof is byte-identical to what Prove gives for the same witness and
+// randomness. NewDeviceKey keeps a key resident across Prove calls.
+//
 // The prover's arithmetic is not constant-time: its timing depends on the
 // witness.
 package groth16

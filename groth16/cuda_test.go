@@ -12,6 +12,7 @@ import (
 
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
+	groth16bls "github.com/consensys/gnark/backend/groth16/bls12-381"
 
 	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/backend/cpu"
@@ -112,40 +113,79 @@ func TestCUDAProveSizes(t *testing.T) {
 	}
 }
 
-// TestCUDABatchFallback runs a batch on a GPU whose memory limit holds the
-// key, one partition's buffers and the kernels' scratch, and no more, while
-// the scheduler's budget (set too high on purpose, as a wrong budget would
-// be) admits staging: staging's allocation fails, is skipped, and the
-// partitions go through the fallback (trim, direct allocation). Every proof
-// must still be right, and the trace must show the fallbacks.
+// stagingOOM is a GPU whose pooled allocations of a partition's buffer
+// sizes fail with out-of-memory, as on a device too full for a second set:
+// staging is skipped every time, and the fallback's direct allocations
+// (after a trim) reach the real device.
+type stagingOOM struct {
+	backend.Backend
+	sizes map[int64]bool
+}
+
+func (g *stagingOOM) Alloc(q backend.Queue, bytes int64) (backend.Buffer, error) {
+	if g.sizes[bytes] {
+		return nil, fmt.Errorf("%s: Alloc(%d): %w (injected: device full)", g.Backend, bytes, backend.ErrOutOfMemory)
+	}
+	return g.Backend.Alloc(q, bytes)
+}
+
+// TestCUDABatchFallback proves batches on the GPU where staging cannot get
+// memory, and checks every proof and what the trace says.
+//
+// With "full", every pooled allocation of a partition's buffers fails, so
+// every partition goes through the fallback: trim the pool, allocate
+// directly (cudaMalloc), compute. With "limit", the device's memory limit is
+// set to what one proof holds at its peak (key, one buffer set, the MSMs'
+// scratch) plus half a set, with the budget set too high on purpose; the
+// proofs must all be right whatever the scheduler could stage.
 func TestCUDABatchFallback(t *testing.T) {
 	f := fixtureNamed(t, "rangecheck-bsb22")
 	key, set := memoryOf(t, f)
-
-	// What one proof holds at its peak: key, buffers and MSM scratch, all
-	// from the pool, which keeps them cached afterwards.
-	probe := newGPU(t)
-	if _, err := groth16.Prove(f.ccs, f.pk, f.witness, groth16.WithBackend(probe)); err != nil {
-		t.Fatal(err)
-	}
-	peak := probe.Memory().Held()
-	t.Logf("one proof holds %d bytes at its peak (key %d, buffer set %d)", peak, key, set)
-
-	gpu := newGPU(t, cuda.WithMemoryLimit(peak+set/2))
 	const partitions = 6
-	trace := pool.NewTrace()
-	proofs, err := proveBatch(t, context.Background(), f, same(f, partitions),
-		groth16.WithBackends(gpu), groth16.WithWorkersPerDevice(3), groth16.WithTrace(trace),
-		groth16.WithMemoryBudget(key+4*set), groth16.WithBatchRandomness(seedsFrom(batchSeed)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkProofs(t, proofs, expected(t, f, partitions), nil)
-	s := trace.Summary()
-	t.Logf("trace summary:\n%s", s)
-	if s.Fallbacks == 0 || s.StagingSkipped == 0 {
-		t.Fatalf("want staging skipped and fallbacks, got %d skipped, %d fallbacks", s.StagingSkipped, s.Fallbacks)
-	}
+	want := expected(t, f, partitions)
+
+	t.Run("full", func(t *testing.T) {
+		gpu := newGPU(t)
+		sizes := map[int64]bool{}
+		pk := f.pk.(*groth16bls.ProvingKey)
+		n := int64(pk.Domain.Cardinality)
+		sizes[n*backend.ScalarBytes] = true
+		trace := pool.NewTrace()
+		proofs, err := proveBatch(t, context.Background(), f, same(f, partitions),
+			groth16.WithBackends(&stagingOOM{Backend: gpu, sizes: sizes}), groth16.WithWorkersPerDevice(3),
+			groth16.WithTrace(trace), groth16.WithBatchRandomness(seedsFrom(batchSeed)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkProofs(t, proofs, want, nil)
+		s := trace.Summary()
+		t.Logf("trace summary:\n%s", s)
+		if s.Fallbacks == 0 || s.StagingSkipped == 0 {
+			t.Fatalf("want fallbacks and staging skipped, got %d fallbacks, %d skipped", s.Fallbacks, s.StagingSkipped)
+		}
+	})
+
+	t.Run("limit", func(t *testing.T) {
+		probe := newGPU(t)
+		if err := probe.TrimPool(0); err != nil { // the pool is the device's: start it empty
+			t.Fatal(err)
+		}
+		if _, err := groth16.Prove(f.ccs, f.pk, f.witness, groth16.WithBackend(probe)); err != nil {
+			t.Fatal(err)
+		}
+		peak := probe.Memory().Held()
+		t.Logf("one proof holds %d bytes at its peak (key %d, buffer set %d)", peak, key, set)
+		gpu := newGPU(t, cuda.WithMemoryLimit(peak+set/2))
+		trace := pool.NewTrace()
+		proofs, err := proveBatch(t, context.Background(), f, same(f, partitions),
+			groth16.WithBackends(gpu), groth16.WithWorkersPerDevice(3), groth16.WithTrace(trace),
+			groth16.WithMemoryBudget(key+4*set), groth16.WithBatchRandomness(seedsFrom(batchSeed)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkProofs(t, proofs, want, nil)
+		t.Logf("trace summary:\n%s", trace.Summary())
+	})
 }
 
 // faultyGPU fails its MSMs from the after-th call on, as a GPU that breaks

@@ -3,66 +3,62 @@ package cpu
 import (
 	"github.com/consensys/gnark-crypto/ecc"
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/g16prover/g16/backend"
 )
 
 // MSMG1 computes Σ scalars[i]·bases[i] with gnark-crypto's MultiExp.
 func (b *Backend) MSMG1(q backend.Queue, out *bls12381.G1Jac, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int) error {
-	if out == nil {
-		return b.errorf(OpMSMG1, "nil result")
-	}
-	xb, err := b.own(OpMSMG1, bases)
-	if err != nil {
-		return err
-	}
-	points, err := view[bls12381.G1Affine](b, OpMSMG1, xb, basesOff, n)
-	if err != nil {
-		return err
-	}
-	s, err := b.scalars(OpMSMG1, scalars, n)
-	if err != nil {
-		return err
-	}
-	return b.run(q, OpMSMG1, int64(n), func() error {
-		tasks, done := b.msmTasks(false)
-		defer done()
-		r := g1Infinity()
-		if n > 0 {
-			if _, err := r.MultiExp(points, s, ecc.MultiExpConfig{NbTasks: tasks}); err != nil {
-				return b.errorf(OpMSMG1, "%v", err)
+	return msm(b, q, OpMSMG1, out, bases, basesOff, scalars, n, false,
+		func(r *bls12381.G1Jac, points []bls12381.G1Affine, s []fr.Element, tasks int) error {
+			*r = g1Infinity()
+			if len(points) == 0 {
+				return nil
 			}
-		}
-		*out = r
-		return nil
-	})
+			_, err := r.MultiExp(points, s, ecc.MultiExpConfig{NbTasks: tasks})
+			return err
+		})
 }
 
 // MSMG2 computes Σ scalars[i]·bases[i] over G2.
 func (b *Backend) MSMG2(q backend.Queue, out *bls12381.G2Jac, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int) error {
-	if out == nil {
-		return b.errorf(OpMSMG2, "nil result")
-	}
-	xb, err := b.own(OpMSMG2, bases)
-	if err != nil {
-		return err
-	}
-	points, err := view[bls12381.G2Affine](b, OpMSMG2, xb, basesOff, n)
-	if err != nil {
-		return err
-	}
-	s, err := b.scalars(OpMSMG2, scalars, n)
-	if err != nil {
-		return err
-	}
-	return b.run(q, OpMSMG2, int64(n), func() error {
-		tasks, done := b.msmTasks(true)
-		defer done()
-		r := g2Infinity()
-		if n > 0 {
-			if _, err := r.MultiExp(points, s, ecc.MultiExpConfig{NbTasks: tasks}); err != nil {
-				return b.errorf(OpMSMG2, "%v", err)
+	return msm(b, q, OpMSMG2, out, bases, basesOff, scalars, n, true,
+		func(r *bls12381.G2Jac, points []bls12381.G2Affine, s []fr.Element, tasks int) error {
+			*r = g2Infinity()
+			if len(points) == 0 {
+				return nil
 			}
+			_, err := r.MultiExp(points, s, ecc.MultiExpConfig{NbTasks: tasks})
+			return err
+		})
+}
+
+// msm checks an MSM's arguments, then runs multiExp on q with the tasks
+// msmTasks grants it. Point is the affine base type, Jac the result's.
+func msm[Point, Jac any](b *Backend, q backend.Queue, op Op, out *Jac, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int, g2 bool,
+	multiExp func(r *Jac, points []Point, s []fr.Element, tasks int) error) error {
+	if out == nil {
+		return b.errorf(op, "nil result")
+	}
+	xb, err := b.own(op, bases)
+	if err != nil {
+		return err
+	}
+	points, err := view[Point](b, op, xb, basesOff, n)
+	if err != nil {
+		return err
+	}
+	s, err := b.scalars(op, scalars, n)
+	if err != nil {
+		return err
+	}
+	return b.run(q, op, int64(n), func() error {
+		tasks, done := b.msmTasks(g2)
+		defer done()
+		var r Jac
+		if err := multiExp(&r, points, s, tasks); err != nil {
+			return b.errorf(op, "%v", err)
 		}
 		*out = r
 		return nil

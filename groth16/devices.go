@@ -17,16 +17,13 @@ func defaultDevices() ([]backend.Backend, error) {
 		// No cuda build, no driver or no GPU: the CPU backend.
 		return []backend.Backend{cpu.MustNew()}, nil
 	}
-	devs := make([]backend.Backend, 0, n)
-	for i := 0; i < n; i++ {
-		g, err := cuda.New(i)
-		if err != nil {
-			for _, d := range devs {
-				d.Close()
-			}
-			return nil, fmt.Errorf("groth16: opening GPU %d of %d: %w", i, n, err)
-		}
-		devs = append(devs, g)
+	gpus, err := cuda.OpenAll(0)
+	if err != nil {
+		return nil, fmt.Errorf("groth16: %w", err)
+	}
+	devs := make([]backend.Backend, len(gpus))
+	for i, g := range gpus {
+		devs[i] = g
 	}
 	return devs, nil
 }

@@ -46,31 +46,17 @@ func openBackend(name string) (namedBackend, error) {
 	return devs[0], nil
 }
 
-// openGPUs opens GPUs 0..n−1 of those CUDA sees (CUDA_VISIBLE_DEVICES
-// applies), n at most max (0: all).
+// openGPUs opens the GPUs CUDA sees, at most max (0: all).
 func openGPUs(max int) ([]backend.Backend, error) {
-	n, err := cuda.DeviceCount()
+	gpus, err := cuda.OpenAll(max)
 	if err != nil {
 		return nil, err
 	}
-	if n == 0 {
-		return nil, fmt.Errorf("cuda: no GPU visible")
+	devs := make([]backend.Backend, len(gpus))
+	for i, g := range gpus {
+		devs[i] = g
 	}
-	if max > 0 && max < n {
-		n = max
-	}
-	gpus := make([]backend.Backend, 0, n)
-	for i := 0; i < n; i++ {
-		g, err := cuda.New(i)
-		if err != nil {
-			for _, o := range gpus {
-				o.Close()
-			}
-			return nil, err
-		}
-		gpus = append(gpus, g)
-	}
-	return gpus, nil
+	return devs, nil
 }
 
 // namedBackend is one of our backends under test: dev proves single

@@ -89,6 +89,21 @@ type Backend interface {
 	Close() error
 }
 
+// HostBound is implemented by backends that compute on the host's own
+// cores (the CPU backend): work on separate queues then competes for the
+// same cores instead of running beside the host, and a prover should not
+// overlap independent device work (the H computation with the MSMs) as it
+// would on a GPU.
+type HostBound interface {
+	HostBound() bool
+}
+
+// IsHostBound reports whether b computes on the host's cores.
+func IsHostBound(b Backend) bool {
+	h, ok := b.(HostBound)
+	return ok && h.HostBound()
+}
+
 // MemStats is a device's memory accounting, in bytes.
 type MemStats struct {
 	Capacity int64 // total the device may hold (0: unlimited)

@@ -202,11 +202,11 @@ func (j *batchJob) Buffers() []int64 { return j.t.bufferSizes() }
 // Upload may run twice (a retry on another device), so the host copies
 // stay until Finish.
 func (j *batchJob) Upload(dev backend.Backend, q backend.Queue, bufs []backend.Buffer) error {
-	return j.t.upload(dev, q, bufs)
+	return j.t.upload(dev, q, bufs, allBuffers)
 }
 
 func (j *batchJob) Compute(dev backend.Backend, q backend.Queue, key *deviceKey, bufs []backend.Buffer) error {
-	return j.t.compute(dev, q, key, bufs)
+	return j.t.compute(dev, q, key, bufs, nil)
 }
 
 func (j *batchJob) Finish(ctx context.Context) error {

@@ -2,6 +2,7 @@ package groth16
 
 import (
 	cryptorand "crypto/rand"
+	"errors"
 	"fmt"
 	"hash"
 	"io"
@@ -312,15 +313,24 @@ func (t *partition) bufferSizes() []int64 {
 	}
 }
 
-// upload copies a, b, c and the filtered wire values into bufs, laid out as
-// bufferSizes says.
-func (t *partition) upload(dev backend.Backend, q backend.Queue, bufs []backend.Buffer) error {
+// Buffer groups: the wire values the A, B and K MSMs read, and the
+// constraint evaluations H transforms.
+var (
+	wireBuffers = []int{bufWA, bufWB, bufWK}
+	evalBuffers = []int{bufA, bufB, bufC}
+	allBuffers  = append(append([]int{}, wireBuffers...), evalBuffers...)
+)
+
+// upload copies the host vectors of the buffers listed in which (all of
+// them for staging) into bufs, laid out as bufferSizes says, and waits.
+func (t *partition) upload(dev backend.Backend, q backend.Queue, bufs []backend.Buffer, which []int) error {
 	if len(bufs) != nbBuffers {
 		return fmt.Errorf("groth16: internal error: %d device buffers, want %d", len(bufs), nbBuffers)
 	}
 	start := time.Now()
-	for i, v := range [][]fr.Element{bufA: t.a, bufB: t.b, bufC: t.c, bufWA: t.wA, bufWB: t.wB, bufWK: t.wK} {
-		if err := dev.Upload(q, bufs[i], 0, backend.AsBytes(v)); err != nil {
+	host := [nbBuffers][]fr.Element{bufA: t.a, bufB: t.b, bufC: t.c, bufWA: t.wA, bufWB: t.wB, bufWK: t.wK}
+	for _, i := range which {
+		if err := dev.Upload(q, bufs[i], 0, backend.AsBytes(host[i])); err != nil {
 			return fmt.Errorf("groth16: partition %d: upload: %w", t.index, err)
 		}
 	}
@@ -338,9 +348,17 @@ func (t *partition) release() {
 }
 
 // compute runs the device work: h from a, b and c (seven NTTs and the
-// quotient step, h left bit-reversed in bufs[bufA]), then the five MSMs,
-// concurrently on their own queues.
-func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey, bufs []backend.Buffer) error {
+// quotient step, h left bit-reversed in bufs[bufA]) on q, then the Z MSM
+// over h, and the MSMs over the wire values (A and B in G1, B in G2, K),
+// each on its own queue. pending lists buffers still to upload (a, b and c
+// when Prove did not stage them); q uploads them before H.
+//
+// On a GPU the wire MSMs need nothing from H, so they start at once and
+// hide the upload of a, b, c and H behind them. On a host-bound backend
+// (the CPU backend) that would only make them compete for the cores, so H
+// runs first and the five MSMs after it, side by side, as gnark's prover
+// does. compute returns only when every MSM has finished.
+func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey, bufs []backend.Buffer, pending []int) error {
 	p := t.p
 	if len(bufs) != nbBuffers {
 		return fmt.Errorf("groth16: internal error: %d device buffers, want %d", len(bufs), nbBuffers)
@@ -348,27 +366,44 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 	fail := func(stage string, err error) error {
 		return fmt.Errorf("groth16: partition %d: %s on %s: %w", t.index, stage, dev, err)
 	}
-	start := time.Now()
-	for _, x := range []int{bufA, bufB, bufC} {
-		if err := dev.NTT(q, bufs[x], backend.NTTSpec{LogN: p.logN, Inverse: true, Order: backend.DIF}); err != nil {
+	computeH := func() error {
+		if len(pending) > 0 {
+			if err := t.upload(dev, q, bufs, pending); err != nil {
+				return err
+			}
+		}
+		start := time.Now()
+		for _, x := range evalBuffers {
+			if err := dev.NTT(q, bufs[x], backend.NTTSpec{LogN: p.logN, Inverse: true, Order: backend.DIF}); err != nil {
+				return fail("NTT", err)
+			}
+			if err := dev.NTT(q, bufs[x], backend.NTTSpec{LogN: p.logN, Order: backend.DIT, Coset: true, CosetShift: p.shift}); err != nil {
+				return fail("NTT", err)
+			}
+		}
+		if err := dev.QuotientStep(q, bufs[bufA], bufs[bufB], bufs[bufC], p.n, p.zInv); err != nil {
+			return fail("quotient step", err)
+		}
+		if err := dev.NTT(q, bufs[bufA], backend.NTTSpec{LogN: p.logN, Inverse: true, Order: backend.DIF, Coset: true, CosetShift: p.shift}); err != nil {
 			return fail("NTT", err)
 		}
-		if err := dev.NTT(q, bufs[x], backend.NTTSpec{LogN: p.logN, Order: backend.DIT, Coset: true, CosetShift: p.shift}); err != nil {
-			return fail("NTT", err)
+		if err := q.Wait(); err != nil {
+			return fail("H", err)
+		}
+		t.times.H = time.Since(start)
+		return nil
+	}
+	msmZ := func(q backend.Queue) error {
+		return dev.MSMG1(q, &t.msmZ, key.g1, key.offZ, bufs[bufA], p.n-1)
+	}
+	hostBound := backend.IsHostBound(dev)
+	if hostBound {
+		if err := computeH(); err != nil {
+			return err
 		}
 	}
-	if err := dev.QuotientStep(q, bufs[bufA], bufs[bufB], bufs[bufC], p.n, p.zInv); err != nil {
-		return fail("quotient step", err)
-	}
-	if err := dev.NTT(q, bufs[bufA], backend.NTTSpec{LogN: p.logN, Inverse: true, Order: backend.DIF, Coset: true, CosetShift: p.shift}); err != nil {
-		return fail("NTT", err)
-	}
-	if err := q.Wait(); err != nil {
-		return fail("H", err)
-	}
-	t.times.H = time.Since(start)
 
-	// The five MSMs share no data but the bases: run them side by side.
+	// The MSMs side by side (the G2 one, the longest, first).
 	msmStart := time.Now()
 	type msm struct {
 		name string
@@ -378,9 +413,6 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 	msms := []msm{
 		{"MSM B2", &t.times.MSMB2, func(q backend.Queue) error {
 			return dev.MSMG2(q, &t.msmB2, key.g2, 0, bufs[bufWB], key.nbB)
-		}},
-		{"MSM Z", &t.times.MSMZ, func(q backend.Queue) error {
-			return dev.MSMG1(q, &t.msmZ, key.g1, key.offZ, bufs[bufA], p.n-1)
 		}},
 		{"MSM K", &t.times.MSMK, func(q backend.Queue) error {
 			return dev.MSMG1(q, &t.msmK, key.g1, key.offK, bufs[bufWK], key.nbK)
@@ -392,42 +424,52 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 			return dev.MSMG1(q, &t.msmB1, key.g1, key.offB, bufs[bufWB], key.nbB)
 		}},
 	}
-	errs := make([]error, len(msms))
+	if hostBound {
+		msms = append(msms, msm{"MSM Z", &t.times.MSMZ, msmZ})
+	}
+	errs := make([]error, len(msms)+1)
 	var wg sync.WaitGroup
 	for i := range msms {
 		m := &msms[i]
-		qi := q
-		if i > 0 {
-			var err error
-			if qi, err = dev.NewQueue(); err != nil {
-				errs[i] = fail(m.name, err)
-				continue
-			}
+		qi, err := dev.NewQueue()
+		if err != nil {
+			errs[i] = fail(m.name, err)
+			continue
 		}
 		wg.Add(1)
-		go func(i int, qi backend.Queue) {
+		go func() {
 			defer wg.Done()
 			s := time.Now()
 			err := m.run(qi)
-			if i > 0 {
-				if cerr := qi.Close(); err == nil {
-					err = cerr
-				}
+			if cerr := qi.Close(); err == nil {
+				err = cerr
 			}
 			*m.took = time.Since(s)
 			if err != nil {
 				errs[i] = fail(m.name, err)
 			}
-		}(i, qi)
+		}()
 	}
+
+	// On a GPU: h, then the Z MSM, on q, beside the wire MSMs.
+	if !hostBound {
+		errs[len(msms)] = func() error {
+			if err := computeH(); err != nil {
+				return err
+			}
+			s := time.Now()
+			err := msmZ(q)
+			t.times.MSMZ = time.Since(s)
+			if err != nil {
+				return fail("MSM Z", err)
+			}
+			return nil
+		}()
+	}
+
 	wg.Wait()
 	t.times.MSM = time.Since(msmStart)
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // assemble computes the proof from the MSM results (host).

@@ -93,11 +93,14 @@ func proveOnDevice(dev backend.Backend, t *partition, key *deviceKey) (err error
 		}
 		bufs = append(bufs, b)
 	}
-	if err := t.upload(dev, q, bufs); err != nil {
+	// The wire values go up first, so that their MSMs can start while a, b
+	// and c go up and H runs.
+	if err := t.upload(dev, q, bufs, wireBuffers); err != nil {
 		return err
 	}
+	err = t.compute(dev, q, key, bufs, evalBuffers)
 	t.release()
-	return t.compute(dev, q, key, bufs)
+	return err
 }
 
 // begin reads the options and checks the circuit and key: what Prove and

@@ -128,6 +128,9 @@ func MustNew(opts ...Option) *Backend {
 
 func (b *Backend) String() string { return b.name }
 
+// HostBound is true: the CPU backend computes on the host's cores.
+func (b *Backend) HostBound() bool { return true }
+
 func (b *Backend) errorf(op Op, format string, args ...any) error {
 	return fmt.Errorf("%s: %s: %s", b.name, op, fmt.Sprintf(format, args...))
 }

@@ -26,21 +26,20 @@
 //  5. The host combines the windows: Σ_j 2^(wj)·W_j (in Go, msm.go).
 //
 // Where the time goes (H200, CUDA events, random scalars and distinct bases;
-// G1 at 2^24, 184.6 ms): digits 1.1, sort 7.8, plan 1.2, accumulate 147.4,
-// reduce 25.5 ms. The accumulation does 2^24·13 = 218M mixed additions, 0.68
-// ns each; an Fp product compiles (nvcc 11.8, sm_90) to about 1150 SASS
-// instructions, every mad.lo.cc/madc.hi.cc becoming an IMAD and an IADD3.X,
-// so the kernel issues ≈ 2.6·10^12 instructions at ≈ 53% of the issue
-// ceiling (132 SMs × 4 × 32 lanes × 1.98 GHz). Measured on the way there:
+// G1 at 2^24): 117.6 ms with field.cuh's even/odd-accumulator product (an Fp
+// product is about 464 SASS instructions, 278 of them IMAD.WIDE.U32, with
+// operands in registers): digits 0.9, sort 7.8, plan 1.1, accumulate 92.3,
+// reduce 15.7 ms; G2 at 2^24 421 ms. Before it (about 1150 instructions an
+// Fp product, every mad.lo.cc/madc.hi.cc an IMAD plus an IADD3.X): 184.6 ms,
+// accumulate 147.4, reduce 25.5; G2 667 ms. Measured on the way there:
 // running tasks longest first and inlining G1's addition took the
 // accumulation from 293 to 147 ms (either alone: 251 and 281 ms); windows of
 // 18, 19, 21 bits ran 209, 197, 253 ms against 185 ms at w = 20. Inlining
 // the Fp2 products into G2's accumulation (255 registers, spills) and G1's
 // additions into the first reduction level (245 registers) were slower
 // (G2 2^24 832 ms against 667 ms; reduce 31 ms against 25 ms).
-// What would close the gap to ~90 ms: an Fp product with fewer
-// instructions (three-input IADD3 sums of the low and high halves, or
-// IMAD.WIDE product scanning), a dedicated squaring, and a cheaper
+// What would close the gap to ~90 ms: a dedicated squaring, fewer registers
+// in the accumulation kernel (134 now: 12 warps an SM), and a cheaper
 // reduction (it grows with the 2^(w−1) buckets a window).
 #include "curve.cuh"
 #include "exec.cuh"

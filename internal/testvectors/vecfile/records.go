@@ -45,24 +45,28 @@ const (
 	basesTable  = 1 // the record uses the first n points of the file's table
 )
 
-// MSMG1 is one G1 multi-scalar multiplication: Result = Σ Scalars[i]·Bases[i].
-//
-// Layout: name, u8 mode, [bases if mode is inline: array of G1Affine],
-// Scalars (array; its count is n), Result (G1Affine).
-type MSMG1 struct {
-	Name    string
-	Bases   []bls12381.G1Affine
-	Scalars []fr.Element
-	Result  bls12381.G1Affine
+// Point is a curve point an MSM record is over.
+type Point interface {
+	bls12381.G1Affine | bls12381.G2Affine
 }
 
-// MSMG2 is MSMG1 over G2.
-type MSMG2 struct {
+// MSM is one multi-scalar multiplication over points of type P:
+// Result = Σ Scalars[i]·Bases[i].
+//
+// Layout: name, u8 mode, [bases if mode is inline: array of P],
+// Scalars (array; its count is n), Result (P).
+type MSM[P Point] struct {
 	Name    string
-	Bases   []bls12381.G2Affine
+	Bases   []P
 	Scalars []fr.Element
-	Result  bls12381.G2Affine
+	Result  P
 }
+
+// MSMG1 is one G1 multi-scalar multiplication.
+type MSMG1 = MSM[bls12381.G1Affine]
+
+// MSMG2 is MSMG1 over G2.
+type MSMG2 = MSM[bls12381.G2Affine]
 
 // WriteNTT writes an NTT file.
 func WriteNTT(w io.Writer, recs []NTT) error {
@@ -155,85 +159,31 @@ func ReadH(rd io.Reader) ([]H, error) {
 // WriteMSMG1 writes a G1 MSM file. A record whose Bases are the first
 // len(Bases) points of table is stored by reference.
 func WriteMSMG1(w io.Writer, table []bls12381.G1Affine, recs []MSMG1) error {
-	vw := newWriter(w, KindMSMG1)
-	vw.count(len(table))
-	for i := range table {
-		vw.g1(&table[i])
-	}
-	for i := range recs {
-		r := &recs[i]
-		if len(r.Bases) != len(r.Scalars) {
-			return fmt.Errorf("vecfile: MSM %s: %d bases, %d scalars", r.Name, len(r.Bases), len(r.Scalars))
-		}
-		vw.name(r.Name)
-		if isPrefix(r.Bases, table) {
-			vw.u8(basesTable)
-		} else {
-			vw.u8(basesInline)
-			vw.count(len(r.Bases))
-			for j := range r.Bases {
-				vw.g1(&r.Bases[j])
-			}
-		}
-		vw.elements(r.Scalars)
-		vw.g1(&r.Result)
-	}
-	return vw.Flush()
+	return writeMSM(w, KindMSMG1, table, recs, (*writer).g1)
 }
 
 // ReadMSMG1 reads a G1 MSM file. Records stored by reference share the
 // table's backing array.
 func ReadMSMG1(rd io.Reader) ([]MSMG1, error) {
-	r, err := newReader(rd, KindMSMG1)
-	if err != nil {
-		return nil, err
-	}
-	table := make([]bls12381.G1Affine, r.count(maxCount))
-	for i := range table {
-		r.g1(&table[i])
-	}
-	var recs []MSMG1
-	for r.more() {
-		var v MSMG1
-		v.Name = r.name()
-		mode := r.u8()
-		switch mode {
-		case basesInline:
-			v.Bases = make([]bls12381.G1Affine, r.count(maxCount))
-			for j := range v.Bases {
-				r.g1(&v.Bases[j])
-			}
-		case basesTable:
-		default:
-			if r.err == nil {
-				r.err = fmt.Errorf("%w: MSM %s: bases mode %d", ErrFormat, v.Name, mode)
-			}
-		}
-		v.Scalars = r.elements()
-		if mode == basesTable {
-			if len(v.Scalars) > len(table) {
-				if r.err == nil {
-					r.err = fmt.Errorf("%w: MSM %s: %d scalars, table of %d", ErrFormat, v.Name, len(v.Scalars), len(table))
-				}
-			} else {
-				v.Bases = table[:len(v.Scalars):len(v.Scalars)]
-			}
-		}
-		if r.err == nil && len(v.Bases) != len(v.Scalars) {
-			r.err = fmt.Errorf("%w: MSM %s: %d bases, %d scalars", ErrFormat, v.Name, len(v.Bases), len(v.Scalars))
-		}
-		r.g1(&v.Result)
-		recs = append(recs, v)
-	}
-	return recs, r.err
+	return readMSM(rd, KindMSMG1, (*reader).g1)
 }
 
 // WriteMSMG2 writes a G2 MSM file (see WriteMSMG1).
 func WriteMSMG2(w io.Writer, table []bls12381.G2Affine, recs []MSMG2) error {
-	vw := newWriter(w, KindMSMG2)
+	return writeMSM(w, KindMSMG2, table, recs, (*writer).g2)
+}
+
+// ReadMSMG2 reads a G2 MSM file (see ReadMSMG1).
+func ReadMSMG2(rd io.Reader) ([]MSMG2, error) {
+	return readMSM(rd, KindMSMG2, (*reader).g2)
+}
+
+// writeMSM writes an MSM file of kind k, encoding each point with put.
+func writeMSM[P Point](w io.Writer, k Kind, table []P, recs []MSM[P], put func(*writer, *P)) error {
+	vw := newWriter(w, k)
 	vw.count(len(table))
 	for i := range table {
-		vw.g2(&table[i])
+		put(vw, &table[i])
 	}
 	for i := range recs {
 		r := &recs[i]
@@ -247,35 +197,35 @@ func WriteMSMG2(w io.Writer, table []bls12381.G2Affine, recs []MSMG2) error {
 			vw.u8(basesInline)
 			vw.count(len(r.Bases))
 			for j := range r.Bases {
-				vw.g2(&r.Bases[j])
+				put(vw, &r.Bases[j])
 			}
 		}
 		vw.elements(r.Scalars)
-		vw.g2(&r.Result)
+		put(vw, &r.Result)
 	}
 	return vw.Flush()
 }
 
-// ReadMSMG2 reads a G2 MSM file.
-func ReadMSMG2(rd io.Reader) ([]MSMG2, error) {
-	r, err := newReader(rd, KindMSMG2)
+// readMSM reads an MSM file of kind k, decoding each point with get.
+func readMSM[P Point](rd io.Reader, k Kind, get func(*reader, *P)) ([]MSM[P], error) {
+	r, err := newReader(rd, k)
 	if err != nil {
 		return nil, err
 	}
-	table := make([]bls12381.G2Affine, r.count(maxCount))
+	table := make([]P, r.count(maxCount))
 	for i := range table {
-		r.g2(&table[i])
+		get(r, &table[i])
 	}
-	var recs []MSMG2
+	var recs []MSM[P]
 	for r.more() {
-		var v MSMG2
+		var v MSM[P]
 		v.Name = r.name()
 		mode := r.u8()
 		switch mode {
 		case basesInline:
-			v.Bases = make([]bls12381.G2Affine, r.count(maxCount))
+			v.Bases = make([]P, r.count(maxCount))
 			for j := range v.Bases {
-				r.g2(&v.Bases[j])
+				get(r, &v.Bases[j])
 			}
 		case basesTable:
 		default:
@@ -296,7 +246,7 @@ func ReadMSMG2(rd io.Reader) ([]MSMG2, error) {
 		if r.err == nil && len(v.Bases) != len(v.Scalars) {
 			r.err = fmt.Errorf("%w: MSM %s: %d bases, %d scalars", ErrFormat, v.Name, len(v.Bases), len(v.Scalars))
 		}
-		r.g2(&v.Result)
+		get(r, &v.Result)
 		recs = append(recs, v)
 	}
 	return recs, r.err

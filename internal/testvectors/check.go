@@ -70,8 +70,8 @@ func Checks() ([]Check, error) {
 	var checks []Check
 	checks = append(checks, nttChecks(v.NTT)...)
 	checks = append(checks, hChecks(v.H)...)
-	checks = append(checks, msmG1Checks(v.MSMG1)...)
-	checks = append(checks, msmG2Checks(v.MSMG2)...)
+	checks = append(checks, msmG1.checks(v.MSMG1)...)
+	checks = append(checks, msmG2.checks(v.MSMG2)...)
 	checks = append(checks, proofChecks(v.Proofs)...)
 	checks = append(checks, concurrentChecks(checks)...)
 	return checks, nil

@@ -16,6 +16,7 @@ import (
 
 	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/backend/cpu"
+	"github.com/g16prover/g16/internal/testvectors/vecfile"
 )
 
 // SeedEnv names the environment variable that fixes the cross-checks'
@@ -117,49 +118,41 @@ func CrossChecks(seed uint64) []Check {
 			return compareElements(got, want)
 		})
 	}
-	for i := range crossMSMG1s {
-		rng := stream("msm-g1", i)
-		n := 1 + rand.New(rng).IntN(maxCrossG1)
-		scalars := witnessLikeScalars(rng, n)
-		basesSeed := randElement(rng)
-		add(fmt.Sprintf("MSMG1/%d/len=%d", i, n), func(b, ref backend.Backend) error {
-			bases := randomG1Bases(rand.NewChaCha8(basesSeed.Bytes()), n)
-			want, err := runMSMG1(ref, bases, scalars, 0)
-			if err != nil {
-				return fmt.Errorf("CPU backend: %w", err)
-			}
-			got, err := runMSMG1(b, bases, scalars, 0)
-			if err != nil {
-				return err
-			}
-			if err := compareG1(&got, &want); err != nil {
-				return fmt.Errorf("against the CPU backend: %w", err)
-			}
-			return nil
-		})
-	}
-	for i := range crossMSMG2s {
-		rng := stream("msm-g2", i)
-		n := 1 + rand.New(rng).IntN(maxCrossG2)
-		scalars := witnessLikeScalars(rng, n)
-		basesSeed := randElement(rng)
-		add(fmt.Sprintf("MSMG2/%d/len=%d", i, n), func(b, ref backend.Backend) error {
-			bases := randomG2Bases(rand.NewChaCha8(basesSeed.Bytes()), n)
-			want, err := runMSMG2(ref, bases, scalars, 0)
-			if err != nil {
-				return fmt.Errorf("CPU backend: %w", err)
-			}
-			got, err := runMSMG2(b, bases, scalars, 0)
-			if err != nil {
-				return err
-			}
-			if err := compareG2(&got, &want); err != nil {
-				return fmt.Errorf("against the CPU backend: %w", err)
-			}
-			return nil
-		})
-	}
+	crossMSMs(msmG1, "msm-g1", crossMSMG1s, maxCrossG1, randomG1Bases, stream, add)
+	crossMSMs(msmG2, "msm-g2", crossMSMG2s, maxCrossG2, randomG2Bases, stream, add)
 	return checks
+}
+
+// crossMSMs adds count checks of MSMs over g against the reference backend,
+// each of 1 to maxN bases drawn by randomBases and witness-like scalars,
+// from the streams "what/i".
+func crossMSMs[A vecfile.Point, J any, PA affinePoint[A, J]](
+	g *msmGroup[A, J, PA], what string, count, maxN int,
+	randomBases func(rng io.Reader, n int) []A,
+	stream func(what string, i int) *rand.ChaCha8,
+	add func(name string, run func(b, ref backend.Backend) error),
+) {
+	for i := range count {
+		rng := stream(what, i)
+		n := 1 + rand.New(rng).IntN(maxN)
+		scalars := witnessLikeScalars(rng, n)
+		basesSeed := randElement(rng)
+		add(fmt.Sprintf("%s/%d/len=%d", g.name, i, n), func(b, ref backend.Backend) error {
+			bases := randomBases(rand.NewChaCha8(basesSeed.Bytes()), n)
+			want, err := g.run(ref, bases, scalars, 0)
+			if err != nil {
+				return fmt.Errorf("CPU backend: %w", err)
+			}
+			got, err := g.run(b, bases, scalars, 0)
+			if err != nil {
+				return err
+			}
+			if err := g.compare(&got, &want); err != nil {
+				return fmt.Errorf("against the CPU backend: %w", err)
+			}
+			return nil
+		})
+	}
 }
 
 func specString(s backend.NTTSpec) string {

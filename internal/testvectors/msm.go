@@ -17,18 +17,62 @@ const (
 	basesOffset  = 7
 )
 
-func msmG1Checks(recs []vecfile.MSMG1) []Check {
+// msmGroup holds what the MSM checks need to know about one group: its
+// affine points A (with pointer type PA) and the Jacobian points J that the
+// backend's MSM returns.
+type msmGroup[A vecfile.Point, J any, PA affinePoint[A, J]] struct {
+	name       string // the check group and backend method: "MSMG1" or "MSMG2"
+	generator  A
+	pointBytes int64 // the size of an A in a device buffer
+	msm        func(b backend.Backend, q backend.Queue, out *J, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int) error
+	str        func(*A) string
+}
+
+// affinePoint is the pointer type *A of an affine point whose sums come in
+// Jacobian coordinates J.
+type affinePoint[A, J any] interface {
+	*A
+	FromJacobian(*J) *A
+	Equal(*A) bool
+	Neg(*A) *A
+	IsInfinity() bool
+	IsOnCurve() bool
+}
+
+var _, _, g1Generator, g2Generator = bls12381.Generators()
+
+// The groups MSMs run over.
+var (
+	msmG1 = &msmGroup[bls12381.G1Affine, bls12381.G1Jac, *bls12381.G1Affine]{
+		name:       GroupMSMG1,
+		generator:  g1Generator,
+		pointBytes: backend.G1AffineBytes,
+		msm:        backend.Backend.MSMG1,
+		str:        g1String,
+	}
+	msmG2 = &msmGroup[bls12381.G2Affine, bls12381.G2Jac, *bls12381.G2Affine]{
+		name:       GroupMSMG2,
+		generator:  g2Generator,
+		pointBytes: backend.G2AffineBytes,
+		msm:        backend.Backend.MSMG2,
+		str:        g2String,
+	}
+)
+
+// checks returns a check of each record, an empty MSM, and offsetVector
+// again with its bases after basesOffset other points.
+func (g *msmGroup[A, J, PA]) checks(recs []vecfile.MSM[A]) []Check {
 	var checks []Check
-	add := func(name string, r *vecfile.MSMG1, off int) {
-		checks = append(checks, Check{Group: GroupMSMG1, Name: name, run: func(b backend.Backend) error {
-			got, err := runMSMG1(b, r.Bases, r.Scalars, off)
+	add := func(name string, r *vecfile.MSM[A], off int) {
+		checks = append(checks, Check{Group: g.name, Name: name, run: func(b backend.Backend) error {
+			got, err := g.run(b, r.Bases, r.Scalars, off)
 			if err != nil {
 				return err
 			}
-			return compareG1(&got, &r.Result)
+			return g.compare(&got, &r.Result)
 		}})
 	}
-	add("len=0/empty", &vecfile.MSMG1{}, 0)
+	add("len=0/empty", &vecfile.MSM[A]{}, 0)
 	for i := range recs {
 		r := &recs[i]
 		add(r.Name, r, 0)
@@ -39,40 +83,17 @@ func msmG1Checks(recs []vecfile.MSMG1) []Check {
 	return checks
 }
 
-func msmG2Checks(recs []vecfile.MSMG2) []Check {
-	var checks []Check
-	add := func(name string, r *vecfile.MSMG2, off int) {
-		checks = append(checks, Check{Group: GroupMSMG2, Name: name, run: func(b backend.Backend) error {
-			got, err := runMSMG2(b, r.Bases, r.Scalars, off)
-			if err != nil {
-				return err
-			}
-			return compareG2(&got, &r.Result)
-		}})
-	}
-	add("len=0/empty", &vecfile.MSMG2{}, 0)
-	for i := range recs {
-		r := &recs[i]
-		add(r.Name, r, 0)
-		if r.Name == offsetVector {
-			add(fmt.Sprintf("%s/bases-offset=%d", r.Name, basesOffset), r, basesOffset)
-		}
-	}
-	return checks
-}
-
-// runMSMG1 computes Σ scalars[i]·bases[i] on b, with off filler points
-// (the generator) before the bases in their buffer.
-func runMSMG1(b backend.Backend, bases []bls12381.G1Affine, scalars []fr.Element, off int) (res bls12381.G1Affine, err error) {
+// run computes Σ scalars[i]·bases[i] on b, with off filler points (the
+// generator) before the bases in their buffer.
+func (g *msmGroup[A, J, PA]) run(b backend.Backend, bases []A, scalars []fr.Element, off int) (res A, err error) {
 	d, err := open(b)
 	if err != nil {
 		return res, err
 	}
 	defer func() { err = d.close(err) }()
-	_, _, g, _ := bls12381.Generators()
-	all := make([]bls12381.G1Affine, off, off+len(bases))
+	all := make([]A, off, off+len(bases))
 	for i := range all {
-		all[i] = g
+		all[i] = g.generator
 	}
 	all = append(all, bases...)
 	pb, err := d.upload(backend.AsBytes(all))
@@ -83,73 +104,27 @@ func runMSMG1(b backend.Backend, bases []bls12381.G1Affine, scalars []fr.Element
 	if err != nil {
 		return res, err
 	}
-	var out bls12381.G1Jac
-	if err := b.MSMG1(d.q, &out, pb, int64(off)*backend.G1AffineBytes, sb, len(scalars)); err != nil {
-		return res, fmt.Errorf("MSMG1: %w", err)
+	var out J
+	if err := g.msm(b, d.q, &out, pb, int64(off)*g.pointBytes, sb, len(scalars)); err != nil {
+		return res, fmt.Errorf("%s: %w", g.name, err)
 	}
-	res.FromJacobian(&out)
+	PA(&res).FromJacobian(&out)
 	return res, nil
 }
 
-// runMSMG2 is runMSMG1 over G2.
-func runMSMG2(b backend.Backend, bases []bls12381.G2Affine, scalars []fr.Element, off int) (res bls12381.G2Affine, err error) {
-	d, err := open(b)
-	if err != nil {
-		return res, err
-	}
-	defer func() { err = d.close(err) }()
-	_, _, _, g := bls12381.Generators()
-	all := make([]bls12381.G2Affine, off, off+len(bases))
-	for i := range all {
-		all[i] = g
-	}
-	all = append(all, bases...)
-	pb, err := d.upload(backend.AsBytes(all))
-	if err != nil {
-		return res, err
-	}
-	sb, err := d.upload(backend.AsBytes(scalars))
-	if err != nil {
-		return res, err
-	}
-	var out bls12381.G2Jac
-	if err := b.MSMG2(d.q, &out, pb, int64(off)*backend.G2AffineBytes, sb, len(scalars)); err != nil {
-		return res, fmt.Errorf("MSMG2: %w", err)
-	}
-	res.FromJacobian(&out)
-	return res, nil
-}
-
-// compareG1 explains how got differs from want, or returns nil.
-func compareG1(got, want *bls12381.G1Affine) error {
-	if got.Equal(want) {
+// compare explains how got differs from want, or returns nil.
+func (g *msmGroup[A, J, PA]) compare(got, want *A) error {
+	if PA(got).Equal(want) {
 		return nil
 	}
-	var neg bls12381.G1Affine
-	neg.Neg(want)
+	var neg A
+	PA(&neg).Neg(want)
 	hint := ""
 	switch {
-	case !got.IsInfinity() && !got.IsOnCurve():
+	case !PA(got).IsInfinity() && !PA(got).IsOnCurve():
 		hint = " (not on the curve)"
-	case got.Equal(&neg):
+	case PA(got).Equal(&neg):
 		hint = " (the negation of the expected result)"
 	}
-	return fmt.Errorf("result %s, want %s%s", g1String(got), g1String(want), hint)
-}
-
-// compareG2 is compareG1 over G2.
-func compareG2(got, want *bls12381.G2Affine) error {
-	if got.Equal(want) {
-		return nil
-	}
-	var neg bls12381.G2Affine
-	neg.Neg(want)
-	hint := ""
-	switch {
-	case !got.IsInfinity() && !got.IsOnCurve():
-		hint = " (not on the curve)"
-	case got.Equal(&neg):
-		hint = " (the negation of the expected result)"
-	}
-	return fmt.Errorf("result %s, want %s%s", g2String(got), g2String(want), hint)
+	return fmt.Errorf("result %s, want %s%s", g.str(got), g.str(want), hint)
 }

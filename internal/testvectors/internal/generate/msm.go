@@ -249,125 +249,133 @@ func closedForm(c *msmCase) *big.Int {
 	return acc.BigInt(new(big.Int))
 }
 
+// msmGroup holds what writing one group's MSM file needs to know about
+// the group: its affine points A, with pointer type PA.
+type msmGroup[A vecfile.Point, PA groupPoint[A]] struct {
+	name      string // "G1" or "G2", in messages
+	stream    string // the streams' prefix: "msm-g1" or "msm-g2"
+	lengths   []int  // MSMG1Lengths or MSMG2Lengths
+	repeatLen int    // see msmCases
+	generator A
+	batchMul  func(base *A, scalars []fr.Element) []A // bls12381.BatchScalarMultiplicationG1 or G2
+	multiExp  func(bases []A, scalars []fr.Element) (A, error)
+	write     func(w io.Writer, table []A, recs []vecfile.MSM[A]) error
+	// spotCheck checks the table's subgroup membership every subgroupEvery
+	// points and its logs every logEvery points.
+	subgroupEvery, logEvery int
+}
+
+// groupPoint is the pointer type *A of an affine point.
+type groupPoint[A any] interface {
+	*A
+	ScalarMultiplication(a *A, s *big.Int) *A
+	ScalarMultiplicationBase(s *big.Int) *A
+	Equal(a *A) bool
+	IsInfinity() bool
+	IsInSubGroup() bool
+}
+
 func writeMSMG1(w io.Writer) error {
 	_, _, g, _ := bls12381.Generators()
-	tableLogs := randElements(Stream("msm-g1/table"), MSMG1Lengths[len(MSMG1Lengths)-1])
-	table := bls12381.BatchScalarMultiplicationG1(&g, tableLogs)
-	if err := spotCheckG1(table, tableLogs); err != nil {
-		return err
-	}
-	var recs []vecfile.MSMG1
-	for _, c := range msmCases("msm-g1", tableLogs, MSMG1Lengths, 1000) {
-		rec := vecfile.MSMG1{Name: c.name, Scalars: c.scalars}
-		if c.table {
-			rec.Bases = table[:len(c.logs)]
-		} else {
-			rec.Bases = pointsG1(&g, c.logs)
-		}
-		var sum bls12381.G1Jac
-		if _, err := sum.MultiExp(rec.Bases, rec.Scalars, ecc.MultiExpConfig{}); err != nil {
-			return fmt.Errorf("MSM G1 %s: %w", c.name, err)
-		}
-		rec.Result.FromJacobian(&sum)
-		var want bls12381.G1Affine
-		want.ScalarMultiplicationBase(closedForm(&c))
-		if !want.Equal(&rec.Result) {
-			return fmt.Errorf("MSM G1 %s: MultiExp disagrees with the closed form", c.name)
-		}
-		recs = append(recs, rec)
-	}
-	return vecfile.WriteMSMG1(w, table, recs)
+	return writeMSM(w, &msmGroup[bls12381.G1Affine, *bls12381.G1Affine]{
+		name:      "G1",
+		stream:    "msm-g1",
+		lengths:   MSMG1Lengths,
+		repeatLen: 1000,
+		generator: g,
+		batchMul:  bls12381.BatchScalarMultiplicationG1,
+		multiExp: func(bases []bls12381.G1Affine, scalars []fr.Element) (res bls12381.G1Affine, err error) {
+			var sum bls12381.G1Jac
+			_, err = sum.MultiExp(bases, scalars, ecc.MultiExpConfig{})
+			res.FromJacobian(&sum)
+			return res, err
+		},
+		write:         vecfile.WriteMSMG1,
+		subgroupEvery: 1024,
+		logEvery:      997,
+	})
 }
 
 func writeMSMG2(w io.Writer) error {
 	_, _, _, g := bls12381.Generators()
-	tableLogs := randElements(Stream("msm-g2/table"), MSMG2Lengths[len(MSMG2Lengths)-1])
-	table := bls12381.BatchScalarMultiplicationG2(&g, tableLogs)
-	if err := spotCheckG2(table, tableLogs); err != nil {
+	return writeMSM(w, &msmGroup[bls12381.G2Affine, *bls12381.G2Affine]{
+		name:      "G2",
+		stream:    "msm-g2",
+		lengths:   MSMG2Lengths,
+		repeatLen: 256,
+		generator: g,
+		batchMul:  bls12381.BatchScalarMultiplicationG2,
+		multiExp: func(bases []bls12381.G2Affine, scalars []fr.Element) (res bls12381.G2Affine, err error) {
+			var sum bls12381.G2Jac
+			_, err = sum.MultiExp(bases, scalars, ecc.MultiExpConfig{})
+			res.FromJacobian(&sum)
+			return res, err
+		},
+		write:         vecfile.WriteMSMG2,
+		subgroupEvery: 512,
+		logEvery:      251,
+	})
+}
+
+// writeMSM writes g's MSM file: a table of random bases and the vectors
+// of msmCases, each checked against its closed form.
+func writeMSM[A vecfile.Point, PA groupPoint[A]](w io.Writer, g *msmGroup[A, PA]) error {
+	tableLogs := randElements(Stream(g.stream+"/table"), g.lengths[len(g.lengths)-1])
+	table := g.batchMul(&g.generator, tableLogs)
+	if err := g.spotCheck(table, tableLogs); err != nil {
 		return err
 	}
-	var recs []vecfile.MSMG2
-	for _, c := range msmCases("msm-g2", tableLogs, MSMG2Lengths, 256) {
-		rec := vecfile.MSMG2{Name: c.name, Scalars: c.scalars}
+	var recs []vecfile.MSM[A]
+	for _, c := range msmCases(g.stream, tableLogs, g.lengths, g.repeatLen) {
+		rec := vecfile.MSM[A]{Name: c.name, Scalars: c.scalars}
 		if c.table {
 			rec.Bases = table[:len(c.logs)]
 		} else {
-			rec.Bases = pointsG2(&g, c.logs)
+			rec.Bases = g.points(c.logs)
 		}
-		var sum bls12381.G2Jac
-		if _, err := sum.MultiExp(rec.Bases, rec.Scalars, ecc.MultiExpConfig{}); err != nil {
-			return fmt.Errorf("MSM G2 %s: %w", c.name, err)
+		var err error
+		if rec.Result, err = g.multiExp(rec.Bases, rec.Scalars); err != nil {
+			return fmt.Errorf("MSM %s %s: %w", g.name, c.name, err)
 		}
-		rec.Result.FromJacobian(&sum)
-		var want bls12381.G2Affine
-		want.ScalarMultiplicationBase(closedForm(&c))
-		if !want.Equal(&rec.Result) {
-			return fmt.Errorf("MSM G2 %s: MultiExp disagrees with the closed form", c.name)
+		var want A
+		PA(&want).ScalarMultiplicationBase(closedForm(&c))
+		if !PA(&want).Equal(&rec.Result) {
+			return fmt.Errorf("MSM %s %s: MultiExp disagrees with the closed form", g.name, c.name)
 		}
 		recs = append(recs, rec)
 	}
-	return vecfile.WriteMSMG2(w, table, recs)
+	return g.write(w, table, recs)
 }
 
-// pointsG1 returns kᵢ·g for each log, one scalar multiplication each (the
+// points returns kᵢ·G for each log, one scalar multiplication each (the
 // inline bases are few).
-func pointsG1(g *bls12381.G1Affine, logs []fr.Element) []bls12381.G1Affine {
-	p := make([]bls12381.G1Affine, len(logs))
+func (g *msmGroup[A, PA]) points(logs []fr.Element) []A {
+	p := make([]A, len(logs))
 	for i := range logs {
 		if i > 0 && logs[i] == logs[i-1] {
 			p[i] = p[i-1]
 			continue
 		}
-		p[i].ScalarMultiplication(g, logs[i].BigInt(new(big.Int)))
+		PA(&p[i]).ScalarMultiplication(&g.generator, logs[i].BigInt(new(big.Int)))
 	}
 	return p
 }
 
-func pointsG2(g *bls12381.G2Affine, logs []fr.Element) []bls12381.G2Affine {
-	p := make([]bls12381.G2Affine, len(logs))
-	for i := range logs {
-		if i > 0 && logs[i] == logs[i-1] {
-			p[i] = p[i-1]
-			continue
-		}
-		p[i].ScalarMultiplication(g, logs[i].BigInt(new(big.Int)))
-	}
-	return p
-}
-
-// spotCheckG1 checks some table points against plain scalar
+// spotCheck checks some table points against plain scalar
 // multiplication, and that the table's points are distinct.
-func spotCheckG1(table []bls12381.G1Affine, logs []fr.Element) error {
-	seen := make(map[bls12381.G1Affine]bool, len(table))
+func (g *msmGroup[A, PA]) spotCheck(table []A, logs []fr.Element) error {
+	seen := make(map[A]bool, len(table))
 	for i := range table {
-		if seen[table[i]] || table[i].IsInfinity() || i%1024 == 0 && !table[i].IsInSubGroup() {
-			return fmt.Errorf("MSM G1 table: point %d repeated, at infinity or not in G1", i)
+		if seen[table[i]] || PA(&table[i]).IsInfinity() || i%g.subgroupEvery == 0 && !PA(&table[i]).IsInSubGroup() {
+			return fmt.Errorf("MSM %s table: point %d repeated, at infinity or not in %s", g.name, i, g.name)
 		}
 		seen[table[i]] = true
 	}
-	for i := 0; i < len(table); i += 997 {
-		var p bls12381.G1Affine
-		p.ScalarMultiplicationBase(logs[i].BigInt(new(big.Int)))
-		if !p.Equal(&table[i]) {
-			return fmt.Errorf("MSM G1 table: point %d is not its log times the generator", i)
-		}
-	}
-	return nil
-}
-
-func spotCheckG2(table []bls12381.G2Affine, logs []fr.Element) error {
-	seen := make(map[bls12381.G2Affine]bool, len(table))
-	for i := range table {
-		if seen[table[i]] || table[i].IsInfinity() || i%512 == 0 && !table[i].IsInSubGroup() {
-			return fmt.Errorf("MSM G2 table: point %d repeated, at infinity or not in G2", i)
-		}
-		seen[table[i]] = true
-	}
-	for i := 0; i < len(table); i += 251 {
-		var p bls12381.G2Affine
-		p.ScalarMultiplicationBase(logs[i].BigInt(new(big.Int)))
-		if !p.Equal(&table[i]) {
-			return fmt.Errorf("MSM G2 table: point %d is not its log times the generator", i)
+	for i := 0; i < len(table); i += g.logEvery {
+		var p A
+		PA(&p).ScalarMultiplicationBase(logs[i].BigInt(new(big.Int)))
+		if !PA(&p).Equal(&table[i]) {
+			return fmt.Errorf("MSM %s table: point %d is not its log times the generator", g.name, i)
 		}
 	}
 	return nil

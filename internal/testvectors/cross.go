@@ -16,6 +16,7 @@ import (
 
 	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/backend/cpu"
+	"github.com/g16prover/g16/internal/testvectors/internal/draw"
 	"github.com/g16prover/g16/internal/testvectors/vecfile"
 )
 
@@ -84,9 +85,9 @@ func CrossChecks(seed uint64) []Check {
 			Coset:   r.IntN(2) == 1,
 		}
 		if spec.Coset {
-			spec.CosetShift = randElement(rng)
+			spec.CosetShift = draw.Element(rng)
 		}
-		in := randElements(rng, 1<<spec.LogN)
+		in := draw.Elements(rng, 1<<spec.LogN)
 		name := fmt.Sprintf("NTT/%d/n=2^%d/%s", i, spec.LogN, specString(spec))
 		add(name, func(b, ref backend.Backend) error {
 			want, err := runNTT(ref, spec, in)
@@ -104,7 +105,7 @@ func CrossChecks(seed uint64) []Check {
 		rng := stream("h", i)
 		logN := 1 + rand.New(rng).IntN(maxCrossLogN)
 		n := 1 << logN
-		a, bb, c := randElements(rng, n), randElements(rng, n), randElements(rng, n)
+		a, bb, c := draw.Elements(rng, n), draw.Elements(rng, n), draw.Elements(rng, n)
 		shift := fft.GeneratorFullMultiplicativeGroup()
 		add(fmt.Sprintf("H/%d/n=2^%d", i, logN), func(b, ref backend.Backend) error {
 			want, err := runQuotient(ref, logN, shift, a, bb, c)
@@ -136,7 +137,7 @@ func crossMSMs[A vecfile.Point, J any, PA affinePoint[A, J]](
 		rng := stream(what, i)
 		n := 1 + rand.New(rng).IntN(maxN)
 		scalars := witnessLikeScalars(rng, n)
-		basesSeed := randElement(rng)
+		basesSeed := draw.Element(rng)
 		add(fmt.Sprintf("%s/%d/len=%d", g.name, i, n), func(b, ref backend.Backend) error {
 			bases := randomBases(rand.NewChaCha8(basesSeed.Bytes()), n)
 			want, err := g.run(ref, bases, scalars, 0)
@@ -183,33 +184,10 @@ func witnessLikeScalars(rng io.Reader, n int) []fr.Element {
 			s[i].SetOne()
 			s[i].Neg(&s[i])
 		default:
-			s[i] = randElement(rng)
+			s[i] = draw.Element(rng)
 		}
 	}
 	return s
-}
-
-// randElement draws a uniform element of Fr from rng.
-func randElement(rng io.Reader) fr.Element {
-	var buf [fr.Bytes]byte
-	for {
-		if _, err := io.ReadFull(rng, buf[:]); err != nil {
-			panic("testvectors: internal error: " + err.Error())
-		}
-		buf[0] &= 0x7f
-		var e fr.Element
-		if e.SetBytesCanonical(buf[:]) == nil {
-			return e
-		}
-	}
-}
-
-func randElements(rng io.Reader, n int) []fr.Element {
-	v := make([]fr.Element, n)
-	for i := range v {
-		v[i] = randElement(rng)
-	}
-	return v
 }
 
 // Random bases are made in runs of basesRun points S, S+T, S+2T, ...
@@ -224,9 +202,9 @@ func randomG1Bases(rng io.Reader, n int) []bls12381.G1Affine {
 	for i := range jac {
 		if i%basesRun == 0 {
 			var s bls12381.G1Affine
-			e := randElement(rng)
+			e := draw.Element(rng)
 			s.ScalarMultiplicationBase(e.BigInt(new(big.Int)))
-			e = randElement(rng)
+			e = draw.Element(rng)
 			step.ScalarMultiplicationBase(e.BigInt(new(big.Int)))
 			p.FromAffine(&s)
 		} else {
@@ -244,9 +222,9 @@ func randomG2Bases(rng io.Reader, n int) []bls12381.G2Affine {
 	for i := range out {
 		if i%basesRun == 0 {
 			var s bls12381.G2Affine
-			e := randElement(rng)
+			e := draw.Element(rng)
 			s.ScalarMultiplicationBase(e.BigInt(new(big.Int)))
-			e = randElement(rng)
+			e = draw.Element(rng)
 			step.ScalarMultiplicationBase(e.BigInt(new(big.Int)))
 			p.FromAffine(&s)
 		} else {

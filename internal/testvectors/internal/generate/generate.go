@@ -40,30 +40,6 @@ func Stream(name string) *rand.ChaCha8 {
 	return rand.NewChaCha8(sha256.Sum256([]byte(SeedPrefix + name)))
 }
 
-// randElement draws a uniform element of Fr: 255-bit big-endian candidates
-// from rng, rejected until one is below r.
-func randElement(rng io.Reader) fr.Element {
-	var buf [fr.Bytes]byte
-	for {
-		if _, err := io.ReadFull(rng, buf[:]); err != nil {
-			panic("generate: internal error: reading ChaCha8: " + err.Error())
-		}
-		buf[0] &= 0x7f
-		var e fr.Element
-		if err := e.SetBytesCanonical(buf[:]); err == nil {
-			return e
-		}
-	}
-}
-
-func randElements(rng io.Reader, n int) []fr.Element {
-	v := make([]fr.Element, n)
-	for i := range v {
-		v[i] = randElement(rng)
-	}
-	return v
-}
-
 // elementOf returns x mod r as an element.
 func elementOf(x *big.Int) fr.Element {
 	var e fr.Element

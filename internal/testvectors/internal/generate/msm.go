@@ -9,6 +9,7 @@ import (
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
+	"github.com/g16prover/g16/internal/testvectors/internal/draw"
 	"github.com/g16prover/g16/internal/testvectors/vecfile"
 )
 
@@ -111,14 +112,14 @@ func msmCases(group string, tableLogs []fr.Element, lengths []int, repeatLen int
 
 	for _, n := range lengths {
 		name := fmt.Sprintf("len=%d/random", n)
-		add(msmCase{name: name, logs: prefix(n), table: true, scalars: randElements(Stream(group+"/"+name), n)})
+		add(msmCase{name: name, logs: prefix(n), table: true, scalars: draw.Elements(Stream(group+"/"+name), n)})
 	}
 	for _, e := range edgeScalars() {
 		add(msmCase{name: "len=1/edge=" + e.name, logs: prefix(1), table: true, scalars: []fr.Element{e.v}})
 		add(msmCase{name: "len=64/edge=" + e.name, logs: prefix(64), table: true, scalars: fill(64, e.v)})
 		// The edge scalar among random ones.
 		name := "len=7/edge=" + e.name
-		s := randElements(Stream(group+"/"+name), 7)
+		s := draw.Elements(Stream(group+"/"+name), 7)
 		s[3] = e.v
 		add(msmCase{name: name, logs: prefix(7), table: true, scalars: s})
 	}
@@ -146,20 +147,20 @@ func msmCases(group string, tableLogs []fr.Element, lengths []int, repeatLen int
 	// The point at infinity as a base.
 	{
 		name := "len=1/edge=infinity-base"
-		add(msmCase{name: name, logs: []fr.Element{zero}, scalars: randElements(Stream(group+"/"+name), 1)})
+		add(msmCase{name: name, logs: []fr.Element{zero}, scalars: draw.Elements(Stream(group+"/"+name), 1)})
 		name = "len=7/edge=infinity-base"
 		logs := append([]fr.Element(nil), prefix(7)...)
 		logs[3].SetZero()
-		add(msmCase{name: name, logs: logs, scalars: randElements(Stream(group+"/"+name), 7)})
+		add(msmCase{name: name, logs: logs, scalars: draw.Elements(Stream(group+"/"+name), 7)})
 		name = "len=64/edge=all-infinity"
-		add(msmCase{name: name, logs: make([]fr.Element, 64), scalars: randElements(Stream(group+"/"+name), 64)})
+		add(msmCase{name: name, logs: make([]fr.Element, 64), scalars: draw.Elements(Stream(group+"/"+name), 64)})
 	}
 	// P beside −P: with equal scalars the pair cancels; with random ones it
 	// does not.
 	{
 		name := "len=2/edge=P-negP-cancel"
 		rng := Stream(group + "/" + name)
-		k, s := tableLogs[0], randElement(rng)
+		k, s := tableLogs[0], draw.Element(rng)
 		var nk fr.Element
 		nk.Neg(&k)
 		add(msmCase{name: name, logs: []fr.Element{k, nk}, scalars: []fr.Element{s, s}})
@@ -171,7 +172,7 @@ func msmCases(group string, tableLogs []fr.Element, lengths []int, repeatLen int
 			logs[i] = tableLogs[i]
 			logs[i+1].Neg(&tableLogs[i])
 		}
-		scalars := randElements(rng, 64)
+		scalars := draw.Elements(rng, 64)
 		for i := 0; i < 64; i += 8 { // some pairs cancel
 			scalars[i+1] = scalars[i]
 		}
@@ -181,7 +182,7 @@ func msmCases(group string, tableLogs []fr.Element, lengths []int, repeatLen int
 	// a point to itself).
 	{
 		name := fmt.Sprintf("len=%d/edge=repeated-base", repeatLen)
-		add(msmCase{name: name, logs: fill(repeatLen, tableLogs[0]), scalars: randElements(Stream(group+"/"+name), repeatLen)})
+		add(msmCase{name: name, logs: fill(repeatLen, tableLogs[0]), scalars: draw.Elements(Stream(group+"/"+name), repeatLen)})
 		name = fmt.Sprintf("len=%d/edge=repeated-base-ones", repeatLen)
 		add(msmCase{name: name, logs: fill(repeatLen, tableLogs[0]), scalars: fill(repeatLen, one)})
 	}
@@ -220,7 +221,7 @@ func msmCases(group string, tableLogs []fr.Element, lengths []int, repeatLen int
 			rng.Read(pick[:])
 			switch pick[0] % 100 {
 			case 0:
-				s[i] = randElement(rng)
+				s[i] = draw.Element(rng)
 			case 1:
 				s[i] = one
 			}
@@ -320,7 +321,7 @@ func writeMSMG2(w io.Writer) error {
 // writeMSM writes g's MSM file: a table of random bases and the vectors
 // of msmCases, each checked against its closed form.
 func writeMSM[A vecfile.Point, PA groupPoint[A]](w io.Writer, g *msmGroup[A, PA]) error {
-	tableLogs := randElements(Stream(g.stream+"/table"), g.lengths[len(g.lengths)-1])
+	tableLogs := draw.Elements(Stream(g.stream+"/table"), g.lengths[len(g.lengths)-1])
 	table := g.batchMul(&g.generator, tableLogs)
 	if err := g.spotCheck(table, tableLogs); err != nil {
 		return err

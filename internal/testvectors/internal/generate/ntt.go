@@ -9,6 +9,7 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr/fft"
 
+	"github.com/g16prover/g16/internal/testvectors/internal/draw"
 	"github.com/g16prover/g16/internal/testvectors/vecfile"
 )
 
@@ -25,7 +26,7 @@ func nttShift(logN int, rng io.Reader) fr.Element {
 	if logN%2 == 0 {
 		return fft.GeneratorFullMultiplicativeGroup()
 	}
-	return randElement(rng)
+	return draw.Element(rng)
 }
 
 func nttRecord(logN int) (vecfile.NTT, error) {
@@ -33,7 +34,7 @@ func nttRecord(logN int) (vecfile.NTT, error) {
 	rng := Stream("ntt/" + name)
 	n := 1 << logN
 	rec := vecfile.NTT{Name: name, LogN: logN}
-	rec.X = randElements(rng, n)
+	rec.X = draw.Elements(rng, n)
 	rec.Shift = nttShift(logN, rng)
 
 	plain := fft.NewDomain(uint64(n))
@@ -148,8 +149,8 @@ func hRecord(logN int, satisfied bool) (vecfile.H, error) {
 	rng := Stream("h/" + name)
 	d := fft.NewDomain(uint64(n))
 	rec := vecfile.H{Name: name, LogN: logN, Shift: d.FrMultiplicativeGen}
-	rec.A = randElements(rng, n)
-	rec.B = randElements(rng, n)
+	rec.A = draw.Elements(rng, n)
+	rec.B = draw.Elements(rng, n)
 	if satisfied {
 		m := n - 1 // number of "constraints"; the rest is padding
 		rec.C = make([]fr.Element, n)
@@ -161,7 +162,7 @@ func hRecord(logN int, satisfied bool) (vecfile.H, error) {
 			rec.B[i].SetZero()
 		}
 	} else {
-		rec.C = randElements(rng, n)
+		rec.C = draw.Elements(rng, n)
 	}
 	rec.H = quotient(d, rec.A, rec.B, rec.C)
 
@@ -169,7 +170,7 @@ func hRecord(logN int, satisfied bool) (vecfile.H, error) {
 	// B, C the interpolants of the inputs over the domain. This holds only
 	// when H is a true quotient.
 	if satisfied {
-		z := randElement(rng)
+		z := draw.Element(rng)
 		ev := func(values []fr.Element, bitReversed bool) fr.Element {
 			coeffs := slices.Clone(values)
 			if !bitReversed {

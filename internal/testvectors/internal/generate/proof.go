@@ -16,6 +16,8 @@ import (
 	"github.com/consensys/gnark/frontend"
 	"github.com/consensys/gnark/frontend/cs/r1cs"
 	"github.com/consensys/gnark/std/rangecheck"
+
+	"github.com/g16prover/g16/internal/testvectors/internal/draw"
 )
 
 // MaxConstraints bounds the proof circuits, so keys stay small and Setup
@@ -102,7 +104,7 @@ type proofCircuit struct {
 func proofCircuits() []proofCircuit {
 	return []proofCircuit{
 		{name: "square-chain", circuit: &SquareChain{}, assign: func(rng *mrand.ChaCha8) frontend.Circuit {
-			x := randElement(rng)
+			x := draw.Element(rng)
 			t := x
 			for range squareChainSteps {
 				t.Square(&t).Add(&t, &x)
@@ -114,7 +116,7 @@ func proofCircuits() []proofCircuit {
 			var s [6]fr.Element
 			prod := fr.One()
 			for i := range s {
-				s[i] = randElement(rng)
+				s[i] = draw.Element(rng)
 				prod.Mul(&prod, &s[i])
 			}
 			for i := range s {

@@ -196,41 +196,44 @@ func witnessLikeScalars(rng io.Reader, n int) []fr.Element {
 const basesRun = 64
 
 func randomG1Bases(rng io.Reader, n int) []bls12381.G1Affine {
-	jac := make([]bls12381.G1Jac, n)
-	var p bls12381.G1Jac
-	var step bls12381.G1Affine
-	for i := range jac {
-		if i%basesRun == 0 {
-			var s bls12381.G1Affine
-			e := draw.Element(rng)
-			s.ScalarMultiplicationBase(e.BigInt(new(big.Int)))
-			e = draw.Element(rng)
-			step.ScalarMultiplicationBase(e.BigInt(new(big.Int)))
-			p.FromAffine(&s)
-		} else {
-			p.AddMixed(&step)
-		}
-		jac[i] = p
-	}
-	return bls12381.BatchJacobianToAffineG1(jac)
+	return randomBases(rng, n, bls12381.BatchJacobianToAffineG1)
 }
 
 func randomG2Bases(rng io.Reader, n int) []bls12381.G2Affine {
-	out := make([]bls12381.G2Affine, n)
-	var p bls12381.G2Jac
-	var step bls12381.G2Affine
-	for i := range out {
-		if i%basesRun == 0 {
-			var s bls12381.G2Affine
-			e := draw.Element(rng)
-			s.ScalarMultiplicationBase(e.BigInt(new(big.Int)))
-			e = draw.Element(rng)
-			step.ScalarMultiplicationBase(e.BigInt(new(big.Int)))
-			p.FromAffine(&s)
-		} else {
-			p.AddMixed(&step)
+	return randomBases(rng, n, func(jac []bls12381.G2Jac) []bls12381.G2Affine {
+		out := make([]bls12381.G2Affine, len(jac))
+		for i := range jac {
+			out[i].FromJacobian(&jac[i])
 		}
-		out[i].FromJacobian(&p)
+		return out
+	})
+}
+
+// randomBases draws n bases in runs of basesRun, as Jacobian points J,
+// and returns them converted by toAffine.
+func randomBases[A, J any, PA interface {
+	*A
+	ScalarMultiplicationBase(s *big.Int) *A
+}, PJ interface {
+	*J
+	FromAffine(a *A) *J
+	AddMixed(a *A) *J
+}](rng io.Reader, n int, toAffine func([]J) []A) []A {
+	jac := make([]J, n)
+	var p J
+	var step A
+	for i := range jac {
+		if i%basesRun == 0 {
+			var s A
+			e := draw.Element(rng)
+			PA(&s).ScalarMultiplicationBase(e.BigInt(new(big.Int)))
+			e = draw.Element(rng)
+			PA(&step).ScalarMultiplicationBase(e.BigInt(new(big.Int)))
+			PJ(&p).FromAffine(&s)
+		} else {
+			PJ(&p).AddMixed(&step)
+		}
+		jac[i] = p
 	}
-	return out
+	return toAffine(jac)
 }

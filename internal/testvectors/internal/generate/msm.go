@@ -279,18 +279,13 @@ type groupPoint[A any] interface {
 func writeMSMG1(w io.Writer) error {
 	_, _, g, _ := bls12381.Generators()
 	return writeMSM(w, &msmGroup[bls12381.G1Affine, *bls12381.G1Affine]{
-		name:      "G1",
-		stream:    "msm-g1",
-		lengths:   MSMG1Lengths,
-		repeatLen: 1000,
-		generator: g,
-		batchMul:  bls12381.BatchScalarMultiplicationG1,
-		multiExp: func(bases []bls12381.G1Affine, scalars []fr.Element) (res bls12381.G1Affine, err error) {
-			var sum bls12381.G1Jac
-			_, err = sum.MultiExp(bases, scalars, ecc.MultiExpConfig{})
-			res.FromJacobian(&sum)
-			return res, err
-		},
+		name:          "G1",
+		stream:        "msm-g1",
+		lengths:       MSMG1Lengths,
+		repeatLen:     1000,
+		generator:     g,
+		batchMul:      bls12381.BatchScalarMultiplicationG1,
+		multiExp:      multiExp[bls12381.G1Affine, bls12381.G1Jac],
 		write:         vecfile.WriteMSMG1,
 		subgroupEvery: 1024,
 		logEvery:      997,
@@ -300,22 +295,32 @@ func writeMSMG1(w io.Writer) error {
 func writeMSMG2(w io.Writer) error {
 	_, _, _, g := bls12381.Generators()
 	return writeMSM(w, &msmGroup[bls12381.G2Affine, *bls12381.G2Affine]{
-		name:      "G2",
-		stream:    "msm-g2",
-		lengths:   MSMG2Lengths,
-		repeatLen: 256,
-		generator: g,
-		batchMul:  bls12381.BatchScalarMultiplicationG2,
-		multiExp: func(bases []bls12381.G2Affine, scalars []fr.Element) (res bls12381.G2Affine, err error) {
-			var sum bls12381.G2Jac
-			_, err = sum.MultiExp(bases, scalars, ecc.MultiExpConfig{})
-			res.FromJacobian(&sum)
-			return res, err
-		},
+		name:          "G2",
+		stream:        "msm-g2",
+		lengths:       MSMG2Lengths,
+		repeatLen:     256,
+		generator:     g,
+		batchMul:      bls12381.BatchScalarMultiplicationG2,
+		multiExp:      multiExp[bls12381.G2Affine, bls12381.G2Jac],
 		write:         vecfile.WriteMSMG2,
 		subgroupEvery: 512,
 		logEvery:      251,
 	})
+}
+
+// multiExp is gnark-crypto's MultiExp, Σ scalars[i]·bases[i], in
+// Jacobian coordinates J, returned in affine ones.
+func multiExp[A, J any, PA interface {
+	*A
+	FromJacobian(p *J) *A
+}, PJ interface {
+	*J
+	MultiExp(points []A, scalars []fr.Element, config ecc.MultiExpConfig) (*J, error)
+}](bases []A, scalars []fr.Element) (res A, err error) {
+	var sum J
+	_, err = PJ(&sum).MultiExp(bases, scalars, ecc.MultiExpConfig{})
+	PA(&res).FromJacobian(&sum)
+	return res, err
 }
 
 // writeMSM writes g's MSM file: a table of random bases and the vectors

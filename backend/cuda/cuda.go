@@ -293,49 +293,44 @@ func (b *Backend) span(x *buffer, off, n int64, op string) error {
 // Upload copies src to dst at off through pinned staging buffers; src may
 // be reused when it returns.
 func (b *Backend) Upload(q backend.Queue, dst backend.Buffer, off int64, src []byte) error {
-	if err := b.enter(); err != nil {
-		return err
-	}
-	defer b.leave()
-	x, err := b.bufferOf(dst)
-	if err != nil {
-		return err
-	}
-	if err := b.span(x, off, int64(len(src)), "Upload"); err != nil {
-		return err
-	}
-	s, err := b.streamOf(q)
-	if err != nil {
-		return err
-	}
-	if len(src) == 0 {
-		return nil
-	}
-	return errOf(C.g16_upload(b.dev, s, unsafe.Add(x.ptr, off), unsafe.Pointer(&src[0]), C.int64_t(len(src))))
+	return b.transfer(q, dst, off, int64(len(src)), "Upload", func(s, dev unsafe.Pointer) C.g16_status {
+		if len(src) == 0 {
+			return C.g16_status{code: codeOK}
+		}
+		return C.g16_upload(b.dev, s, dev, unsafe.Pointer(&src[0]), C.int64_t(len(src)))
+	})
 }
 
 // Download copies len(dst) bytes of src from off into dst, after the work
 // queued on q so far.
 func (b *Backend) Download(q backend.Queue, dst []byte, src backend.Buffer, off int64) error {
+	return b.transfer(q, src, off, int64(len(dst)), "Download", func(s, dev unsafe.Pointer) C.g16_status {
+		if len(dst) == 0 {
+			return C.g16_stream_sync(b.dev, s)
+		}
+		return C.g16_download(b.dev, s, unsafe.Pointer(&dst[0]), dev, C.int64_t(len(dst)))
+	})
+}
+
+// transfer checks a copy of n bytes at byte off of buf, ordered on q, and
+// runs copy with q's stream and the device address.
+func (b *Backend) transfer(q backend.Queue, buf backend.Buffer, off, n int64, op string, copy func(stream, dev unsafe.Pointer) C.g16_status) error {
 	if err := b.enter(); err != nil {
 		return err
 	}
 	defer b.leave()
-	x, err := b.bufferOf(src)
+	x, err := b.bufferOf(buf)
 	if err != nil {
 		return err
 	}
-	if err := b.span(x, off, int64(len(dst)), "Download"); err != nil {
+	if err := b.span(x, off, n, op); err != nil {
 		return err
 	}
 	s, err := b.streamOf(q)
 	if err != nil {
 		return err
 	}
-	if len(dst) == 0 {
-		return errOf(C.g16_stream_sync(b.dev, s))
-	}
-	return errOf(C.g16_download(b.dev, s, unsafe.Pointer(&dst[0]), unsafe.Add(x.ptr, off), C.int64_t(len(dst))))
+	return errOf(copy(s, unsafe.Add(x.ptr, off)))
 }
 
 // Close waits for the device's work and releases the backend. Buffers and

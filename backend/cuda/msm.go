@@ -29,43 +29,40 @@ func (b *Backend) LastMSMTiming() MSMTiming {
 
 // MSMG1 computes Σ scalars[i]·bases[i] for i < n on the GPU.
 func (b *Backend) MSMG1(q backend.Queue, out *bls12381.G1Jac, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int) error {
-	var sum bls12381.G1Jac
-	sum.Set(&g1Infinity)
-	err := b.msm(q, 1, backend.G1AffineBytes, bases, basesOff, scalars, n, func(win []fp.Element, nw, w int) {
-		// win holds nw XYZZ points (X, Y, ZZ, ZZZ): Σ_j 2^(wj)·W_j.
-		var acc bls12381.G1Jac
-		acc.Set(&g1Infinity)
-		for j := nw - 1; j >= 0; j-- {
-			for k := 0; k < w && j < nw-1; k++ {
-				acc.DoubleAssign()
-			}
-			p := g1FromXYZZ(win[4*j:])
-			acc.AddAssign(&p)
-		}
-		sum.AddAssign(&acc)
-	})
-	if err != nil {
-		return err
-	}
-	out.Set(&sum)
-	return nil
+	return msmOn(b, q, 1, backend.G1AffineBytes, out, &g1Infinity, 4, g1FromXYZZ, bases, basesOff, scalars, n)
 }
 
 // MSMG2 is MSMG1 over G2.
 func (b *Backend) MSMG2(q backend.Queue, out *bls12381.G2Jac, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int) error {
-	var sum bls12381.G2Jac
-	sum.Set(&g2Infinity)
-	err := b.msm(q, 2, backend.G2AffineBytes, bases, basesOff, scalars, n, func(win []fp.Element, nw, w int) {
-		var acc bls12381.G2Jac
-		acc.Set(&g2Infinity)
+	return msmOn(b, q, 2, backend.G2AffineBytes, out, &g2Infinity, 8, g2FromXYZZ, bases, basesOff, scalars, n)
+}
+
+// jacobian is what msmOn needs of gnark's G1Jac and G2Jac.
+type jacobian[T any] interface {
+	*T
+	Set(*T) *T
+	DoubleAssign() *T
+	AddAssign(*T) *T
+}
+
+// msmOn runs the MSM on curve (1: G1, 2: G2) and combines each pass's
+// window sums on the host: the pass returns nw XYZZ points of limbs
+// fp.Elements each (X, Y, ZZ, ZZZ), and Σ_j 2^(wj)·W_j is added to out.
+func msmOn[J any, PJ jacobian[J]](b *Backend, q backend.Queue, curve int, pointBytes int64, out PJ, inf *J, limbs int,
+	fromXYZZ func([]fp.Element) J, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int) error {
+	var sum J
+	PJ(&sum).Set(inf)
+	err := b.msm(q, curve, pointBytes, bases, basesOff, scalars, n, func(win []fp.Element, nw, w int) {
+		var acc J
+		PJ(&acc).Set(inf)
 		for j := nw - 1; j >= 0; j-- {
 			for k := 0; k < w && j < nw-1; k++ {
-				acc.DoubleAssign()
+				PJ(&acc).DoubleAssign()
 			}
-			p := g2FromXYZZ(win[8*j:])
-			acc.AddAssign(&p)
+			p := fromXYZZ(win[limbs*j:])
+			PJ(&acc).AddAssign(&p)
 		}
-		sum.AddAssign(&acc)
+		PJ(&sum).AddAssign(&acc)
 	})
 	if err != nil {
 		return err

@@ -21,9 +21,5 @@ func defaultDevices() ([]backend.Backend, error) {
 	if err != nil {
 		return nil, fmt.Errorf("groth16: %w", err)
 	}
-	devs := make([]backend.Backend, len(gpus))
-	for i, g := range gpus {
-		devs[i] = g
-	}
-	return devs, nil
+	return gpus, nil
 }

@@ -20,7 +20,7 @@ func openBackends(name string, compareCPU bool, maxGPUs int) ([]namedBackend, er
 		}
 		return []namedBackend{{name: "g16 " + b.String(), dev: b, all: []backend.Backend{b}}}, nil
 	case "cuda":
-		gpus, err := openGPUs(maxGPUs)
+		gpus, err := cuda.OpenAll(maxGPUs)
 		if err != nil {
 			return nil, err
 		}
@@ -44,19 +44,6 @@ func openBackend(name string) (namedBackend, error) {
 		return namedBackend{}, err
 	}
 	return devs[0], nil
-}
-
-// openGPUs opens the GPUs CUDA sees, at most max (0: all).
-func openGPUs(max int) ([]backend.Backend, error) {
-	gpus, err := cuda.OpenAll(max)
-	if err != nil {
-		return nil, err
-	}
-	devs := make([]backend.Backend, len(gpus))
-	for i, g := range gpus {
-		devs[i] = g
-	}
-	return devs, nil
 }
 
 // namedBackend is one of our backends under test: dev proves single

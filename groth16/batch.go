@@ -3,9 +3,9 @@ package groth16
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
 	groth16bls "github.com/consensys/gnark/backend/groth16/bls12-381"
@@ -16,186 +16,146 @@ import (
 	"github.com/g16prover/g16/pool"
 )
 
-// batchConfig holds ProveBatch's settings.
-type batchConfig struct {
-	devices  []backend.Backend
-	randFor  func(partition int) io.Reader
-	poolOpts []pool.Option
-}
-
-// WithBackends spreads ProveBatch over the given devices, one Backend per
-// device; it pins a batch to chosen devices. The default is the WithBackend
-// device if one is given, else every GPU a cuda build sees
-// (CUDA_VISIBLE_DEVICES applies), else one CPU backend. Partitions go to
-// whichever device has a free worker.
-func WithBackends(devices ...backend.Backend) Option {
-	return func(c *config) error {
-		if len(devices) == 0 {
-			return errors.New("groth16: WithBackends: no devices")
-		}
-		for i, d := range devices {
-			if isNil(d) {
-				return fmt.Errorf("groth16: WithBackends: device %d is nil", i)
-			}
-			for _, e := range devices[:i] {
-				if e == d {
-					return fmt.Errorf("groth16: WithBackends: %s given twice", d)
-				}
-			}
-		}
-		c.batch.devices = append([]backend.Backend(nil), devices...)
-		return nil
+// ProveBatch proves many witnesses of one circuit (partitions): it is
+// NewProver, then the Prover's ProveBatch, then Close. It takes the
+// options of NewProver and of Prover.ProveBatch.
+func ProveBatch(ctx context.Context, ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, witnesses []witness.Witness, opts ...Option) ([]gnarkgroth16.Proof, error) {
+	cfg, err := newConfig("ProveBatch", atProver|atBatch, opts)
+	if err != nil {
+		return nil, err
 	}
-}
-
-// WithWorkersPerDevice sets how many partitions each device works on at
-// once (default 2): while one computes, the next stages and a third solves.
-func WithWorkersPerDevice(n int) Option {
-	return withPool("WithWorkersPerDevice", pool.WithWorkers(n))
-}
-
-// WithMemoryBudget sets the device memory, in bytes, ProveBatch may hold on
-// each device: the proving key's bases plus the partitions' buffers,
-// staged, running or kept for reuse (default: the device's capacity less
-// what is in use and a margin). A partition is staged ahead only when the
-// budget admits it; a budget larger than the device really offers is safe,
-// and costs fallbacks.
-func WithMemoryBudget(bytes int64) Option {
-	return withPool("WithMemoryBudget", pool.WithMemoryBudget(bytes))
-}
-
-// WithBatchRandomness gives partition i the randomness rand(i) (r, s and
-// any commitment masks, read as gnark reads crypto/rand.Reader). With it,
-// each proof is byte-identical to Prove's with WithRandomness(rand(i)),
-// however the batch is scheduled. Default: crypto/rand.Reader for all; a
-// WithRandomness reader is shared by all partitions, in scheduling order.
-func WithBatchRandomness(rand func(partition int) io.Reader) Option {
-	return func(c *config) error {
-		if rand == nil {
-			return errors.New("groth16: WithBatchRandomness: nil function")
-		}
-		c.batch.randFor = rand
-		return nil
+	pr, err := newProverFrom(ccs, pk, &cfg.proverConfig)
+	if err != nil {
+		return nil, err
 	}
-}
-
-// WithTrace records the batch's schedule in t: every region acquire and
-// release, every Backend call, and how each partition was staged. See
-// pool.Trace.
-func WithTrace(t *pool.Trace) Option {
-	return func(c *config) error {
-		if t == nil {
-			return errors.New("groth16: WithTrace: nil trace")
-		}
-		c.batch.poolOpts = append(c.batch.poolOpts, pool.WithTrace(t))
-		return nil
+	proofs, err := pr.proveBatch(ctx, witnesses, &cfg.callConfig)
+	if cerr := pr.Close(); cerr != nil {
+		err = errors.Join(err, cerr)
 	}
+	return proofs, err
 }
 
-// WithPoolOptions passes options to the scheduler (package pool), such as
-// pool.WithRetry or pool.WithInstrument.
-func WithPoolOptions(opts ...pool.Option) Option {
-	return func(c *config) error {
-		for _, o := range opts {
-			if o == nil {
-				return errors.New("groth16: WithPoolOptions: nil option")
-			}
-		}
-		c.batch.poolOpts = append(c.batch.poolOpts, opts...)
-		return nil
-	}
-}
-
-// withPool checks a pool option's argument when the groth16 option is made
-// (as every Option does), then keeps it for the batch.
-func withPool(name string, o pool.Option) Option {
-	return func(c *config) error {
-		if err := pool.Check(o); err != nil {
-			return fmt.Errorf("groth16: %s: %w", name, err)
-		}
-		c.batch.poolOpts = append(c.batch.poolOpts, o)
-		return nil
-	}
-}
-
-// ProveBatch proves many witnesses of one circuit (partitions), keeping
-// every device busy: partition k+1 is solved on the host and staged on the
-// device while partition k computes. proofs[i] is the proof of
-// witnesses[i], byte-identical to what Prove gives for the same witness
-// and randomness.
+// ProveBatch proves many witnesses of the Prover's circuit (partitions),
+// keeping every device busy: partition k+1 is solved on the host and
+// staged on the device while partition k computes. proofs[i] is the proof
+// of witnesses[i], byte-identical to what Prove gives for the same witness
+// and randomness. Each device's key is uploaded on its first use by the
+// Prover and stays there for later calls.
 //
 // A partition that fails leaves proofs[i] nil; the error then names every
 // failed partition (a pool.Errors), and the other proofs are returned. If
 // ctx is cancelled, ProveBatch stops promptly, releases the device memory
-// it took, and returns ctx.Err(). Falling back to slower paths when device
-// memory runs short is not an error.
-func ProveBatch(ctx context.Context, ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, witnesses []witness.Witness, opts ...Option) ([]gnarkgroth16.Proof, error) {
-	cfg, p, err := begin(ccs, pk, opts)
+// the batch took, and returns ctx.Err(). Falling back to slower paths when
+// device memory runs short is not an error. Options of ProveBatch:
+// WithRandomness, WithBatchRandomness, WithPhaseTimes, WithVerify,
+// WithWorkersPerDevice, WithMemoryBudget, WithTrace, WithPoolOptions.
+func (pr *Prover) ProveBatch(ctx context.Context, witnesses []witness.Witness, opts ...Option) ([]gnarkgroth16.Proof, error) {
+	cfg, err := newConfig("ProveBatch", atBatch, opts)
 	if err != nil {
 		return nil, err
 	}
-	devices := cfg.batch.devices
-	if len(devices) == 0 && cfg.backend != nil {
-		devices = []backend.Backend{cfg.backend}
+	return pr.proveBatch(ctx, witnesses, &cfg.callConfig)
+}
+
+func (pr *Prover) proveBatch(ctx context.Context, witnesses []witness.Witness, cfg *callConfig) ([]gnarkgroth16.Proof, error) {
+	if ctx == nil {
+		return nil, inputErr("ProveBatch: nil context")
 	}
-	if len(devices) == 0 {
-		opened, err := defaultDevices()
-		if err != nil {
-			return nil, err
+	p := pr.p
+	keyBytes := keyBytes(p.pk)
+	if cfg.budget > 0 {
+		set := p.partitionBytes()
+		if keyBytes > cfg.budget || set > cfg.budget-keyBytes {
+			return nil, optErr("WithMemoryBudget", "%d bytes per device cannot hold the proving key (%d bytes) and one partition's buffers (%d bytes)",
+				cfg.budget, keyBytes, set)
 		}
-		defer func() {
-			for _, d := range opened {
-				d.Close()
-			}
-		}()
-		devices = opened
 	}
-	randFor := cfg.batch.randFor
+	pr.run.Lock()
+	defer pr.run.Unlock()
+	if err := pr.enter(); err != nil {
+		return nil, err
+	}
+	randFor := cfg.randFor
 	if randFor == nil {
 		shared := &lockedReader{r: cfg.rand}
 		randFor = func(int) io.Reader { return shared }
 	}
-
 	jobs := make([]*batchJob, len(witnesses))
 	poolJobs := make([]pool.Job[*deviceKey], len(witnesses))
 	for i, w := range witnesses {
 		rd := randFor(i)
 		if rd == nil {
-			return nil, fmt.Errorf("groth16: WithBatchRandomness: nil reader for partition %d", i)
+			return nil, optErr("WithBatchRandomness", "nil reader for partition %d", i)
 		}
-		jobs[i] = &batchJob{t: p.newPartition(i, w, rd), phaseTimes: cfg.phaseTimes}
+		jobs[i] = &batchJob{pr: pr, t: p.newPartition(i, w, rd), cfg: cfg}
 		poolJobs[i] = jobs[i]
 	}
-	resident := pool.Resident[*deviceKey]{
-		Bytes: keyBytes(p.pk),
-		Load: func(dev backend.Backend, q backend.Queue) (*deviceKey, error) {
-			return uploadKey(dev, q, p.pk, nil)
-		},
-		Free: func(dev backend.Backend, q backend.Queue, k *deviceKey) error {
-			return k.free(dev, q)
-		},
+
+	devices := pr.Devices()
+	// The pool reserves the key's bytes in each device's budget. Under
+	// the default budget, a key already resident is counted in the memory
+	// the device reports in use, so it is not reserved twice.
+	reserve := keyBytes
+	if cfg.budget == 0 && !cfg.rawPool && pr.allLoaded() {
+		reserve = 0
 	}
-	runErr := pool.Run(ctx, devices, poolJobs, resident, cfg.batch.poolOpts...)
+	resident := pool.Resident[*deviceKey]{
+		Bytes: reserve,
+		Load: func(device int, dev backend.Backend, q backend.Queue) (*deviceKey, error) {
+			k, _, err := pr.devices[device].residentKey(p, dev, q)
+			return k, err
+		},
+		// The Prover keeps its keys until Close.
+		Free: func(backend.Backend, backend.Queue, *deviceKey) error { return nil },
+	}
+	start := time.Now()
+	runErr := pool.Run(ctx, devices, poolJobs, resident, cfg.poolOpts...)
 	proofs := make([]gnarkgroth16.Proof, len(jobs))
+	done := 0
 	for i, j := range jobs {
 		if j.proof != nil {
 			proofs[i] = j.proof
+			done++
 		}
 	}
+	pr.log.Debug("groth16: batch", "partitions", len(jobs), "proved", done, "devices", len(devices), "wall", time.Since(start))
 	if err := ctx.Err(); err != nil {
 		return proofs, err
 	}
 	return proofs, runErr
 }
 
-// batchJob adapts one partition to the scheduler.
-type batchJob struct {
-	t          *partition
-	proof      *groth16bls.Proof // set by Finish
-	phaseTimes func(partition int, t PhaseTimes)
+// partitionBytes is the device memory of one partition's buffers, as
+// bufferSizes lays them out.
+func (p *prover) partitionBytes() int64 {
+	s := int64(backend.ScalarBytes)
+	return (3*int64(p.n) + max(1, int64(len(p.pk.G1.A))) + max(1, int64(len(p.pk.G1.B))) + max(1, int64(len(p.pk.G1.K)))) * s
 }
 
-func (j *batchJob) Prepare(ctx context.Context) error { return j.t.solve() }
+// allLoaded reports whether every device holds the key.
+func (pr *Prover) allLoaded() bool {
+	for _, d := range pr.devices {
+		if !d.loaded() {
+			return false
+		}
+	}
+	return true
+}
+
+// batchJob adapts one partition to the scheduler.
+type batchJob struct {
+	pr    *Prover
+	t     *partition
+	cfg   *callConfig
+	proof *groth16bls.Proof // set by Finish
+}
+
+func (j *batchJob) Prepare(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return j.t.solve()
+}
 
 func (j *batchJob) Buffers() []int64 { return j.t.bufferSizes() }
 
@@ -215,9 +175,12 @@ func (j *batchJob) Finish(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := j.pr.check(j.cfg, j.t, proof); err != nil {
+		return err
+	}
 	j.proof = proof
-	if j.phaseTimes != nil {
-		j.phaseTimes(j.t.index, j.t.times)
+	if f := j.cfg.phaseTimes; f != nil {
+		f(j.t.index, j.t.times)
 	}
 	return nil
 }

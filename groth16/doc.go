@@ -27,14 +27,28 @@
 // final assembly run on the host. BSB22 commitments (eprint 2022/1072) are
 // computed as gnark computes them.
 //
-// # Many proofs
+// # A long-lived Prover
+//
+// NewProver prepares a circuit and key once and holds, for its lifetime,
+// the devices and the key's bases resident on each (uploaded on a device's
+// first use); its Prove and ProveBatch take a context and are safe for
+// concurrent use; Close gives everything back. The package-level Prove and
+// ProveBatch are NewProver, one call and Close.
 //
 // ProveBatch proves many witnesses of one circuit (partitions) on one or
 // several devices through the scheduler in package pool: while one
 // partition's NTTs and MSMs run on a device, the next is solved on the host
-// and staged, and the proving key's bases stay resident on each device. Each
-// proof is byte-identical to what Prove gives for the same witness and
-// randomness. NewDeviceKey keeps a key resident across Prove calls.
+// and staged. Each proof is byte-identical to what Prove gives for the same
+// witness and randomness. A DeviceKey is a key resident on a device that the
+// caller owns, for Provers to share (WithDeviceKey).
+//
+// # Options
+//
+// Every Option says which calls it applies to (NewProver, Prove,
+// ProveBatch); given to another call it is an error naming it, never
+// silently dropped. WithVerify checks each proof with gnark's verifier
+// before it is returned; WithLogger receives the Prover's records, such as
+// which devices it chose and why.
 //
 // The prover's arithmetic is not constant-time: its timing depends on the
 // witness.

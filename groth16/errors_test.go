@@ -101,7 +101,7 @@ func TestBadOptions(t *testing.T) {
 	for name, opt := range map[string]groth16.Option{
 		"nil-backend": groth16.WithBackend(nil),
 		"nil-reader":  groth16.WithRandomness(nil),
-		"nil-option":  nil,
+		"zero-option": {},
 	} {
 		if _, err := groth16.Prove(f.ccs, f.pk, f.witness, opt); err == nil {
 			t.Errorf("%s: no error", name)

@@ -3,6 +3,7 @@ package groth16
 import (
 	"errors"
 	"fmt"
+	"sync"
 
 	gnarkapi "github.com/consensys/gnark/backend/groth16"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16/bls12-381"
@@ -76,20 +77,23 @@ func (k *deviceKey) free(dev backend.Backend, q backend.Queue) error {
 	return errors.Join(dev.Free(q, k.g1), dev.Free(q, k.g2))
 }
 
-// DeviceKey is a proving key's bases resident on one device, so that
-// repeated proofs do not move them again. Pass it to Prove with
-// WithDeviceKey; release it with Close.
+// DeviceKey is a proving key's bases resident on one device, owned by the
+// caller. Give it to NewProver (or the package-level Prove and ProveBatch)
+// with WithDeviceKey so that they use it rather than upload their own;
+// release it with Close. A Prover keeps its own keys resident without one.
 type DeviceKey struct {
-	dev  backend.Backend
-	pk   *gnarkgroth16.ProvingKey
-	key  *deviceKey
-	q    backend.Queue
-	once bool
+	dev backend.Backend
+	pk  *gnarkgroth16.ProvingKey
+	key *deviceKey
+	q   backend.Queue
+
+	mu   sync.Mutex
+	done bool // closed
 }
 
 // NewDeviceKey uploads pk's bases to dev.
 func NewDeviceKey(dev backend.Backend, pk gnarkapi.ProvingKey) (*DeviceKey, error) {
-	if dev == nil {
+	if isNil(dev) {
 		return nil, inputErr("NewDeviceKey: nil backend")
 	}
 	if isNil(pk) {
@@ -113,24 +117,23 @@ func NewDeviceKey(dev backend.Backend, pk gnarkapi.ProvingKey) (*DeviceKey, erro
 // Bytes is the device memory the key holds.
 func (k *DeviceKey) Bytes() int64 { return k.key.Bytes() }
 
-// Close releases the key's device memory. It must not race with proofs
-// that use the key.
+// Backend is the device the key lives on.
+func (k *DeviceKey) Backend() backend.Backend { return k.dev }
+
+// Close releases the key's device memory. Provers given the key must be
+// closed first. Closing twice is not an error.
 func (k *DeviceKey) Close() error {
-	if k.once {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.done {
 		return nil
 	}
-	k.once = true
+	k.done = true
 	return errors.Join(k.key.free(k.dev, k.q), k.q.Close())
 }
 
-// WithDeviceKey makes Prove use k's resident bases when it proves on k's
-// device with k's proving key (they are checked).
-func WithDeviceKey(k *DeviceKey) Option {
-	return func(c *config) error {
-		if k == nil {
-			return errors.New("groth16: WithDeviceKey: nil key")
-		}
-		c.deviceKey = k
-		return nil
-	}
+func (k *DeviceKey) closed() bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.done
 }

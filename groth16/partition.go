@@ -38,6 +38,7 @@ type PhaseTimes struct {
 	MSMZ     time.Duration // Σ hᵢ[Zᵢ]₁
 	MSM      time.Duration // all MSMs, start of the first to end of the last
 	Assemble time.Duration // Ar, Bs, Krs from the MSM results
+	Verify   time.Duration // gnark's verifier on the proof (WithVerify)
 }
 
 // prover is what every partition of one (circuit, key) pair shares.

@@ -1,6 +1,7 @@
 package groth16
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -10,10 +11,11 @@ import (
 	"github.com/consensys/gnark/constraint"
 
 	"github.com/g16prover/g16/backend"
-	"github.com/g16prover/g16/backend/cpu"
 )
 
-// Prove proves that fullWitness satisfies ccs, with the proving key pk.
+// Prove proves that fullWitness satisfies ccs, with the proving key pk: it
+// is NewProver, then the Prover's Prove, then Close. For more than one
+// proof, a Prover keeps the key on the device between them.
 //
 // ccs must be a BLS12-381 R1CS, pk the Groth16 key gnark's Setup made for
 // it, fullWitness its full (public and secret) witness. The proof is
@@ -22,62 +24,40 @@ import (
 //
 // Bad input returns an error matching ErrInput; a witness that does not
 // satisfy the circuit returns the solver's error, which names the
-// constraint.
+// constraint. Prove takes the options of NewProver and of Prover.Prove.
 func Prove(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, fullWitness witness.Witness, opts ...Option) (gnarkgroth16.Proof, error) {
-	cfg, p, err := begin(ccs, pk, opts)
+	cfg, err := newConfig("Prove", atProver|atProve, opts)
 	if err != nil {
 		return nil, err
 	}
-	dev := cfg.backend
-	var resident *deviceKey
-	if k := cfg.deviceKey; k != nil {
-		if k.pk != p.pk {
-			return nil, inputErr("WithDeviceKey: the device key was made from another proving key")
-		}
-		if dev == nil {
-			dev = k.dev
-		}
-		if dev != k.dev {
-			return nil, inputErr("WithDeviceKey: the device key lives on %s, the proof runs on %s", k.dev, dev)
-		}
-		resident = k.key
-	}
-	if dev == nil {
-		dev = cpu.MustNew()
-	}
-	t := p.newPartition(0, fullWitness, cfg.rand)
-	if err := t.solve(); err != nil {
-		return nil, err
-	}
-	if err := proveOnDevice(dev, t, resident); err != nil {
-		return nil, err
-	}
-	proof, err := t.assemble()
+	pr, err := newProverFrom(ccs, pk, &cfg.proverConfig)
 	if err != nil {
 		return nil, err
 	}
-	if cfg.phaseTimes != nil {
-		cfg.phaseTimes(0, t.times)
+	proof, err := pr.prove(context.Background(), fullWitness, &cfg.callConfig)
+	if cerr := pr.Close(); err == nil && cerr != nil {
+		return nil, cerr
 	}
-	return proof, nil
+	return proof, err
 }
 
-// proveOnDevice uploads t's inputs and runs its device work on dev. key
-// may be nil, in which case pk's bases are uploaded for this proof alone.
-// Every buffer it allocates is freed before it returns.
-func proveOnDevice(dev backend.Backend, t *partition, key *deviceKey) (err error) {
+// proveOnDevice uploads t's inputs and runs its device work on d, with the
+// key resident there (uploaded now if this is d's first proof). Every
+// buffer it allocates for t is freed before it returns.
+func (pr *Prover) proveOnDevice(ctx context.Context, d *proverDevice, t *partition) (err error) {
+	dev := d.dev
 	q, err := dev.NewQueue()
 	if err != nil {
-		return fmt.Errorf("groth16: %s: %w", dev, err)
+		return fmt.Errorf("groth16: %w", err)
 	}
 	defer func() { err = errors.Join(err, q.Close()) }()
-	if key == nil {
-		start := time.Now()
-		if key, err = uploadKey(dev, q, t.p.pk, nil); err != nil {
-			return err
-		}
+	start := time.Now()
+	key, uploaded, err := d.residentKey(t.p, dev, q)
+	if err != nil {
+		return err
+	}
+	if uploaded {
 		t.times.Upload += time.Since(start)
-		defer func() { err = errors.Join(err, key.free(dev, q)) }()
 	}
 	sizes := t.bufferSizes()
 	bufs := make([]backend.Buffer, 0, len(sizes))
@@ -98,25 +78,10 @@ func proveOnDevice(dev backend.Backend, t *partition, key *deviceKey) (err error
 	if err := t.upload(dev, q, bufs, wireBuffers); err != nil {
 		return err
 	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	err = t.compute(dev, q, key, bufs, evalBuffers)
 	t.release()
 	return err
-}
-
-// begin reads the options and checks the circuit and key: what Prove and
-// ProveBatch both do first.
-func begin(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, opts []Option) (*config, *prover, error) {
-	cfg, err := newConfig(opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	r1cs, key, err := asBLS12381(ccs, pk)
-	if err != nil {
-		return nil, nil, err
-	}
-	p, err := newProver(r1cs, key, cfg.proverOpts)
-	if err != nil {
-		return nil, nil, err
-	}
-	return cfg, p, nil
 }

@@ -50,6 +50,7 @@ type device[K any] struct {
 	// and none was set.
 	budget    int64
 	unlimited bool
+	capped    bool // the budget was set (WithMemoryBudget): never exceeded
 
 	mu      sync.Mutex
 	cond    *sync.Cond // broadcast when a set is released, or on stop
@@ -82,7 +83,7 @@ func newDevice[K any](idx int, b backend.Backend, cfg *config, resBytes int64) *
 	d.cachedAtStart = m.Cached
 	switch {
 	case cfg.budget > 0:
-		d.budget = cfg.budget
+		d.budget, d.capped = cfg.budget, true
 	case m.Capacity > 0:
 		avail := m.Capacity - m.InUse
 		d.budget = max(1, avail-min(avail/16, 1<<30))

@@ -57,7 +57,7 @@ type fakeResident struct{ loads, frees atomic.Int32 }
 func (f *fakeResident) spec() Resident[*fakeKey] {
 	return Resident[*fakeKey]{
 		Bytes: fakeKeyBytes,
-		Load: func(dev backend.Backend, q backend.Queue) (*fakeKey, error) {
+		Load: func(_ int, dev backend.Backend, q backend.Queue) (*fakeKey, error) {
 			buf, err := dev.Alloc(q, fakeKeyBytes)
 			if err != nil {
 				return nil, err

@@ -38,8 +38,9 @@ type Resident[K any] struct {
 	// Bytes is the device memory Load takes. It is reserved in every
 	// device's budget from the start.
 	Bytes int64
-	// Load uploads the state to dev.
-	Load func(dev backend.Backend, q backend.Queue) (K, error)
+	// Load uploads the state to dev, which is Run's devices[device] (or
+	// the wrapper WithInstrument makes of it).
+	Load func(device int, dev backend.Backend, q backend.Queue) (K, error)
 	// Free releases what Load took.
 	Free func(dev backend.Backend, q backend.Queue, k K) error
 }

@@ -21,6 +21,9 @@ type config struct {
 	// catch a scheduler that breaks the rules.
 	noTrim        bool // the fallback skips TrimPool before AllocDirect
 	syncInStaging bool // staging calls Sync
+
+	// noStaging sends every job through the fallback path (tests).
+	noStaging bool
 }
 
 func defaultConfig() config {
@@ -38,11 +41,14 @@ func WithWorkers(n int) Option {
 	}
 }
 
-// WithMemoryBudget sets the bytes each device may hold for the Run: the
+// WithMemoryBudget caps the bytes each device may hold for the Run: the
 // resident state plus every set of job buffers, staged, running or kept for
-// reuse. The default is the device's capacity, less what is in use when the
-// Run starts, less a margin of 1/16 (at most 1 GiB); unlimited when the
-// device reports no capacity.
+// reuse. A set budget is never exceeded: a job that does not fit waits for
+// others to release memory, and fails (matching backend.ErrOutOfMemory)
+// when none will. The default budget is the device's capacity, less what
+// is in use when the Run starts, less a margin of 1/16 (at most 1 GiB);
+// unlimited when the device reports no capacity. The default only bounds
+// staging: the fallback may trim the pool and allocate past it.
 func WithMemoryBudget(bytes int64) Option {
 	return func(c *config) error {
 		if bytes < 1 {

@@ -173,7 +173,7 @@ func TestRegionInvariant(t *testing.T) {
 		{"unlimited", 0, nil},
 		{"two-sets", capacityFor(2), []Option{WithWorkers(3)}},
 		{"one-set-budget-lies", oneSet, []Option{WithWorkers(3), WithMemoryBudget(4 * oneSet)}},
-		{"no-budget-for-staging", oneSet, []Option{WithWorkers(2), WithMemoryBudget(1)}},
+		{"no-staging", oneSet, []Option{WithWorkers(2), noStaging}},
 	}
 	var syncs, trims int32
 	for _, tc := range cases {
@@ -301,7 +301,7 @@ func TestTrimBeforeDirectAllocation(t *testing.T) {
 			if m := dev.Memory(); m.Cached != capacity {
 				t.Fatalf("pool caches %d bytes, want %d", m.Cached, capacity)
 			}
-			opts := []Option{WithWorkers(1), WithMemoryBudget(1)}
+			opts := []Option{WithWorkers(1), noStaging}
 			if !trim {
 				opts = append(opts, func(c *config) error { c.noTrim = true; return nil })
 			}
@@ -707,7 +707,7 @@ func TestMixedSizes(t *testing.T) {
 	}{
 		{"default-budget", []Option{WithWorkers(3)}},
 		{"budget-lies", []Option{WithWorkers(3), WithMemoryBudget(1 << 30)}},
-		{"no-staging", []Option{WithWorkers(2), WithMemoryBudget(1)}},
+		{"no-staging", []Option{WithWorkers(2), noStaging}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := &regionChecker{}

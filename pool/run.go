@@ -44,6 +44,9 @@ func Run[K any](ctx context.Context, devices []backend.Backend, jobs []Job[K], r
 	if res.Load != nil && res.Free == nil {
 		return errors.New("pool: Run: Resident has Load but no Free")
 	}
+	if cfg.budget > 0 && res.Bytes > cfg.budget {
+		return fmt.Errorf("pool: Run: WithMemoryBudget(%d) cannot hold the resident state's %d bytes", cfg.budget, res.Bytes)
+	}
 	r := &run[K]{cfg: cfg, jobs: jobs, res: res, trace: cfg.trace, errs: make([]*JobError, len(jobs))}
 	names := make([]string, len(devices))
 	for i, b := range devices {

@@ -164,6 +164,9 @@ func (w *worker[K]) stage(ctx context.Context, job Job[K], sizes []int64) (*bufS
 func (w *worker[K]) admit(sizes []int64) (set *bufSet, fresh bool, err error) {
 	d := w.dev
 	need := total(sizes)
+	if w.r.cfg.noStaging {
+		return nil, false, nil
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for {
@@ -258,7 +261,8 @@ func (w *worker[K]) computeStep(ctx context.Context, job Job[K], sizes []int64, 
 // fallbackSet gets buffers inside the compute region: an idle set of the
 // right sizes if there is one; otherwise it frees the idle sets, waits for
 // the device (Sync), trims the pool so that the bytes it caches become
-// available, and allocates outside the pool. On failure, gen is the
+// available, and allocates outside the pool. Under WithMemoryBudget it
+// allocates only what the budget admits. On failure, gen is the
 // device's generation from before the allocation, for waitRelease.
 func (w *worker[K]) fallbackSet(sizes []int64) (set *bufSet, gen uint64, err error) {
 	d := w.dev
@@ -276,6 +280,12 @@ func (w *worker[K]) fallbackSet(sizes []int64) (set *bufSet, gen uint64, err err
 	}
 	d.mu.Lock()
 	gen = d.gen
+	if d.capped && !d.fitsLocked(total(sizes)) {
+		held := d.held
+		d.mu.Unlock()
+		return nil, gen, fmt.Errorf("pool: %s: WithMemoryBudget(%d): a job's %d bytes do not fit beside the %d held: %w",
+			d.name, d.budget, total(sizes), held, backend.ErrOutOfMemory)
+	}
 	d.mu.Unlock()
 	if err := w.b.Sync(); err != nil {
 		return nil, gen, err
@@ -337,7 +347,7 @@ func (w *worker[K]) resident() (K, error) {
 	if d.resLoaded.Load() || w.r.res.Load == nil {
 		return d.res, nil
 	}
-	k, err := w.r.res.Load(w.b, w.q)
+	k, err := w.r.res.Load(w.dev.idx, w.b, w.q)
 	if errors.Is(err, backend.ErrOutOfMemory) {
 		d.mu.Lock()
 		ev := d.evictLocked()
@@ -353,7 +363,7 @@ func (w *worker[K]) resident() (K, error) {
 		if err := w.b.TrimPool(0); err != nil {
 			return k, err
 		}
-		k, err = w.r.res.Load(w.b, w.q)
+		k, err = w.r.res.Load(w.dev.idx, w.b, w.q)
 	}
 	if err == nil {
 		err = w.wait() // other workers' queues will read it

@@ -19,29 +19,20 @@ import (
 	"github.com/g16prover/g16/backend"
 )
 
-// Status codes of g16cuda.h.
-const (
-	codeOK       = C.G16_OK
-	codeOOM      = C.G16_OOM
-	codeCUDA     = C.G16_CUDA
-	codeInvalid  = C.G16_INVALID
-	codeInternal = C.G16_INTERNAL
+// The status codes of api.go are g16cuda.h's: each array below has
+// length 0 only when they agree, and fails to compile otherwise.
+var (
+	_ [codeOK - C.G16_OK]struct{}
+	_ [C.G16_OK - codeOK]struct{}
+	_ [codeOOM - C.G16_OOM]struct{}
+	_ [C.G16_OOM - codeOOM]struct{}
+	_ [codeCUDA - C.G16_CUDA]struct{}
+	_ [C.G16_CUDA - codeCUDA]struct{}
+	_ [codeInvalid - C.G16_INVALID]struct{}
+	_ [C.G16_INVALID - codeInvalid]struct{}
+	_ [codeInternal - C.G16_INTERNAL]struct{}
+	_ [C.G16_INTERNAL - codeInternal]struct{}
 )
-
-// Error is an error reported by the CUDA side. Its message names the failing
-// call, where it was made, and the device. Errors with Code codeOOM match
-// backend.ErrOutOfMemory.
-type Error struct {
-	Code int
-	Msg  string
-}
-
-func (e *Error) Error() string { return e.Msg }
-
-// Is reports whether e is out-of-memory when target is backend.ErrOutOfMemory.
-func (e *Error) Is(target error) bool {
-	return target == backend.ErrOutOfMemory && e.Code == codeOOM
-}
 
 func errOf(st C.g16_status) error {
 	if st.code == codeOK {
@@ -96,6 +87,7 @@ func New(device int, opts ...Option) (*Backend, error) {
 	return b, nil
 }
 
+// String names the backend, "cuda:N" for GPU number N.
 func (b *Backend) String() string { return fmt.Sprintf("cuda:%d", b.ord) }
 
 // Description names the GPU, e.g. "NVIDIA H200 (sm_90, 132 SMs)".

@@ -19,8 +19,12 @@ import (
 	"github.com/g16prover/g16/backend"
 )
 
-// MaxLogN is the largest transform size, 2^MaxLogN, the kernels take.
-const MaxLogN = int(C.G16_NTT_MAX_LOG)
+// MaxLogN (api.go) is ntt.h's G16_NTT_MAX_LOG: these fail to compile
+// otherwise.
+var (
+	_ [MaxLogN - C.G16_NTT_MAX_LOG]struct{}
+	_ [C.G16_NTT_MAX_LOG - MaxLogN]struct{}
+)
 
 // maxLogRoots is the order, 2^maxLogRoots, of the roots table the stages
 // inside a pass use; it bounds the stages one pass may do.

@@ -3,50 +3,92 @@
 package cuda
 
 import (
-	"errors"
-
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/g16prover/g16/backend"
 )
 
-// ErrNotBuilt is what every entry point returns in a build without the cuda tag.
-var ErrNotBuilt = errors.New("cuda: backend not built: build with -tags cuda after `make cuda-toolchain && make cuda`")
+// This file is the build without the cuda tag: the API of cuda.go, msm.go
+// and ntt.go, each entry point returning ErrNotBuilt.
 
-// Backend is the CUDA backend; in this build it cannot be created.
+// Backend is one GPU. In this build none can be opened: New returns
+// ErrNotBuilt, and so does every method.
 type Backend struct{}
 
 var _ backend.Backend = (*Backend)(nil)
 
-// New returns ErrNotBuilt.
-func New(device int, opts ...Option) (*Backend, error) { return nil, ErrNotBuilt }
+// New opens GPU number device (among those CUDA_VISIBLE_DEVICES shows). In
+// this build it returns ErrNotBuilt; the options are still checked.
+func New(device int, opts ...Option) (*Backend, error) {
+	cfg := defaultConfig()
+	for _, o := range opts {
+		if err := o(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	return nil, ErrNotBuilt
+}
 
-// DeviceCount returns ErrNotBuilt.
+// DeviceCount returns the number of GPUs CUDA sees; in this build, 0 and
+// ErrNotBuilt.
 func DeviceCount() (int, error) { return 0, ErrNotBuilt }
 
-func (b *Backend) String() string                                     { return "cuda:unbuilt" }
+// String names the backend, "cuda:N"; in this build "cuda:unbuilt".
+func (b *Backend) String() string { return "cuda:unbuilt" }
+
+// Description names the GPU, e.g. "NVIDIA H200 (sm_90, 132 SMs)"; in this
+// build it is empty.
+func (b *Backend) Description() string { return "" }
+
+// LastMSMTiming returns the stage timings of the most recent MSM; in this
+// build, zero.
+func (b *Backend) LastMSMTiming() MSMTiming { return MSMTiming{} }
+
+// Alloc returns ErrNotBuilt.
 func (b *Backend) Alloc(backend.Queue, int64) (backend.Buffer, error) { return nil, ErrNotBuilt }
-func (b *Backend) AllocDirect(int64) (backend.Buffer, error)          { return nil, ErrNotBuilt }
-func (b *Backend) Free(backend.Queue, backend.Buffer) error           { return ErrNotBuilt }
-func (b *Backend) TrimPool(int64) error                               { return ErrNotBuilt }
-func (b *Backend) Sync() error                                        { return ErrNotBuilt }
-func (b *Backend) Memory() backend.MemStats                           { return backend.MemStats{} }
-func (b *Backend) NewQueue() (backend.Queue, error)                   { return nil, ErrNotBuilt }
-func (b *Backend) Upload(backend.Queue, backend.Buffer, int64, []byte) error {
-	return ErrNotBuilt
-}
-func (b *Backend) Download(backend.Queue, []byte, backend.Buffer, int64) error {
-	return ErrNotBuilt
-}
+
+// AllocDirect returns ErrNotBuilt.
+func (b *Backend) AllocDirect(int64) (backend.Buffer, error) { return nil, ErrNotBuilt }
+
+// Free returns ErrNotBuilt.
+func (b *Backend) Free(backend.Queue, backend.Buffer) error { return ErrNotBuilt }
+
+// TrimPool returns ErrNotBuilt.
+func (b *Backend) TrimPool(int64) error { return ErrNotBuilt }
+
+// Sync returns ErrNotBuilt.
+func (b *Backend) Sync() error { return ErrNotBuilt }
+
+// Memory reports zero.
+func (b *Backend) Memory() backend.MemStats { return backend.MemStats{} }
+
+// NewQueue returns ErrNotBuilt.
+func (b *Backend) NewQueue() (backend.Queue, error) { return nil, ErrNotBuilt }
+
+// Upload returns ErrNotBuilt.
+func (b *Backend) Upload(backend.Queue, backend.Buffer, int64, []byte) error { return ErrNotBuilt }
+
+// Download returns ErrNotBuilt.
+func (b *Backend) Download(backend.Queue, []byte, backend.Buffer, int64) error { return ErrNotBuilt }
+
+// NTT returns ErrNotBuilt.
 func (b *Backend) NTT(backend.Queue, backend.Buffer, backend.NTTSpec) error { return ErrNotBuilt }
+
+// QuotientStep returns ErrNotBuilt.
 func (b *Backend) QuotientStep(backend.Queue, backend.Buffer, backend.Buffer, backend.Buffer, int, fr.Element) error {
 	return ErrNotBuilt
 }
+
+// MSMG1 returns ErrNotBuilt.
 func (b *Backend) MSMG1(backend.Queue, *bls12381.G1Jac, backend.Buffer, int64, backend.Buffer, int) error {
 	return ErrNotBuilt
 }
+
+// MSMG2 returns ErrNotBuilt.
 func (b *Backend) MSMG2(backend.Queue, *bls12381.G2Jac, backend.Buffer, int64, backend.Buffer, int) error {
 	return ErrNotBuilt
 }
+
+// Close returns ErrNotBuilt.
 func (b *Backend) Close() error { return ErrNotBuilt }

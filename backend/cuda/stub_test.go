@@ -14,7 +14,7 @@ func TestStubSaysHowToBuild(t *testing.T) {
 	if b != nil || !errors.Is(err, ErrNotBuilt) {
 		t.Fatalf("New = %v, %v; want nil, ErrNotBuilt", b, err)
 	}
-	for _, want := range []string{"-tags cuda", "make cuda-toolchain", "make cuda"} {
+	for _, want := range []string{"-tags cuda", "g16-cuda-install", "make cuda"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not mention %q", err, want)
 		}

@@ -1,0 +1,284 @@
+package groth16
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
+	"github.com/consensys/gnark/backend/witness"
+	"github.com/consensys/gnark/constraint"
+
+	"github.com/g16prover/g16/backend"
+)
+
+// Prover proves witnesses of one circuit with one proving key, for as long
+// as it lives. It holds the prepared circuit, its devices and the key's
+// bases resident on each device (uploaded on a device's first proof, kept
+// until Close), so that a stream of proofs or batches pays for them once.
+//
+// A Prover is safe for concurrent use. Prove calls run side by side (each
+// on the device with the fewest proofs in flight); a ProveBatch has the
+// devices to itself: it waits for running proofs, and later calls wait for
+// it.
+type Prover struct {
+	p       *prover
+	devices []*proverDevice
+	owned   []backend.Backend // opened by NewProver; closed by Close
+	log     *slog.Logger
+
+	// run is held for reading by Prove and for writing by ProveBatch and
+	// Close.
+	run    sync.RWMutex
+	mu     sync.Mutex // guards closed and the devices' inFlight
+	closed bool
+}
+
+// proverDevice is one of a Prover's devices and the key resident there.
+type proverDevice struct {
+	dev      backend.Backend
+	inFlight int   // single proofs running on it; guarded by Prover.mu
+	cached   int64 // what the device's pool cached at NewProver
+
+	keyMu    sync.Mutex
+	key      *deviceKey
+	external bool // key belongs to a DeviceKey the caller owns
+}
+
+// NewProver checks ccs and pk and prepares what every proof shares.
+//
+// ccs must be a BLS12-381 R1CS and pk the Groth16 key gnark's Setup made
+// for it. The devices are those of WithBackends or WithBackend; with
+// neither, NewProver opens every GPU a cuda build sees, or one CPU backend
+// when the build has no cuda tag or no GPU is usable (saying why through
+// the logger), and Close closes them. Options of NewProver: WithBackend,
+// WithBackends, WithDeviceKey, WithProverOptions, WithLogger.
+func NewProver(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, opts ...Option) (*Prover, error) {
+	cfg, err := newConfig("NewProver", atProver, opts)
+	if err != nil {
+		return nil, err
+	}
+	return newProverFrom(ccs, pk, &cfg.proverConfig)
+}
+
+func newProverFrom(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, cfg *proverConfig) (*Prover, error) {
+	r1cs, key, err := asBLS12381(ccs, pk)
+	if err != nil {
+		return nil, err
+	}
+	log := cfg.logger
+	if log == nil {
+		log = slog.Default()
+	}
+	p, err := newProver(r1cs, key, cfg.proverOpts)
+	if err != nil {
+		return nil, err
+	}
+	pr := &Prover{p: p, log: log}
+	devices := cfg.devices
+	if k := cfg.deviceKey; k != nil {
+		if k.pk != key {
+			return nil, inputErr("WithDeviceKey: the device key was made from another proving key")
+		}
+		if devices == nil {
+			devices = []backend.Backend{k.dev}
+		} else if !contains(devices, k.dev) {
+			return nil, inputErr("WithDeviceKey: the device key lives on %s, which is not among the Prover's devices", k.dev)
+		}
+	}
+	if devices == nil {
+		if devices, err = defaultDevices(log); err != nil {
+			return nil, err
+		}
+		pr.owned = devices
+	}
+	for _, d := range devices {
+		pd := &proverDevice{dev: d, cached: d.Memory().Cached}
+		if k := cfg.deviceKey; k != nil && k.dev == d {
+			pd.key, pd.external = k.key, true
+		}
+		pr.devices = append(pr.devices, pd)
+	}
+	return pr, nil
+}
+
+func contains(devs []backend.Backend, d backend.Backend) bool {
+	for _, e := range devs {
+		if e == d {
+			return true
+		}
+	}
+	return false
+}
+
+// Devices lists the Prover's devices.
+func (pr *Prover) Devices() []backend.Backend {
+	out := make([]backend.Backend, len(pr.devices))
+	for i, d := range pr.devices {
+		out[i] = d.dev
+	}
+	return out
+}
+
+// Close frees the keys the Prover uploaded, trims each device's memory
+// pool back to what it cached at NewProver, and closes the devices it
+// opened. It waits for running calls; later calls fail with an error
+// matching backend.ErrClosed. Closing twice is not an error.
+func (pr *Prover) Close() error {
+	pr.run.Lock()
+	defer pr.run.Unlock()
+	pr.mu.Lock()
+	if pr.closed {
+		pr.mu.Unlock()
+		return nil
+	}
+	pr.closed = true
+	pr.mu.Unlock()
+	var errs []error
+	for _, d := range pr.devices {
+		errs = append(errs, d.release())
+	}
+	for _, b := range pr.owned {
+		errs = append(errs, b.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// enter fails when the Prover is closed; run must be held.
+func (pr *Prover) enter() error {
+	pr.mu.Lock()
+	defer pr.mu.Unlock()
+	if pr.closed {
+		return fmt.Errorf("groth16: Prover: %w", backend.ErrClosed)
+	}
+	return nil
+}
+
+// residentKey returns the key's bases on d, uploading them through dev and
+// q on first use (uploaded says so). dev is d's backend or a wrapper of it
+// (the scheduler's).
+func (d *proverDevice) residentKey(p *prover, dev backend.Backend, q backend.Queue) (k *deviceKey, uploaded bool, err error) {
+	d.keyMu.Lock()
+	defer d.keyMu.Unlock()
+	if d.key != nil {
+		return d.key, false, nil
+	}
+	if k, err = uploadKey(dev, q, p.pk, nil); err != nil {
+		return nil, false, err
+	}
+	d.key = k
+	return k, true, nil
+}
+
+// loaded reports whether d holds the key.
+func (d *proverDevice) loaded() bool {
+	d.keyMu.Lock()
+	defer d.keyMu.Unlock()
+	return d.key != nil
+}
+
+// release frees the key the Prover uploaded to d.
+func (d *proverDevice) release() error {
+	d.keyMu.Lock()
+	defer d.keyMu.Unlock()
+	if d.key == nil || d.external {
+		d.key = nil
+		return d.trim()
+	}
+	q, err := d.dev.NewQueue()
+	if err != nil {
+		return fmt.Errorf("groth16: freeing the proving key on %s: %w", d.dev, err)
+	}
+	err = errors.Join(d.key.free(d.dev, q), q.Wait(), q.Close())
+	d.key = nil
+	if err != nil {
+		return fmt.Errorf("groth16: freeing the proving key on %s: %w", d.dev, err)
+	}
+	return d.trim()
+}
+
+// trim releases what the device's pool cached for the Prover: it trims
+// back to what the pool held at NewProver.
+func (d *proverDevice) trim() error {
+	if err := d.dev.TrimPool(d.cached); err != nil {
+		return fmt.Errorf("groth16: Close: %w", err)
+	}
+	return nil
+}
+
+// pick returns the device with the fewest single proofs in flight, counted
+// until done is called.
+func (pr *Prover) pick() (d *proverDevice, done func()) {
+	pr.mu.Lock()
+	defer pr.mu.Unlock()
+	d = pr.devices[0]
+	for _, e := range pr.devices[1:] {
+		if e.inFlight < d.inFlight {
+			d = e
+		}
+	}
+	d.inFlight++
+	return d, func() {
+		pr.mu.Lock()
+		d.inFlight--
+		pr.mu.Unlock()
+	}
+}
+
+// Prove proves that w satisfies the Prover's circuit, on one of its
+// devices, with the key resident there.
+//
+// w is a full (public and secret) witness. The proof is gnark's type,
+// accepted by gnark's groth16.Verify; with the same randomness it is
+// byte-identical to gnark's groth16.Prove output. Bad input returns an
+// error matching ErrInput; a witness that does not satisfy the circuit
+// returns the solver's error, which names the constraint. If ctx ends
+// first, Prove returns ctx.Err() at the next stage boundary. Options of
+// Prove: WithRandomness, WithPhaseTimes, WithVerify.
+func (pr *Prover) Prove(ctx context.Context, w witness.Witness, opts ...Option) (gnarkgroth16.Proof, error) {
+	cfg, err := newConfig("Prove", atProve, opts)
+	if err != nil {
+		return nil, err
+	}
+	return pr.prove(ctx, w, &cfg.callConfig)
+}
+
+func (pr *Prover) prove(ctx context.Context, w witness.Witness, cfg *callConfig) (gnarkgroth16.Proof, error) {
+	if ctx == nil {
+		return nil, inputErr("Prove: nil context")
+	}
+	pr.run.RLock()
+	defer pr.run.RUnlock()
+	if err := pr.enter(); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	d, done := pr.pick()
+	defer done()
+	t := pr.p.newPartition(0, w, cfg.rand)
+	if err := t.solve(); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := pr.proveOnDevice(ctx, d, t); err != nil {
+		return nil, err
+	}
+	proof, err := t.assemble()
+	if err != nil {
+		return nil, err
+	}
+	if err := pr.check(cfg, t, proof); err != nil {
+		return nil, err
+	}
+	if cfg.phaseTimes != nil {
+		cfg.phaseTimes(0, t.times)
+	}
+	pr.log.Debug("groth16: proof", "device", d.dev.String(), "times", t.times)
+	return proof, nil
+}

@@ -90,6 +90,15 @@ func (pr *Prover) proveBatch(ctx context.Context, witnesses []witness.Witness, c
 		jobs[i] = &batchJob{pr: pr, t: p.newPartition(i, w, rd), cfg: cfg}
 		poolJobs[i] = jobs[i]
 	}
+	// Partition i commits on device i mod len first (commit.go); the keys
+	// go to every device now, before the Run holds the devices.
+	for i, j := range jobs {
+		n := len(pr.devices)
+		order := append(append([]*proverDevice{}, pr.devices[i%n:]...), pr.devices[:i%n]...)
+		if err := pr.useCommitKeys(j.t, order); err != nil {
+			return nil, err
+		}
+	}
 
 	devices := pr.Devices()
 	// The pool reserves the key's bytes in each device's budget. Under

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/consensys/gnark-crypto/ecc"
+	"github.com/consensys/gnark/backend"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
 	"github.com/consensys/gnark/backend/witness"
 	"github.com/consensys/gnark/constraint"
@@ -193,12 +194,12 @@ func seeded(seed uint64) io.Reader {
 // reader seeded with seed, and returns the proof's bytes.
 var randMu sync.Mutex
 
-func gnarkProof(t testing.TB, f *fixture, seed uint64) []byte {
+func gnarkProof(t testing.TB, f *fixture, seed uint64, opts ...backend.ProverOption) []byte {
 	t.Helper()
 	randMu.Lock()
 	saved := cryptorand.Reader
 	cryptorand.Reader = seeded(seed)
-	proof, err := gnarkgroth16.Prove(f.ccs, f.pk, f.witness)
+	proof, err := gnarkgroth16.Prove(f.ccs, f.pk, f.witness, opts...)
 	cryptorand.Reader = saved
 	randMu.Unlock()
 	if err != nil {

@@ -25,7 +25,9 @@
 //
 // Every NTT and MSM runs on the Backend; solving, wire filtering and the
 // final assembly run on the host. BSB22 commitments (eprint 2022/1072) are
-// computed as gnark computes them.
+// computed as gnark computes them, their two MSMs (the Pedersen commitment
+// and its proof of knowledge) on the Backend, from inside the solve; their
+// bases are uploaded with a DeviceKey, or once per Prove or ProveBatch.
 //
 // # A long-lived Prover
 //

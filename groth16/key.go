@@ -18,17 +18,19 @@ type deviceKey struct {
 	g1, g2                 backend.Buffer
 	offA, offB, offK, offZ int64 // byte offsets in g1
 	nbA, nbB, nbK, nbZ     int
+
+	commit *commitKey // the BSB22 commitment bases (commit.go); nil without commitments
 }
 
 // keyBytes is what uploadKey allocates for pk.
 func keyBytes(pk *gnarkgroth16.ProvingKey) int64 {
 	g1 := int64(len(pk.G1.A)+len(pk.G1.B)+len(pk.G1.K)+len(pk.G1.Z)) * backend.G1AffineBytes
 	g2 := int64(len(pk.G2.B)) * backend.G2AffineBytes
-	return max(g1, backend.G1AffineBytes) + max(g2, backend.G2AffineBytes)
+	return max(g1, backend.G1AffineBytes) + max(g2, backend.G2AffineBytes) + commitKeyBytes(pk)
 }
 
 // Bytes is the device memory the key holds.
-func (k *deviceKey) Bytes() int64 { return k.g1.Bytes() + k.g2.Bytes() }
+func (k *deviceKey) Bytes() int64 { return k.g1.Bytes() + k.g2.Bytes() + k.commit.Bytes() }
 
 // uploadKey moves pk's bases to dev. The key's buffers come from the pool
 // (alloc nil) or from alloc.
@@ -69,12 +71,15 @@ func uploadKey(dev backend.Backend, q backend.Queue, pk *gnarkgroth16.ProvingKey
 	if err := q.Wait(); err != nil {
 		return nil, errors.Join(fmt.Errorf("groth16: proving key upload to %s: %w", dev, err), k.free(dev, q))
 	}
+	if k.commit, err = uploadCommitKey(dev, pk); err != nil {
+		return nil, errors.Join(err, k.free(dev, q))
+	}
 	return k, nil
 }
 
 // free releases the key's device memory.
 func (k *deviceKey) free(dev backend.Backend, q backend.Queue) error {
-	return errors.Join(dev.Free(q, k.g1), dev.Free(q, k.g2))
+	return errors.Join(k.commit.close(), dev.Free(q, k.g1), dev.Free(q, k.g2))
 }
 
 // DeviceKey is a proving key's bases resident on one device, owned by the

@@ -10,17 +10,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/consensys/gnark-crypto/ecc"
 	curve "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
-	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr/hash_to_field"
 	gnarkbackend "github.com/consensys/gnark/backend"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16/bls12-381"
 	"github.com/consensys/gnark/backend/witness"
 	"github.com/consensys/gnark/constraint"
 	cs "github.com/consensys/gnark/constraint/bls12-381"
 	"github.com/consensys/gnark/constraint/solver"
-	fcs "github.com/consensys/gnark/frontend/cs"
 
 	"github.com/g16prover/g16/backend"
 )
@@ -28,7 +25,8 @@ import (
 // PhaseTimes is how long each phase of one proof took. The MSMs run
 // concurrently, so their times overlap.
 type PhaseTimes struct {
-	Solve    time.Duration // solving the R1CS, commitments, wire filtering
+	Solve    time.Duration // solving the R1CS and filtering the wires, Commit excluded
+	Commit   time.Duration // the BSB22 commitments' MSMs (on the device), within the solve
 	Upload   time.Duration // moving a, b, c and the wire values to the device
 	H        time.Duration // seven NTTs and the quotient step
 	MSMA     time.Duration // Σ wᵢ[Aᵢ]₁
@@ -133,6 +131,10 @@ type partition struct {
 	witness witness.Witness
 	rand    io.Reader
 
+	// commitKeys are the devices' commitment bases the solve may use, in
+	// order of preference; needed when the circuit has commitments.
+	commitKeys []*commitKey
+
 	// set by solve
 	proof      *gnarkgroth16.Proof
 	a, b, c    []fr.Element // constraint evaluations, padded to n
@@ -151,9 +153,9 @@ func (p *prover) newPartition(index int, w witness.Witness, rand io.Reader) *par
 }
 
 // solve runs on the host: it solves the circuit (computing BSB22
-// commitments from within the solver, as gnark does), folds the commitments'
-// proofs of knowledge, draws r and s, and filters the wire values for each
-// MSM.
+// commitments from within the solver, as gnark does, their MSMs on a
+// device: commit.go), folds the commitments' proofs of knowledge, draws r
+// and s, and filters the wire values for each MSM.
 func (t *partition) solve() error {
 	start := time.Now()
 	p := t.p
@@ -162,43 +164,12 @@ func (t *partition) solve() error {
 	}
 	ci := p.commitmentInfo
 	t.proof = &gnarkgroth16.Proof{Commitments: make([]curve.G1Affine, len(ci))}
-	committed := make([][]fr.Element, len(ci))
-
-	hashFn := p.userHash
-	if hashFn == nil {
-		hashFn = hash_to_field.New([]byte(constraint.CommitmentDst))
-	} else {
-		p.hashMu.Lock() // the caller's hash is shared by every partition
-		defer p.hashMu.Unlock()
+	com, release, err := t.newCommitter(t.commitKeys)
+	if err != nil {
+		return err
 	}
-
-	opts := append(p.solverOpts[:len(p.solverOpts):len(p.solverOpts)],
-		solver.OverrideHint(solver.GetHintID(fcs.Bsb22CommitmentComputePlaceholder),
-			func(_ *big.Int, in []*big.Int, out []*big.Int) error {
-				i := int(in[0].Int64())
-				if i < 0 || i >= len(ci) {
-					return fmt.Errorf("groth16: commitment index %d out of range", i)
-				}
-				in = in[1:]
-				hashed := in[:len(ci[i].PublicAndCommitmentCommitted)]
-				values := in[len(hashed):]
-				committed[i] = make([]fr.Element, len(ci[i].PrivateCommitted))
-				for j := range values {
-					committed[i][j].SetBigInt(values[j])
-				}
-				var err error
-				if t.proof.Commitments[i], err = p.pk.CommitmentKeys[i].Commit(committed[i]); err != nil {
-					return fmt.Errorf("groth16: commitment %d: %w", i, err)
-				}
-				hashFn.Write(constraint.SerializeCommitment(t.proof.Commitments[i].Marshal(), hashed, (fr.Bits-1)/8+1))
-				digest := hashFn.Sum(nil)
-				hashFn.Reset()
-				nb := min(fr.Bytes, hashFn.Size())
-				var res fr.Element
-				res.SetBytes(digest[:nb])
-				res.BigInt(out[0])
-				return nil
-			}))
+	defer release()
+	opts := append(p.solverOpts[:len(p.solverOpts):len(p.solverOpts)], com.hintOption())
 
 	if len(ci) > 0 {
 		// gnark masks each commitment with a value its solver draws from
@@ -225,24 +196,8 @@ func (t *partition) solve() error {
 	solution := sol.(*cs.R1CSSolution)
 	w := []fr.Element(solution.W)
 
-	// Proofs of knowledge of the committed values, folded with a challenge
-	// derived from the commitments' hashes (gnark's "G16-BSB22").
-	poks := make([]curve.G1Affine, len(p.pk.CommitmentKeys))
-	for i := range p.pk.CommitmentKeys {
-		if poks[i], err = p.pk.CommitmentKeys[i].ProveKnowledge(committed[i]); err != nil {
-			return fmt.Errorf("groth16: commitment %d proof of knowledge: %w", i, err)
-		}
-	}
-	serialized := make([]byte, fr.Bytes*len(ci))
-	for i := range ci {
-		copy(serialized[fr.Bytes*i:], w[ci[i].CommitmentIndex].Marshal())
-	}
-	challenge, err := fr.Hash(serialized, []byte("G16-BSB22"), 1)
-	if err != nil {
-		return fmt.Errorf("groth16: commitment challenge: %w", err)
-	}
-	if _, err = t.proof.CommitmentPok.Fold(poks, challenge[0], ecc.MultiExpConfig{NbTasks: 1}); err != nil {
-		return fmt.Errorf("groth16: folding commitment proofs: %w", err)
+	if err := com.fold(w); err != nil {
+		return err
 	}
 
 	// r then s, read after solving, as gnark reads them.
@@ -260,7 +215,8 @@ func (t *partition) solve() error {
 	t.wA = filterOut(w, p.pk.InfinityA, len(w)-int(p.pk.NbInfinityA))
 	t.wB = filterOut(w, p.pk.InfinityB, len(w)-int(p.pk.NbInfinityB))
 	t.wK = filterOut(w[p.nbPublic:], p.kRemove, len(p.pk.G1.K))
-	t.times.Solve = time.Since(start)
+	t.times.Commit = com.elapsed()
+	t.times.Solve = time.Since(start) - t.times.Commit
 	return nil
 }
 

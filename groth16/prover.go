@@ -260,6 +260,9 @@ func (pr *Prover) prove(ctx context.Context, w witness.Witness, cfg *callConfig)
 	d, done := pr.pick()
 	defer done()
 	t := pr.p.newPartition(0, w, cfg.rand)
+	if err := pr.useCommitKeys(t, []*proverDevice{d}); err != nil {
+		return nil, err
+	}
 	if err := t.solve(); err != nil {
 		return nil, err
 	}

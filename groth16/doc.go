@@ -27,7 +27,7 @@
 // final assembly run on the host. BSB22 commitments (eprint 2022/1072) are
 // computed as gnark computes them, their two MSMs (the Pedersen commitment
 // and its proof of knowledge) on the Backend, from inside the solve; their
-// bases are uploaded with a DeviceKey, or once per Prove or ProveBatch.
+// bases stay resident on each device with the proving key's.
 //
 // # A long-lived Prover
 //

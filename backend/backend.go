@@ -37,6 +37,17 @@ type Queue interface {
 // goroutines. Every method that takes a Queue enqueues its work there and may
 // return before the work finishes; errors of asynchronous work are reported
 // by the queue's Wait (or by a later call on that queue).
+//
+// A nil Queue is the device's own queue: the call is ordered with other
+// calls given nil, and waits for the work it enqueues before it returns, so
+// that its errors come back from the call itself.
+//
+// Bad arguments (nil, freed, closed or foreign buffers and queues, negative
+// or overflowing sizes and offsets, spans outside a buffer, a basesOff not a
+// multiple of BaseAlign) fail the call before any work is enqueued, with an
+// error that names the device, the method and the argument at fault. After
+// Close every method fails with ErrClosed (Close itself returns nil); after
+// the device is lost, with ErrDeviceLost.
 type Backend interface {
 	// String names the device, e.g. "cpu:0" or "cuda:1".
 	String() string

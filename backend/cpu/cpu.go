@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"sync"
@@ -95,6 +96,7 @@ type Backend struct {
 	cond     *sync.Cond // signalled when inflight drops to zero
 	inflight int
 	closed   bool
+	lost     error // the hook's ErrDeviceLost error, once one was injected
 	inUse    int64
 	cached   int64
 
@@ -136,20 +138,41 @@ func (b *Backend) errorf(op Op, format string, args ...any) error {
 }
 
 // begin registers an operation as in flight and runs the hook. The caller
-// must call end if begin returns nil.
+// must call end if begin returns nil. A hook error that matches
+// backend.ErrDeviceLost loses the device: every later operation fails
+// with it.
 func (b *Backend) begin(op Op, size int64) error {
 	b.mu.Lock()
-	if b.closed {
+	if err := b.usableLocked(op); err != nil {
 		b.mu.Unlock()
-		return fmt.Errorf("%s: %s: %w", b.name, op, backend.ErrClosed)
+		return err
 	}
 	b.inflight++
 	b.mu.Unlock()
 	if b.cfg.hook != nil {
 		if err := b.cfg.hook(op, size); err != nil {
+			err = fmt.Errorf("%s: %s: %w", b.name, op, err)
+			if errors.Is(err, backend.ErrDeviceLost) {
+				b.mu.Lock()
+				if b.lost == nil {
+					b.lost = err
+				}
+				b.mu.Unlock()
+			}
 			b.end()
-			return fmt.Errorf("%s: %s: %w", b.name, op, err)
+			return err
 		}
+	}
+	return nil
+}
+
+// usableLocked fails when the device is closed or lost.
+func (b *Backend) usableLocked(op Op) error {
+	switch {
+	case b.closed:
+		return fmt.Errorf("%s: %s: %w", b.name, op, backend.ErrClosed)
+	case b.lost != nil:
+		return fmt.Errorf("%s: %s: %w since: %v", b.name, op, backend.ErrDeviceLost, b.lost)
 	}
 	return nil
 }
@@ -181,19 +204,25 @@ func (x *buffer) data() []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(&x.words[0])), x.bytes)
 }
 
-func (b *Backend) own(op Op, buf backend.Buffer) (*buffer, error) {
+// own returns buf, the argument named arg of op, as this device's buffer.
+func (b *Backend) own(op Op, arg string, buf backend.Buffer) (*buffer, error) {
 	x, ok := buf.(*buffer)
-	if !ok || x == nil || x.owner != b {
-		return nil, b.errorf(op, "buffer %T does not belong to this device", buf)
-	}
-	if x.freed.Load() {
-		return nil, b.errorf(op, "buffer used after Free")
+	switch {
+	case buf == nil || (ok && x == nil):
+		return nil, b.errorf(op, "%s: nil buffer", arg)
+	case !ok || x.owner != b:
+		return nil, b.errorf(op, "%s: buffer %T does not belong to this device", arg, buf)
+	case x.freed.Load():
+		return nil, b.errorf(op, "%s: buffer used after Free", arg)
 	}
 	return x, nil
 }
 
 // Alloc takes bytes from the pool: cached bytes first, then new capacity.
 func (b *Backend) Alloc(q backend.Queue, bytes int64) (backend.Buffer, error) {
+	if err := b.checkQueue(OpAlloc, q); err != nil {
+		return nil, err
+	}
 	return b.alloc(OpAlloc, bytes, true)
 }
 
@@ -204,7 +233,7 @@ func (b *Backend) AllocDirect(bytes int64) (backend.Buffer, error) {
 
 func (b *Backend) alloc(op Op, bytes int64, pooled bool) (backend.Buffer, error) {
 	if bytes < 0 {
-		return nil, b.errorf(op, "negative size %d", bytes)
+		return nil, b.errorf(op, "bytes: negative size %d", bytes)
 	}
 	if err := b.begin(op, bytes); err != nil {
 		return nil, err
@@ -212,6 +241,13 @@ func (b *Backend) alloc(op Op, bytes int64, pooled bool) (backend.Buffer, error)
 	defer b.end()
 	b.mu.Lock()
 	capacity := b.cfg.capacity
+	if limit := hostMemory(); (capacity == 0 || capacity > limit) && bytes > limit {
+		// Beyond the host's memory a Go allocation would kill the
+		// process instead of failing.
+		b.mu.Unlock()
+		return nil, fmt.Errorf("%s: %s: bytes: %d: %w (the host has %d bytes)",
+			b.name, op, bytes, backend.ErrOutOfMemory, limit)
+	}
 	if pooled {
 		// The pool reuses its cache: only bytes beyond it are new.
 		fresh := bytes - min(bytes, b.cached)
@@ -236,12 +272,21 @@ func (b *Backend) alloc(op Op, bytes int64, pooled bool) (backend.Buffer, error)
 // Free returns a pooled buffer's bytes to the pool's cache, and a direct
 // buffer's to the device.
 func (b *Backend) Free(q backend.Queue, buf backend.Buffer) error {
-	x, err := b.own(OpFree, buf)
+	if err := b.checkQueue(OpFree, q); err != nil {
+		return err
+	}
+	x, err := b.own(OpFree, "buf", buf)
+	if err != nil {
+		return err
+	}
+	b.mu.Lock()
+	err = b.usableLocked(OpFree)
+	b.mu.Unlock()
 	if err != nil {
 		return err
 	}
 	if !x.freed.CompareAndSwap(false, true) {
-		return b.errorf(OpFree, "buffer freed twice")
+		return b.errorf(OpFree, "buf: buffer freed twice")
 	}
 	b.mu.Lock()
 	b.inUse -= x.bytes
@@ -256,7 +301,7 @@ func (b *Backend) Free(q backend.Queue, buf backend.Buffer) error {
 // TrimPool releases cached bytes until at most keep remain.
 func (b *Backend) TrimPool(keep int64) error {
 	if keep < 0 {
-		return b.errorf(OpTrimPool, "negative keep %d", keep)
+		return b.errorf(OpTrimPool, "keep: negative size %d", keep)
 	}
 	if err := b.begin(OpTrimPool, keep); err != nil {
 		return err
@@ -329,43 +374,62 @@ func (q *queue) fail(err error) error {
 func (b *Backend) NewQueue() (backend.Queue, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.closed {
-		return nil, fmt.Errorf("%s: NewQueue: %w", b.name, backend.ErrClosed)
+	if err := b.usableLocked("NewQueue"); err != nil {
+		return nil, err
 	}
 	return &queue{owner: b}, nil
 }
 
-// run executes one operation on q: in flight from begin to end, its error
-// recorded on q.
-func (b *Backend) run(q backend.Queue, op Op, size int64, f func() error) error {
+// checkQueue fails when q, op's queue argument, is neither nil (the
+// device's own queue) nor an open queue of this device.
+func (b *Backend) checkQueue(op Op, q backend.Queue) error {
+	if q == nil {
+		return nil
+	}
 	qq, ok := q.(*queue)
-	if !ok || qq == nil || qq.owner != b {
-		return b.errorf(op, "queue %T does not belong to this device", q)
+	switch {
+	case ok && qq == nil:
+		return b.errorf(op, "q: nil *queue")
+	case !ok || qq.owner != b:
+		return b.errorf(op, "q: queue %T does not belong to this device", q)
 	}
 	qq.mu.Lock()
 	shut := qq.shut
 	qq.mu.Unlock()
 	if shut {
-		return fmt.Errorf("%s: %s: queue: %w", b.name, op, backend.ErrClosed)
+		return fmt.Errorf("%s: %s: q: %w", b.name, op, backend.ErrClosed)
+	}
+	return nil
+}
+
+// run executes one operation on q (checked by checkQueue): in flight from
+// begin to end, its error recorded on q.
+func (b *Backend) run(q backend.Queue, op Op, size int64, f func() error) error {
+	fail := func(err error) error { return err }
+	if qq, ok := q.(*queue); ok {
+		fail = qq.fail
 	}
 	if err := b.begin(op, size); err != nil {
-		return qq.fail(err)
+		return fail(err)
 	}
 	defer b.end()
 	if err := f(); err != nil {
-		return qq.fail(err)
+		return fail(err)
 	}
 	return nil
 }
 
 // Upload copies src into dst at byte offset off.
 func (b *Backend) Upload(q backend.Queue, dst backend.Buffer, off int64, src []byte) error {
-	x, err := b.own(OpUpload, dst)
+	if err := b.checkQueue(OpUpload, q); err != nil {
+		return err
+	}
+	x, err := b.own(OpUpload, "dst", dst)
 	if err != nil {
 		return err
 	}
-	if off < 0 || off+int64(len(src)) > x.bytes {
-		return b.errorf(OpUpload, "%d bytes at offset %d overrun a %d-byte buffer", len(src), off, x.bytes)
+	if err := backend.CheckSpan("dst", x.bytes, "off", off, "src", int64(len(src)), 1); err != nil {
+		return b.errorf(OpUpload, "%v", err)
 	}
 	return b.run(q, OpUpload, int64(len(src)), func() error {
 		copy(x.data()[off:], src)
@@ -375,12 +439,15 @@ func (b *Backend) Upload(q backend.Queue, dst backend.Buffer, off int64, src []b
 
 // Download copies len(dst) bytes of src from byte offset off.
 func (b *Backend) Download(q backend.Queue, dst []byte, src backend.Buffer, off int64) error {
-	x, err := b.own(OpDownload, src)
+	if err := b.checkQueue(OpDownload, q); err != nil {
+		return err
+	}
+	x, err := b.own(OpDownload, "src", src)
 	if err != nil {
 		return err
 	}
-	if off < 0 || off+int64(len(dst)) > x.bytes {
-		return b.errorf(OpDownload, "%d bytes at offset %d overrun a %d-byte buffer", len(dst), off, x.bytes)
+	if err := backend.CheckSpan("src", x.bytes, "off", off, "dst", int64(len(dst)), 1); err != nil {
+		return b.errorf(OpDownload, "%v", err)
 	}
 	return b.run(q, OpDownload, int64(len(dst)), func() error {
 		copy(dst, x.data()[off:])
@@ -399,12 +466,17 @@ func (b *Backend) Close() error {
 	return nil
 }
 
-// view returns n values of type T stored in x from byte offset off.
-func view[T any](b *Backend, op Op, x *buffer, off int64, n int) ([]T, error) {
+// view returns n values of type T stored in x, op's argument bufArg, from
+// byte offset off (argument offArg, a multiple of backend.BaseAlign; ""
+// when always 0); n is argument countArg.
+func view[T any](b *Backend, op Op, x *buffer, bufArg, offArg string, off int64, countArg string, n int) ([]T, error) {
 	var zero T
 	size := int64(unsafe.Sizeof(zero))
-	if n < 0 || off < 0 || off%8 != 0 || off+int64(n)*size > x.bytes {
-		return nil, b.errorf(op, "%d values of %d bytes at offset %d overrun a %d-byte buffer", n, size, off, x.bytes)
+	if err := backend.CheckSpan(bufArg, x.bytes, offArg, off, countArg, int64(n), size); err != nil {
+		return nil, b.errorf(op, "%v", err)
+	}
+	if off%backend.BaseAlign != 0 {
+		return nil, b.errorf(op, "%s: offset %d is not a multiple of %d", offArg, off, backend.BaseAlign)
 	}
 	if n == 0 {
 		return nil, nil
@@ -412,11 +484,12 @@ func view[T any](b *Backend, op Op, x *buffer, off int64, n int) ([]T, error) {
 	return unsafe.Slice((*T)(unsafe.Pointer(&x.words[off/8])), n), nil
 }
 
-// scalars returns the first n fr.Elements of buf.
-func (b *Backend) scalars(op Op, buf backend.Buffer, n int) ([]fr.Element, error) {
-	x, err := b.own(op, buf)
+// scalars returns the first n (argument countArg) fr.Elements of buf,
+// op's argument arg.
+func (b *Backend) scalars(op Op, arg string, buf backend.Buffer, countArg string, n int) ([]fr.Element, error) {
+	x, err := b.own(op, arg, buf)
 	if err != nil {
 		return nil, err
 	}
-	return view[fr.Element](b, op, x, 0, n)
+	return view[fr.Element](b, op, x, arg, "", 0, countArg, n)
 }

@@ -38,18 +38,21 @@ func (b *Backend) MSMG2(q backend.Queue, out *bls12381.G2Jac, bases backend.Buff
 // msmTasks grants it. Point is the affine base type, Jac the result's.
 func msm[Point, Jac any](b *Backend, q backend.Queue, op Op, out *Jac, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int, g2 bool,
 	multiExp func(r *Jac, points []Point, s []fr.Element, tasks int) error) error {
+	if err := b.checkQueue(op, q); err != nil {
+		return err
+	}
 	if out == nil {
-		return b.errorf(op, "nil result")
+		return b.errorf(op, "out: nil result pointer")
 	}
-	xb, err := b.own(op, bases)
+	xb, err := b.own(op, "bases", bases)
 	if err != nil {
 		return err
 	}
-	points, err := view[Point](b, op, xb, basesOff, n)
+	points, err := view[Point](b, op, xb, "bases", "basesOff", basesOff, "n", n)
 	if err != nil {
 		return err
 	}
-	s, err := b.scalars(op, scalars, n)
+	s, err := b.scalars(op, "scalars", scalars, "n", n)
 	if err != nil {
 		return err
 	}

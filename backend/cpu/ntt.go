@@ -48,17 +48,20 @@ func (c *domainCache) get(logN int, shift fr.Element) *fft.Domain {
 
 // NTT runs the transform spec describes on data, in place.
 func (b *Backend) NTT(q backend.Queue, data backend.Buffer, spec backend.NTTSpec) error {
+	if err := b.checkQueue(OpNTT, q); err != nil {
+		return err
+	}
 	if spec.LogN < 0 || spec.LogN > MaxLogN {
-		return b.errorf(OpNTT, "LogN %d outside [0, %d]", spec.LogN, MaxLogN)
+		return b.errorf(OpNTT, "spec.LogN: %d outside [0, %d]", spec.LogN, MaxLogN)
 	}
 	if spec.Order != backend.DIF && spec.Order != backend.DIT {
-		return b.errorf(OpNTT, "unknown order %v", spec.Order)
+		return b.errorf(OpNTT, "spec.Order: unknown order %v", spec.Order)
 	}
 	if spec.Coset && spec.CosetShift.IsZero() {
-		return b.errorf(OpNTT, "coset shift is zero")
+		return b.errorf(OpNTT, "spec.CosetShift: zero")
 	}
 	n := 1 << spec.LogN
-	a, err := b.scalars(OpNTT, data, n)
+	a, err := b.scalars(OpNTT, "data", data, "spec.LogN", n)
 	if err != nil {
 		return err
 	}
@@ -89,15 +92,18 @@ func (b *Backend) NTT(q backend.Queue, data backend.Buffer, spec backend.NTTSpec
 
 // QuotientStep sets a[i] = (a[i]·b[i] − c[i])·zInv.
 func (b *Backend) QuotientStep(q backend.Queue, a, bb, c backend.Buffer, n int, zInv fr.Element) error {
-	va, err := b.scalars(OpQuotientStep, a, n)
+	if err := b.checkQueue(OpQuotientStep, q); err != nil {
+		return err
+	}
+	va, err := b.scalars(OpQuotientStep, "a", a, "n", n)
 	if err != nil {
 		return err
 	}
-	vb, err := b.scalars(OpQuotientStep, bb, n)
+	vb, err := b.scalars(OpQuotientStep, "b", bb, "n", n)
 	if err != nil {
 		return err
 	}
-	vc, err := b.scalars(OpQuotientStep, c, n)
+	vc, err := b.scalars(OpQuotientStep, "c", c, "n", n)
 	if err != nil {
 		return err
 	}

@@ -24,13 +24,15 @@ const (
 	codeCUDA     = 2 // any other CUDA error
 	codeInvalid  = 3 // a bad argument
 	codeInternal = 4
+	codeLost     = 5 // a sticky CUDA error: the context is unusable until the GPU is reset
 )
 
 // Error is an error reported by the CUDA side. Its message names the failing
 // call, where it was made, and the device. Code is the status code of
 // kernels/g16cuda.h: 1 out of memory (or over WithMemoryLimit), 2 any other
-// CUDA error, 3 a bad argument, 4 an internal error. Errors with code 1
-// match backend.ErrOutOfMemory.
+// CUDA error, 3 a bad argument, 4 an internal error, 5 a sticky CUDA error
+// (an illegal address, a launch failure) that lost the device. Errors with
+// code 1 match backend.ErrOutOfMemory, with code 5 backend.ErrDeviceLost.
 type Error struct {
 	Code int
 	Msg  string
@@ -39,7 +41,13 @@ type Error struct {
 // Error returns the message.
 func (e *Error) Error() string { return e.Msg }
 
-// Is reports whether e is out-of-memory when target is backend.ErrOutOfMemory.
+// Is matches backend.ErrOutOfMemory and backend.ErrDeviceLost by code.
 func (e *Error) Is(target error) bool {
-	return target == backend.ErrOutOfMemory && e.Code == codeOOM
+	switch target {
+	case backend.ErrOutOfMemory:
+		return e.Code == codeOOM
+	case backend.ErrDeviceLost:
+		return e.Code == codeLost
+	}
+	return false
 }

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/g16prover/g16/backend"
@@ -32,6 +33,8 @@ var (
 	_ [C.G16_INVALID - codeInvalid]struct{}
 	_ [codeInternal - C.G16_INTERNAL]struct{}
 	_ [C.G16_INTERNAL - codeInternal]struct{}
+	_ [codeLost - C.G16_LOST]struct{}
+	_ [C.G16_LOST - codeLost]struct{}
 )
 
 func errOf(st C.g16_status) error {
@@ -61,6 +64,7 @@ type Backend struct {
 	ord    int
 	cfg    config
 	desc   string
+	epoch  uint64 // the device's reset count when it was opened (lost.go)
 
 	timingMu   sync.Mutex
 	lastTiming MSMTiming
@@ -76,8 +80,15 @@ func New(device int, opts ...Option) (*Backend, error) {
 			return nil, err
 		}
 	}
-	b := &Backend{ord: device, cfg: cfg}
+	epoch, err := resetIfLost(device)
+	if err != nil {
+		return nil, err
+	}
+	b := &Backend{ord: device, cfg: cfg, epoch: epoch}
 	if err := errOf(C.g16_open(C.int(device), C.int64_t(cfg.memoryLimit), &b.dev)); err != nil {
+		if errors.Is(err, backend.ErrDeviceLost) {
+			markLost(device, err)
+		}
 		return nil, err
 	}
 	var name [256]C.char
@@ -93,12 +104,17 @@ func (b *Backend) String() string { return fmt.Sprintf("cuda:%d", b.ord) }
 // Description names the GPU, e.g. "NVIDIA H200 (sm_90, 132 SMs)".
 func (b *Backend) Description() string { return b.desc }
 
-// enter takes the read lock, or fails when the backend is closed.
-func (b *Backend) enter() error {
+// enter takes the read lock, or fails when the backend is closed or its
+// device lost; op names the method.
+func (b *Backend) enter(op string) error {
 	b.mu.RLock()
 	if b.closed {
 		b.mu.RUnlock()
-		return fmt.Errorf("%v: %w", b, backend.ErrClosed)
+		return fmt.Errorf("%v: %s: %w", b, op, backend.ErrClosed)
+	}
+	if err := b.lostErr(); err != nil {
+		b.mu.RUnlock()
+		return fmt.Errorf("%v: %s: %w", b, op, err)
 	}
 	return nil
 }
@@ -110,7 +126,7 @@ type buffer struct {
 	ptr    unsafe.Pointer
 	bytes  int64
 	pooled bool
-	freed  bool
+	freed  atomic.Bool
 }
 
 func (x *buffer) Bytes() int64 { return x.bytes }
@@ -118,45 +134,70 @@ func (x *buffer) Bytes() int64 { return x.bytes }
 type queue struct {
 	b      *Backend
 	s      unsafe.Pointer
-	mu     sync.Mutex
-	closed bool
+	mu     sync.Mutex // serialises Wait and Close
+	closed atomic.Bool
 }
 
-func (b *Backend) bufferOf(buf backend.Buffer) (*buffer, error) {
+// bufferOf returns buf, op's argument arg, as this backend's live buffer.
+func (b *Backend) bufferOf(op, arg string, buf backend.Buffer) (*buffer, error) {
 	x, ok := buf.(*buffer)
-	if !ok || x == nil || x.b != b {
-		return nil, fmt.Errorf("%v: buffer %T is not from this backend", b, buf)
-	}
-	if x.freed {
-		return nil, fmt.Errorf("%v: buffer used after Free", b)
+	switch {
+	case buf == nil || (ok && x == nil):
+		return nil, fmt.Errorf("%v: %s: %s: nil buffer", b, op, arg)
+	case !ok || x.b != b:
+		return nil, fmt.Errorf("%v: %s: %s: buffer %T does not belong to this device", b, op, arg, buf)
+	case x.freed.Load():
+		return nil, fmt.Errorf("%v: %s: %s: buffer used after Free", b, op, arg)
 	}
 	return x, nil
 }
 
 // streamOf returns q's stream; nil means the device's internal stream.
-func (b *Backend) streamOf(q backend.Queue) (unsafe.Pointer, error) {
+func (b *Backend) streamOf(op string, q backend.Queue) (unsafe.Pointer, error) {
 	if q == nil {
 		return nil, nil
 	}
 	x, ok := q.(*queue)
-	if !ok || x == nil || x.b != b {
-		return nil, fmt.Errorf("%v: queue %T is not from this backend", b, q)
-	}
-	if x.closed {
-		return nil, fmt.Errorf("%v: queue: %w", b, backend.ErrClosed)
+	switch {
+	case ok && x == nil:
+		return nil, fmt.Errorf("%v: %s: q: nil *queue", b, op)
+	case !ok || x.b != b:
+		return nil, fmt.Errorf("%v: %s: q: queue %T does not belong to this device", b, op, q)
+	case x.closed.Load():
+		return nil, fmt.Errorf("%v: %s: q: %w", b, op, backend.ErrClosed)
 	}
 	return x.s, nil
 }
 
-func (b *Backend) alloc(q backend.Queue, bytes int64, pooled bool) (backend.Buffer, error) {
-	if bytes < 0 {
-		return nil, fmt.Errorf("%v: Alloc: negative size %d", b, bytes)
+// status turns a C status into an error, and loses the device when the
+// status says its context is poisoned.
+func (b *Backend) status(st C.g16_status) error {
+	err := errOf(st)
+	if err != nil && errors.Is(err, backend.ErrDeviceLost) {
+		markLost(b.ord, err)
 	}
-	if err := b.enter(); err != nil {
+	return err
+}
+
+// finish completes a call that enqueued work on stream s: with no queue
+// given (s == nil, the internal stream) it waits for that work, so that
+// its errors come back from the call.
+func (b *Backend) finish(s unsafe.Pointer, err error) error {
+	if err == nil && s == nil {
+		err = b.status(C.g16_stream_sync(b.dev, nil))
+	}
+	return err
+}
+
+func (b *Backend) alloc(op string, q backend.Queue, bytes int64, pooled bool) (backend.Buffer, error) {
+	if bytes < 0 {
+		return nil, fmt.Errorf("%v: %s: bytes: negative size %d", b, op, bytes)
+	}
+	if err := b.enter(op); err != nil {
 		return nil, err
 	}
 	defer b.leave()
-	s, err := b.streamOf(q)
+	s, err := b.streamOf(op, q)
 	if err != nil {
 		return nil, err
 	}
@@ -165,31 +206,33 @@ func (b *Backend) alloc(q backend.Queue, bytes int64, pooled bool) (backend.Buff
 		p = 1
 	}
 	x := &buffer{b: b, bytes: bytes, pooled: pooled}
-	if err := errOf(C.g16_alloc(b.dev, s, C.int64_t(bytes), p, &x.ptr)); err != nil {
-		return nil, err
+	if err := b.finish(s, b.status(C.g16_alloc(b.dev, s, C.int64_t(bytes), p, &x.ptr))); err != nil {
+		return nil, fmt.Errorf("%v: %s: bytes: %d: %w", b, op, bytes, err)
 	}
 	return x, nil
 }
 
 // Alloc takes bytes from the device's stream-ordered pool, ordered on q.
 func (b *Backend) Alloc(q backend.Queue, bytes int64) (backend.Buffer, error) {
-	return b.alloc(q, bytes, true)
+	return b.alloc("Alloc", q, bytes, true)
 }
 
 // AllocDirect takes bytes with cudaMalloc, outside the pool.
-func (b *Backend) AllocDirect(bytes int64) (backend.Buffer, error) { return b.alloc(nil, bytes, false) }
+func (b *Backend) AllocDirect(bytes int64) (backend.Buffer, error) {
+	return b.alloc("AllocDirect", nil, bytes, false)
+}
 
 // Free returns buf to the pool (ordered on q) or, if direct, to the device.
 func (b *Backend) Free(q backend.Queue, buf backend.Buffer) error {
-	if err := b.enter(); err != nil {
+	if err := b.enter("Free"); err != nil {
 		return err
 	}
 	defer b.leave()
-	x, err := b.bufferOf(buf)
+	x, err := b.bufferOf("Free", "buf", buf)
 	if err != nil {
 		return err
 	}
-	s, err := b.streamOf(q)
+	s, err := b.streamOf("Free", q)
 	if err != nil {
 		return err
 	}
@@ -197,37 +240,42 @@ func (b *Backend) Free(q backend.Queue, buf backend.Buffer) error {
 	if x.pooled {
 		p = 1
 	}
-	x.freed = true
-	return errOf(C.g16_free(b.dev, s, x.ptr, C.int64_t(x.bytes), p))
+	if !x.freed.CompareAndSwap(false, true) {
+		return fmt.Errorf("%v: Free: buf: buffer freed twice", b)
+	}
+	return b.finish(s, b.status(C.g16_free(b.dev, s, x.ptr, C.int64_t(x.bytes), p)))
 }
 
 // TrimPool releases pool-cached memory down to keep bytes. Device-global.
 func (b *Backend) TrimPool(keep int64) error {
-	if err := b.enter(); err != nil {
+	if keep < 0 {
+		return fmt.Errorf("%v: TrimPool: keep: negative size %d", b, keep)
+	}
+	if err := b.enter("TrimPool"); err != nil {
 		return err
 	}
 	defer b.leave()
-	return errOf(C.g16_trim(b.dev, C.int64_t(keep)))
+	return b.status(C.g16_trim(b.dev, C.int64_t(keep)))
 }
 
 // Sync waits for all work on the device (cudaDeviceSynchronize). Device-global.
 func (b *Backend) Sync() error {
-	if err := b.enter(); err != nil {
+	if err := b.enter("Sync"); err != nil {
 		return err
 	}
 	defer b.leave()
-	return errOf(C.g16_sync(b.dev))
+	return b.status(C.g16_sync(b.dev))
 }
 
 // Memory reports the memory limit (or the device's size), the bytes held by
 // live buffers and the MSM's scratch, and the bytes the pool caches.
 func (b *Backend) Memory() backend.MemStats {
-	if b.enter() != nil {
+	if b.enter("Memory") != nil {
 		return backend.MemStats{}
 	}
 	defer b.leave()
 	var capacity, inUse, cached C.int64_t
-	if errOf(C.g16_memory(b.dev, &capacity, &inUse, &cached)) != nil {
+	if b.status(C.g16_memory(b.dev, &capacity, &inUse, &cached)) != nil {
 		return backend.MemStats{}
 	}
 	return backend.MemStats{Capacity: int64(capacity), InUse: int64(inUse), Cached: int64(cached)}
@@ -235,12 +283,12 @@ func (b *Backend) Memory() backend.MemStats {
 
 // NewQueue creates a CUDA stream.
 func (b *Backend) NewQueue() (backend.Queue, error) {
-	if err := b.enter(); err != nil {
+	if err := b.enter("NewQueue"); err != nil {
 		return nil, err
 	}
 	defer b.leave()
 	q := &queue{b: b}
-	if err := errOf(C.g16_stream_create(b.dev, &q.s)); err != nil {
+	if err := b.status(C.g16_stream_create(b.dev, &q.s)); err != nil {
 		return nil, err
 	}
 	return q, nil
@@ -248,36 +296,37 @@ func (b *Backend) NewQueue() (backend.Queue, error) {
 
 // Wait blocks until the stream's work is done.
 func (q *queue) Wait() error {
-	if err := q.b.enter(); err != nil {
+	if err := q.b.enter("Queue.Wait"); err != nil {
 		return err
 	}
 	defer q.b.leave()
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.closed {
-		return fmt.Errorf("%v: queue: %w", q.b, backend.ErrClosed)
+	if q.closed.Load() {
+		return fmt.Errorf("%v: Queue.Wait: %w", q.b, backend.ErrClosed)
 	}
-	return errOf(C.g16_stream_sync(q.b.dev, q.s))
+	return q.b.status(C.g16_stream_sync(q.b.dev, q.s))
 }
 
 // Close waits for the stream's work and destroys it.
 func (q *queue) Close() error {
-	if err := q.b.enter(); err != nil {
+	if err := q.b.enter("Queue.Close"); err != nil {
 		return err
 	}
 	defer q.b.leave()
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.closed {
+	if !q.closed.CompareAndSwap(false, true) {
 		return nil
 	}
-	q.closed = true
-	return errOf(C.g16_stream_destroy(q.b.dev, q.s))
+	return q.b.status(C.g16_stream_destroy(q.b.dev, q.s))
 }
 
-func (b *Backend) span(x *buffer, off, n int64, op string) error {
-	if off < 0 || n < 0 || off+n > x.bytes {
-		return fmt.Errorf("%v: %s: bytes [%d, %d) outside a buffer of %d", b, op, off, off+n, x.bytes)
+// span checks that count values of size bytes from byte off lie in x, op's
+// argument bufArg (see backend.CheckSpan for offArg and countArg).
+func (b *Backend) span(op string, x *buffer, bufArg, offArg string, off int64, countArg string, count, size int64) error {
+	if err := backend.CheckSpan(bufArg, x.bytes, offArg, off, countArg, count, size); err != nil {
+		return fmt.Errorf("%v: %s: %w", b, op, err)
 	}
 	return nil
 }
@@ -285,7 +334,7 @@ func (b *Backend) span(x *buffer, off, n int64, op string) error {
 // Upload copies src to dst at off through pinned staging buffers; src may
 // be reused when it returns.
 func (b *Backend) Upload(q backend.Queue, dst backend.Buffer, off int64, src []byte) error {
-	return b.transfer(q, dst, off, int64(len(src)), "Upload", func(s, dev unsafe.Pointer) C.g16_status {
+	return b.transfer(q, dst, off, int64(len(src)), "Upload", "dst", "src", func(s, dev unsafe.Pointer) C.g16_status {
 		if len(src) == 0 {
 			return C.g16_status{code: codeOK}
 		}
@@ -296,7 +345,7 @@ func (b *Backend) Upload(q backend.Queue, dst backend.Buffer, off int64, src []b
 // Download copies len(dst) bytes of src from off into dst, after the work
 // queued on q so far.
 func (b *Backend) Download(q backend.Queue, dst []byte, src backend.Buffer, off int64) error {
-	return b.transfer(q, src, off, int64(len(dst)), "Download", func(s, dev unsafe.Pointer) C.g16_status {
+	return b.transfer(q, src, off, int64(len(dst)), "Download", "src", "dst", func(s, dev unsafe.Pointer) C.g16_status {
 		if len(dst) == 0 {
 			return C.g16_stream_sync(b.dev, s)
 		}
@@ -304,29 +353,35 @@ func (b *Backend) Download(q backend.Queue, dst []byte, src backend.Buffer, off 
 	})
 }
 
-// transfer checks a copy of n bytes at byte off of buf, ordered on q, and
-// runs copy with q's stream and the device address.
-func (b *Backend) transfer(q backend.Queue, buf backend.Buffer, off, n int64, op string, copy func(stream, dev unsafe.Pointer) C.g16_status) error {
-	if err := b.enter(); err != nil {
+// transfer checks a copy of n bytes at byte off of buf (op's argument
+// bufArg; hostArg names the host slice), ordered on q, and runs copy with
+// q's stream and the device address.
+func (b *Backend) transfer(q backend.Queue, buf backend.Buffer, off, n int64, op, bufArg, hostArg string, copy func(stream, dev unsafe.Pointer) C.g16_status) error {
+	if err := b.enter(op); err != nil {
 		return err
 	}
 	defer b.leave()
-	x, err := b.bufferOf(buf)
+	s, err := b.streamOf(op, q)
 	if err != nil {
 		return err
 	}
-	if err := b.span(x, off, n, op); err != nil {
-		return err
-	}
-	s, err := b.streamOf(q)
+	x, err := b.bufferOf(op, bufArg, buf)
 	if err != nil {
 		return err
 	}
-	return errOf(copy(s, unsafe.Add(x.ptr, off)))
+	if err := b.span(op, x, bufArg, "off", off, hostArg, n, 1); err != nil {
+		return err
+	}
+	return b.finish(s, b.status(copy(s, unsafe.Add(x.ptr, off))))
 }
 
 // Close waits for the device's work and releases the backend. Buffers and
 // queues become invalid; later calls return backend.ErrClosed.
+//
+// Closing a Backend whose device was lost releases what the poisoned
+// context still lets it; the next New of that device resets the device
+// first. After such a reset, Close of a Backend opened before it only
+// drops the host-side state (the reset freed the rest).
 func (b *Backend) Close() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -334,7 +389,12 @@ func (b *Backend) Close() error {
 		return nil
 	}
 	b.closed = true
-	err := errors.Join(b.closeNTT(), errOf(C.g16_close(b.dev)))
+	var err error
+	if currentEpoch(b.ord) == b.epoch {
+		err = errors.Join(b.closeNTT(), b.status(C.g16_close(b.dev)))
+	} else {
+		C.g16_forget(b.dev)
+	}
 	b.dev = nil
 	return err
 }

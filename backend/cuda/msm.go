@@ -29,12 +29,18 @@ func (b *Backend) LastMSMTiming() MSMTiming {
 
 // MSMG1 computes Σ scalars[i]·bases[i] for i < n on the GPU.
 func (b *Backend) MSMG1(q backend.Queue, out *bls12381.G1Jac, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int) error {
-	return msmOn(b, q, 1, backend.G1AffineBytes, out, &g1Infinity, 4, g1FromXYZZ, bases, basesOff, scalars, n)
+	if out == nil {
+		return fmt.Errorf("%v: MSMG1: out: nil result pointer", b)
+	}
+	return msmOn(b, q, "MSMG1", 1, backend.G1AffineBytes, out, &g1Infinity, 4, g1FromXYZZ, bases, basesOff, scalars, n)
 }
 
 // MSMG2 is MSMG1 over G2.
 func (b *Backend) MSMG2(q backend.Queue, out *bls12381.G2Jac, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int) error {
-	return msmOn(b, q, 2, backend.G2AffineBytes, out, &g2Infinity, 8, g2FromXYZZ, bases, basesOff, scalars, n)
+	if out == nil {
+		return fmt.Errorf("%v: MSMG2: out: nil result pointer", b)
+	}
+	return msmOn(b, q, "MSMG2", 2, backend.G2AffineBytes, out, &g2Infinity, 8, g2FromXYZZ, bases, basesOff, scalars, n)
 }
 
 // jacobian is what msmOn needs of gnark's G1Jac and G2Jac.
@@ -48,11 +54,11 @@ type jacobian[T any] interface {
 // msmOn runs the MSM on curve (1: G1, 2: G2) and combines each pass's
 // window sums on the host: the pass returns nw XYZZ points of limbs
 // fp.Elements each (X, Y, ZZ, ZZZ), and Σ_j 2^(wj)·W_j is added to out.
-func msmOn[J any, PJ jacobian[J]](b *Backend, q backend.Queue, curve int, pointBytes int64, out PJ, inf *J, limbs int,
+func msmOn[J any, PJ jacobian[J]](b *Backend, q backend.Queue, op string, curve int, pointBytes int64, out PJ, inf *J, limbs int,
 	fromXYZZ func([]fp.Element) J, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int) error {
 	var sum J
 	PJ(&sum).Set(inf)
-	err := b.msm(q, curve, pointBytes, bases, basesOff, scalars, n, func(win []fp.Element, nw, w int) {
+	err := b.msm(q, op, curve, pointBytes, bases, basesOff, scalars, n, func(win []fp.Element, nw, w int) {
 		var acc J
 		PJ(&acc).Set(inf)
 		for j := nw - 1; j >= 0; j-- {
@@ -83,30 +89,30 @@ var (
 
 // msm runs the MSM in passes of at most cfg.msmChunk points, handing each
 // pass's window sums to combine.
-func (b *Backend) msm(q backend.Queue, curve int, pointBytes int64, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int, combine func(win []fp.Element, nw, w int)) error {
-	if err := b.enter(); err != nil {
+func (b *Backend) msm(q backend.Queue, op string, curve int, pointBytes int64, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int, combine func(win []fp.Element, nw, w int)) error {
+	if err := b.enter(op); err != nil {
 		return err
 	}
 	defer b.leave()
-	if n < 0 {
-		return fmt.Errorf("%v: MSM: negative length %d", b, n)
-	}
-	bx, err := b.bufferOf(bases)
+	s, err := b.streamOf(op, q)
 	if err != nil {
 		return err
 	}
-	sx, err := b.bufferOf(scalars)
+	bx, err := b.bufferOf(op, "bases", bases)
 	if err != nil {
 		return err
 	}
-	if err := b.span(bx, basesOff, int64(n)*pointBytes, "MSM bases"); err != nil {
+	if err := b.span(op, bx, "bases", "basesOff", basesOff, "n", int64(n), pointBytes); err != nil {
 		return err
 	}
-	if err := b.span(sx, 0, int64(n)*backend.ScalarBytes, "MSM scalars"); err != nil {
-		return err
+	if basesOff%backend.BaseAlign != 0 {
+		return fmt.Errorf("%v: %s: basesOff: offset %d is not a multiple of %d", b, op, basesOff, backend.BaseAlign)
 	}
-	s, err := b.streamOf(q)
+	sx, err := b.bufferOf(op, "scalars", scalars)
 	if err != nil {
+		return err
+	}
+	if err := b.span(op, sx, "scalars", "", 0, "n", int64(n), backend.ScalarBytes); err != nil {
 		return err
 	}
 	// Room for maxWindows XYZZ points of G2 (4 Fp2 = 8 Fp each).
@@ -121,7 +127,7 @@ func (b *Backend) msm(q backend.Queue, curve int, pointBytes int64, bases backen
 			unsafe.Add(sx.ptr, int64(off)*backend.ScalarBytes),
 			C.int64_t(c), C.int(b.cfg.msmWindow), C.int(b.cfg.msmMaxTask), C.int(b.cfg.msmFlags),
 			unsafe.Pointer(&win[0]), &nw, &w, &tm)
-		if err := errOf(st); err != nil {
+		if err := b.status(st); err != nil {
 			return err
 		}
 		combine(win, int(nw), int(w))

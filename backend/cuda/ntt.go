@@ -46,27 +46,27 @@ func (b *Backend) NTT(q backend.Queue, data backend.Buffer, spec backend.NTTSpec
 
 func (b *Backend) ntt(q backend.Queue, data backend.Buffer, spec backend.NTTSpec, tune nttTune) error {
 	if spec.LogN < 0 || spec.LogN > MaxLogN {
-		return fmt.Errorf("%v: NTT: LogN %d outside [0, %d]", b, spec.LogN, MaxLogN)
+		return fmt.Errorf("%v: NTT: spec.LogN: %d outside [0, %d]", b, spec.LogN, MaxLogN)
 	}
 	if spec.Order != backend.DIF && spec.Order != backend.DIT {
-		return fmt.Errorf("%v: NTT: unknown order %v", b, spec.Order)
+		return fmt.Errorf("%v: NTT: spec.Order: unknown order %v", b, spec.Order)
 	}
 	if spec.Coset && spec.CosetShift.IsZero() {
-		return fmt.Errorf("%v: NTT: coset shift is zero", b)
+		return fmt.Errorf("%v: NTT: spec.CosetShift: zero", b)
 	}
-	if err := b.enter(); err != nil {
+	if err := b.enter("NTT"); err != nil {
 		return err
 	}
 	defer b.leave()
-	x, err := b.bufferOf(data)
+	s, err := b.streamOf("NTT", q)
 	if err != nil {
 		return err
 	}
-	if err := b.span(x, 0, int64(1)<<spec.LogN*backend.ScalarBytes, "NTT"); err != nil {
+	x, err := b.bufferOf("NTT", "data", data)
+	if err != nil {
 		return err
 	}
-	s, err := b.streamOf(q)
-	if err != nil {
+	if err := b.span("NTT", x, "data", "", 0, "spec.LogN", int64(1)<<spec.LogN, backend.ScalarBytes); err != nil {
 		return err
 	}
 	if spec.LogN == 0 {
@@ -84,35 +84,32 @@ func (b *Backend) ntt(q backend.Queue, data backend.Buffer, spec backend.NTTSpec
 		}
 	}
 	a := nttArgs(spec, tune, tw.layout, tw.at, sc.part)
-	return errOf(C.g16_ntt(b.dev, s, x.ptr, &a))
+	return b.finish(s, b.status(C.g16_ntt(b.dev, s, x.ptr, &a)))
 }
 
 // QuotientStep sets a[i] = (a[i]·b[i] − c[i])·zInv for i < n, ordered on q.
 func (b *Backend) QuotientStep(q backend.Queue, a, bb, c backend.Buffer, n int, zInv fr.Element) error {
-	if n < 0 {
-		return fmt.Errorf("%v: QuotientStep: negative length %d", b, n)
-	}
-	if err := b.enter(); err != nil {
+	if err := b.enter("QuotientStep"); err != nil {
 		return err
 	}
 	defer b.leave()
-	bytes := int64(n) * backend.ScalarBytes
+	s, err := b.streamOf("QuotientStep", q)
+	if err != nil {
+		return err
+	}
 	var ptr [3]unsafe.Pointer
 	for i, buf := range []backend.Buffer{a, bb, c} {
-		x, err := b.bufferOf(buf)
+		arg := [3]string{"a", "b", "c"}[i]
+		x, err := b.bufferOf("QuotientStep", arg, buf)
 		if err != nil {
 			return err
 		}
-		if err := b.span(x, 0, bytes, "QuotientStep"); err != nil {
+		if err := b.span("QuotientStep", x, arg, "", 0, "n", int64(n), backend.ScalarBytes); err != nil {
 			return err
 		}
 		ptr[i] = x.ptr
 	}
-	s, err := b.streamOf(q)
-	if err != nil {
-		return err
-	}
-	return errOf(C.g16_quotient(b.dev, s, ptr[0], ptr[1], ptr[2], C.int64_t(n), unsafe.Pointer(&zInv)))
+	return b.finish(s, b.status(C.g16_quotient(b.dev, s, ptr[0], ptr[1], ptr[2], C.int64_t(n), unsafe.Pointer(&zInv))))
 }
 
 func nInverse(logN int) fr.Element {
@@ -333,7 +330,7 @@ func (c *nttTables) scale(b *Backend, logN int, inverse bool, g fr.Element) (*de
 func (c *nttTables) upload(b *Backend, tab []fr.Element) (*devTable, error) {
 	bytes := int64(len(tab)) * backend.ScalarBytes
 	var p unsafe.Pointer
-	if err := errOf(C.g16_ntt_table_new(b.dev, unsafe.Pointer(&tab[0]), C.int64_t(bytes), &p)); err != nil {
+	if err := b.status(C.g16_ntt_table_new(b.dev, unsafe.Pointer(&tab[0]), C.int64_t(bytes), &p)); err != nil {
 		return nil, err
 	}
 	t := &devTable{base: p, bytes: bytes}
@@ -347,7 +344,7 @@ func (c *nttTables) release(b *Backend) error {
 	defer c.mu.Unlock()
 	var first error
 	for _, t := range c.all {
-		if err := errOf(C.g16_ntt_table_free(b.dev, t.base)); err != nil && first == nil {
+		if err := b.status(C.g16_ntt_table_free(b.dev, t.base)); err != nil && first == nil {
 			first = err
 		}
 	}

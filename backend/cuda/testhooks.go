@@ -66,11 +66,11 @@ func fieldOp(b *Backend, op int, out, a, bb []byte, n int) error {
 			}
 		}
 	}
-	if err := b.enter(); err != nil {
+	if err := b.enter("fieldOp"); err != nil {
 		return err
 	}
 	p := func(i int) unsafe.Pointer { return bufs[i].(*buffer).ptr }
-	err := errOf(C.g16_field_op(b.dev, C.int(op), p(0), p(1), p(2), C.int64_t(n)))
+	err := b.status(C.g16_field_op(b.dev, C.int(op), p(0), p(1), p(2), C.int64_t(n)))
 	b.leave()
 	if err != nil {
 		return err
@@ -124,4 +124,19 @@ func hostMSM(curve int, points unsafe.Pointer, scalars []fr.Element, window, max
 	err := errOf(C.g16_host_msm(C.int(curve), points, unsafe.Pointer(&scalars[0]), C.int64_t(len(scalars)),
 		C.int(window), C.int(maxTask), C.int(flags), unsafe.Pointer(&win[0]), &nw, &w))
 	return win, int(nw), int(w), err
+}
+
+// injectFault runs a kernel that faults on q's stream (nil: the internal
+// one), which poisons the context: the call, and every later call on any
+// Backend of the device, fails with backend.ErrDeviceLost.
+func (b *Backend) injectFault(q backend.Queue) error {
+	if err := b.enter("injectFault"); err != nil {
+		return err
+	}
+	defer b.leave()
+	s, err := b.streamOf("injectFault", q)
+	if err != nil {
+		return err
+	}
+	return b.status(C.g16_fault(b.dev, s))
 }

@@ -20,3 +20,8 @@ func newCPU(t *testing.T) backend.Backend {
 func TestCPUConformance(t *testing.T) {
 	RunConformance(t, newCPU)
 }
+
+// TestCPUContract: the CPU backend rejects every bad call of the contract.
+func TestCPUContract(t *testing.T) {
+	RunContract(t, newCPU)
+}

@@ -106,6 +106,15 @@ extern "C" g16_status g16_close(g16_device* dev) {
 	return st;
 }
 
+extern "C" void g16_forget(g16_device* dev) { delete dev; }
+
+extern "C" g16_status g16_reset(int ordinal) {
+	return guard([&] {
+		G16_CK(ordinal, cudaSetDevice(ordinal));
+		G16_CK(ordinal, cudaDeviceReset());
+	});
+}
+
 extern "C" g16_status g16_stream_create(g16_device* dev, void** stream) {
 	return guard([&] {
 		check_dev(dev);

@@ -22,6 +22,7 @@ enum {
 	G16_CUDA = 2,    /* any other CUDA error */
 	G16_INVALID = 3, /* bad argument */
 	G16_INTERNAL = 4,
+	G16_LOST = 5,    /* a sticky CUDA error: the device's context is unusable until reset */
 };
 
 #define G16_MSG 384
@@ -46,6 +47,15 @@ typedef struct {
 g16_status g16_device_count(int* count);
 g16_status g16_open(int ordinal, int64_t limit, g16_device** dev);
 g16_status g16_close(g16_device* dev);
+/* Frees dev's host-side state only: for a device reset since it was opened. */
+void g16_forget(g16_device* dev);
+/* cudaDeviceReset of GPU ordinal: after a G16_LOST, the way to use it again.
+ * Every g16_device of that GPU is invalid afterwards. */
+g16_status g16_reset(int ordinal);
+/* Test hook: launches a kernel that writes through an invalid address on
+ * stream (NULL: the internal one) and waits for it, so that the context is
+ * poisoned and the call returns G16_LOST. */
+g16_status g16_fault(g16_device* dev, void* stream);
 
 g16_status g16_stream_create(g16_device* dev, void** stream);
 g16_status g16_stream_destroy(g16_device* dev, void* stream);

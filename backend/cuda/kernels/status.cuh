@@ -30,6 +30,27 @@ inline const char* base_name(const char* path) {
 	return s ? s + 1 : path;
 }
 
+// sticky says whether e poisons the context: every later call in this
+// process fails with it until cudaDeviceReset.
+inline bool sticky(cudaError_t e) {
+	switch (e) {
+	case cudaErrorIllegalAddress:
+	case cudaErrorLaunchTimeout:
+	case cudaErrorContextIsDestroyed:
+	case cudaErrorAssert:
+	case cudaErrorHardwareStackError:
+	case cudaErrorIllegalInstruction:
+	case cudaErrorMisalignedAddress:
+	case cudaErrorInvalidAddressSpace:
+	case cudaErrorInvalidPc:
+	case cudaErrorLaunchFailure:
+	case cudaErrorECCUncorrectable:
+		return true;
+	default:
+		return false;
+	}
+}
+
 // fail_cuda reports a failed CUDA call on device ord (−1: none yet).
 [[noreturn]] inline void fail_cuda(cudaError_t e, const char* expr, const char* file, int line, int ord) {
 	// Clear the error if it is not sticky, so that the next launch's
@@ -37,7 +58,7 @@ inline const char* base_name(const char* path) {
 	(void)cudaGetLastError();
 	char buf[G16_MSG];
 	std::snprintf(buf, sizeof buf, "cuda:%d: %s@%s:%d: %s", ord, expr, base_name(file), line, cudaGetErrorString(e));
-	int code = (e == cudaErrorMemoryAllocation) ? G16_OOM : G16_CUDA;
+	int code = (e == cudaErrorMemoryAllocation) ? G16_OOM : sticky(e) ? G16_LOST : G16_CUDA;
 	throw error{code, buf};
 }
 

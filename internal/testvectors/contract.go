@@ -1,0 +1,524 @@
+package testvectors
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/consensys/gnark-crypto/ecc"
+	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/internal/testvectors/internal/draw"
+)
+
+// contractLen is how many scalars and points the contract's buffers hold.
+const contractLen = 8
+
+// ContractCase is one bad call of the Backend contract: Call makes it on
+// the fixture, and it must fail with an error whose message names Method
+// and Arg (as "Arg:"), and that matches Is when Is is not nil.
+type ContractCase struct {
+	Name   string
+	Method string
+	Arg    string
+	Is     error
+	Call   func(f *ContractFixture) error
+}
+
+// ContractFixture is what the contract's calls run against: a backend B, a
+// second backend Other of the same kind (for foreign buffers and queues),
+// and buffers of known contents.
+type ContractFixture struct {
+	B, Other backend.Backend
+	Q        backend.Queue // an open queue of B
+	Closed   backend.Queue // a closed queue of B
+	Foreign  backend.Queue // a queue of Other
+
+	Scalars backend.Buffer // contractLen fr.Elements
+	Short   backend.Buffer // contractLen/2 fr.Elements
+	G1, G2  backend.Buffer // contractLen points each
+	Freed   backend.Buffer // freed after Alloc
+	Alien   backend.Buffer // a live buffer of Other
+
+	scalars []fr.Element
+	g1      []bls12381.G1Affine
+	g2      []bls12381.G2Affine
+}
+
+// fakeBuffer and fakeQueue belong to no backend.
+type fakeBuffer struct{}
+
+func (fakeBuffer) Bytes() int64 { return 1 << 20 }
+
+type fakeQueue struct{}
+
+func (fakeQueue) Wait() error  { return nil }
+func (fakeQueue) Close() error { return nil }
+
+// RunContract checks the Backend contract for bad calls on the backends
+// newBackend returns (it is called three times; it should register Close
+// with t.Cleanup): every case of ContractCases fails, before any work is
+// done, with an error naming the method and the argument, and panics
+// nowhere; the buffers the rejected calls named still hold what was
+// uploaded; the same calls with good arguments (and a nil queue) work; and
+// a closed backend fails every method with backend.ErrClosed.
+func RunContract(t *testing.T, newBackend func(t *testing.T) backend.Backend) {
+	t.Helper()
+	seed, err := CrossSeed()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("contract seed %d (%s=%d repeats this run)", seed, SeedEnv, seed)
+	f, err := NewContractFixture(newBackend(t), newBackend(t), seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range ContractCases() {
+		t.Run(c.Method+"/"+c.Name, func(t *testing.T) {
+			if err := f.Check(c); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	t.Run("unchanged", func(t *testing.T) {
+		if err := f.Unchanged(); err != nil {
+			t.Error(err)
+		}
+	})
+	t.Run("good-calls", func(t *testing.T) {
+		if err := f.GoodCalls(); err != nil {
+			t.Error(err)
+		}
+	})
+	t.Run("closed", func(t *testing.T) {
+		for _, err := range closedErrors(newBackend(t)) {
+			t.Error(err)
+		}
+	})
+}
+
+// NewContractFixture allocates and fills the fixture's buffers on b, with
+// contents drawn from seed, and a foreign buffer and queue on other.
+func NewContractFixture(b, other backend.Backend, seed uint64) (*ContractFixture, error) {
+	var key [8]byte
+	binary.LittleEndian.PutUint64(key[:], seed)
+	rng := rand.NewChaCha8(sha256.Sum256(append([]byte("contract"), key[:]...)))
+	f := &ContractFixture{B: b, Other: other, scalars: draw.Elements(rng, contractLen)}
+	_, _, g1, g2 := bls12381.Generators()
+	for _, k := range draw.Elements(rng, contractLen) {
+		var p1 bls12381.G1Affine
+		var p2 bls12381.G2Affine
+		bi := k.BigInt(new(big.Int))
+		p1.ScalarMultiplication(&g1, bi)
+		p2.ScalarMultiplication(&g2, bi)
+		f.g1 = append(f.g1, p1)
+		f.g2 = append(f.g2, p2)
+	}
+	var err error
+	if f.Q, err = b.NewQueue(); err != nil {
+		return nil, err
+	}
+	if f.Closed, err = b.NewQueue(); err != nil {
+		return nil, err
+	}
+	if err := f.Closed.Close(); err != nil {
+		return nil, err
+	}
+	if f.Foreign, err = other.NewQueue(); err != nil {
+		return nil, err
+	}
+	up := func(dst *backend.Buffer, dev backend.Backend, data []byte) error {
+		x, err := dev.Alloc(nil, int64(len(data)))
+		if err != nil {
+			return err
+		}
+		*dst = x
+		return dev.Upload(nil, x, 0, data)
+	}
+	for _, u := range []struct {
+		dst  *backend.Buffer
+		dev  backend.Backend
+		data []byte
+	}{
+		{&f.Scalars, b, backend.AsBytes(f.scalars)},
+		{&f.Short, b, backend.AsBytes(f.scalars[:contractLen/2])},
+		{&f.G1, b, backend.AsBytes(f.g1)},
+		{&f.G2, b, backend.AsBytes(f.g2)},
+		{&f.Freed, b, backend.AsBytes(f.scalars)},
+		{&f.Alien, other, backend.AsBytes(f.scalars)},
+	} {
+		if err := up(u.dst, u.dev, u.data); err != nil {
+			return nil, err
+		}
+	}
+	if err := b.Free(nil, f.Freed); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// Check makes c's call and says what is wrong with its outcome; nil when it
+// failed as the contract says.
+func (f *ContractFixture) Check(c ContractCase) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%s %s: panicked: %v", c.Method, c.Name, r)
+		}
+	}()
+	got := c.Call(f)
+	switch {
+	case got == nil:
+		return fmt.Errorf("%s %s: no error", c.Method, c.Name)
+	case !strings.Contains(got.Error(), c.Method):
+		return fmt.Errorf("%s %s: error does not name the method: %v", c.Method, c.Name, got)
+	case c.Arg != "" && !strings.Contains(got.Error(), c.Arg+":"):
+		return fmt.Errorf("%s %s: error does not name the argument %q: %v", c.Method, c.Name, c.Arg, got)
+	case c.Is != nil && !errors.Is(got, c.Is):
+		return fmt.Errorf("%s %s: error does not match %v: %v", c.Method, c.Name, c.Is, got)
+	}
+	return nil
+}
+
+// Unchanged checks that the fixture's buffers hold what was uploaded.
+func (f *ContractFixture) Unchanged() error {
+	for _, c := range []struct {
+		name string
+		buf  backend.Buffer
+		want []byte
+	}{
+		{"scalars", f.Scalars, backend.AsBytes(f.scalars)},
+		{"short", f.Short, backend.AsBytes(f.scalars[:contractLen/2])},
+		{"G1", f.G1, backend.AsBytes(f.g1)},
+		{"G2", f.G2, backend.AsBytes(f.g2)},
+	} {
+		got := make([]byte, len(c.want))
+		if err := f.B.Download(f.Q, got, c.buf, 0); err != nil {
+			return fmt.Errorf("downloading the %s buffer: %w", c.name, err)
+		}
+		if !bytes.Equal(got, c.want) {
+			return fmt.Errorf("the %s buffer changed: a rejected call wrote to it", c.name)
+		}
+	}
+	return nil
+}
+
+// GoodCalls makes the calls the cases spoil, with good arguments, on f.Q
+// and on the nil queue, and checks their results.
+func (f *ContractFixture) GoodCalls() error {
+	var want1 bls12381.G1Jac
+	if _, err := want1.MultiExp(f.g1, f.scalars, ecc.MultiExpConfig{}); err != nil {
+		return err
+	}
+	var want2 bls12381.G2Jac
+	if _, err := want2.MultiExp(f.g2, f.scalars, ecc.MultiExpConfig{}); err != nil {
+		return err
+	}
+	for _, q := range []backend.Queue{f.Q, nil} {
+		name := "queue"
+		if q == nil {
+			name = "nil queue"
+		}
+		var got1 bls12381.G1Jac
+		if err := f.B.MSMG1(q, &got1, f.G1, 0, f.Scalars, contractLen); err != nil {
+			return fmt.Errorf("%s: MSMG1: %w", name, err)
+		}
+		if !got1.Equal(&want1) {
+			return fmt.Errorf("%s: MSMG1 differs from gnark-crypto's MultiExp", name)
+		}
+		var got2 bls12381.G2Jac
+		if err := f.B.MSMG2(q, &got2, f.G2, 0, f.Scalars, contractLen); err != nil {
+			return fmt.Errorf("%s: MSMG2: %w", name, err)
+		}
+		if !got2.Equal(&want2) {
+			return fmt.Errorf("%s: MSMG2 differs from gnark-crypto's MultiExp", name)
+		}
+		// Offsets and lengths at the edges are allowed.
+		var last bls12381.G1Jac
+		if err := f.B.MSMG1(q, &last, f.G1, (contractLen-1)*backend.G1AffineBytes, f.Scalars, 1); err != nil {
+			return fmt.Errorf("%s: MSMG1 of the last point: %w", name, err)
+		}
+		var wantLast bls12381.G1Jac
+		wantLast.FromAffine(&f.g1[contractLen-1])
+		wantLast.ScalarMultiplication(&wantLast, f.scalars[0].BigInt(new(big.Int)))
+		if !last.Equal(&wantLast) {
+			return fmt.Errorf("%s: MSMG1 of the last point is wrong", name)
+		}
+		var empty bls12381.G1Jac
+		if err := f.B.MSMG1(q, &empty, f.G1, contractLen*backend.G1AffineBytes, f.Scalars, 0); err != nil {
+			return fmt.Errorf("%s: MSMG1 of no points at the end of the buffer: %w", name, err)
+		}
+		if !empty.Z.IsZero() {
+			return fmt.Errorf("%s: MSMG1 of no points is not the point at infinity", name)
+		}
+		x, err := f.B.Alloc(q, 3*backend.ScalarBytes)
+		if err != nil {
+			return fmt.Errorf("%s: Alloc: %w", name, err)
+		}
+		src := backend.AsBytes(f.scalars[:3])
+		if err := f.B.Upload(q, x, 0, src); err != nil {
+			return fmt.Errorf("%s: Upload: %w", name, err)
+		}
+		if err := f.B.Upload(q, x, x.Bytes(), nil); err != nil {
+			return fmt.Errorf("%s: Upload of nothing at the end: %w", name, err)
+		}
+		got := make([]byte, len(src)-5)
+		if err := f.B.Download(q, got, x, 5); err != nil {
+			return fmt.Errorf("%s: Download at an odd offset: %w", name, err)
+		}
+		if !bytes.Equal(got, src[5:]) {
+			return fmt.Errorf("%s: Download at offset 5 returned other bytes", name)
+		}
+		if err := f.B.Free(q, x); err != nil {
+			return fmt.Errorf("%s: Free: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// closedErrors closes b and says which methods did not fail with
+// backend.ErrClosed (or, for Close, failed).
+func closedErrors(b backend.Backend) []error {
+	var errs []error
+	q, err := b.NewQueue()
+	if err != nil {
+		return []error{err}
+	}
+	x, err := b.Alloc(q, 4*backend.ScalarBytes)
+	if err != nil {
+		return []error{err}
+	}
+	if err := q.Wait(); err != nil {
+		return []error{err}
+	}
+	if err := b.Close(); err != nil {
+		return []error{fmt.Errorf("Close: %w", err)}
+	}
+	var p1 bls12381.G1Jac
+	var p2 bls12381.G2Jac
+	calls := []struct {
+		method string
+		call   func() error
+	}{
+		{"Alloc", func() error { _, err := b.Alloc(nil, 64); return err }},
+		{"AllocDirect", func() error { _, err := b.AllocDirect(64); return err }},
+		{"Free", func() error { return b.Free(nil, x) }},
+		{"TrimPool", func() error { return b.TrimPool(0) }},
+		{"Sync", b.Sync},
+		{"NewQueue", func() error { _, err := b.NewQueue(); return err }},
+		{"Upload", func() error { return b.Upload(nil, x, 0, make([]byte, 8)) }},
+		{"Download", func() error { return b.Download(nil, make([]byte, 8), x, 0) }},
+		{"NTT", func() error { return b.NTT(nil, x, backend.NTTSpec{LogN: 2}) }},
+		{"QuotientStep", func() error { return b.QuotientStep(nil, x, x, x, 4, fr.One()) }},
+		{"MSMG1", func() error { return b.MSMG1(nil, &p1, x, 0, x, 0) }},
+		{"MSMG2", func() error { return b.MSMG2(nil, &p2, x, 0, x, 0) }},
+	}
+	for _, c := range calls {
+		err := safeCall(c.call)
+		if !errors.Is(err, backend.ErrClosed) || !strings.Contains(err.Error(), c.method) {
+			errs = append(errs, fmt.Errorf("%s after Close: want an error naming %s and matching ErrClosed, got %v", c.method, c.method, err))
+		}
+	}
+	if err := safeCall(b.Close); err != nil {
+		errs = append(errs, fmt.Errorf("second Close: %w", err))
+	}
+	if err := safeCall(func() error { b.Memory(); return nil }); err != nil {
+		errs = append(errs, fmt.Errorf("Memory after Close: %w", err))
+	}
+	return errs
+}
+
+func safeCall(f func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panicked: %v", r)
+		}
+	}()
+	return f()
+}
+
+// Lengths and offsets whose byte size overflows int64.
+const (
+	overScalars = int(math.MaxInt64/backend.ScalarBytes + 1)
+	overG1      = int(math.MaxInt64/backend.G1AffineBytes + 1)
+	overG2      = int(math.MaxInt64/backend.G2AffineBytes + 1)
+)
+
+// ContractCases lists the bad calls every backend must reject.
+func ContractCases() []ContractCase {
+	var cs []ContractCase
+	add := func(method, name, arg string, is error, call func(f *ContractFixture) error) {
+		cs = append(cs, ContractCase{Name: name, Method: method, Arg: arg, Is: is, Call: call})
+	}
+	bufs := func(method, arg string, call func(f *ContractFixture, x backend.Buffer) error) {
+		add(method, arg+"=nil", arg, nil, func(f *ContractFixture) error { return call(f, nil) })
+		add(method, arg+"=freed", arg, nil, func(f *ContractFixture) error { return call(f, f.Freed) })
+		add(method, arg+"=foreign", arg, nil, func(f *ContractFixture) error { return call(f, f.Alien) })
+		add(method, arg+"=fake", arg, nil, func(f *ContractFixture) error { return call(f, fakeBuffer{}) })
+	}
+	queues := func(method string, call func(f *ContractFixture, q backend.Queue) error) {
+		add(method, "q=closed", "q", backend.ErrClosed, func(f *ContractFixture) error { return call(f, f.Closed) })
+		add(method, "q=foreign", "q", nil, func(f *ContractFixture) error { return call(f, f.Foreign) })
+		add(method, "q=fake", "q", nil, func(f *ContractFixture) error { return call(f, fakeQueue{}) })
+	}
+
+	// Alloc, AllocDirect, Free, TrimPool.
+	alloc := func(f *ContractFixture, q backend.Queue, n int64) error {
+		x, err := f.B.Alloc(q, n)
+		if err == nil {
+			_ = f.B.Free(q, x)
+		}
+		return err
+	}
+	allocDirect := func(f *ContractFixture, n int64) error {
+		x, err := f.B.AllocDirect(n)
+		if err == nil {
+			_ = f.B.Free(nil, x)
+		}
+		return err
+	}
+	add("Alloc", "bytes=-1", "bytes", nil, func(f *ContractFixture) error { return alloc(f, f.Q, -1) })
+	add("Alloc", "bytes=MinInt64", "bytes", nil, func(f *ContractFixture) error { return alloc(f, f.Q, math.MinInt64) })
+	add("Alloc", "bytes=2^62", "bytes", backend.ErrOutOfMemory, func(f *ContractFixture) error { return alloc(f, f.Q, 1<<62) })
+	add("Alloc", "bytes=MaxInt64", "bytes", backend.ErrOutOfMemory, func(f *ContractFixture) error { return alloc(f, f.Q, math.MaxInt64) })
+	queues("Alloc", func(f *ContractFixture, q backend.Queue) error { return alloc(f, q, 64) })
+	add("AllocDirect", "bytes=-1", "bytes", nil, func(f *ContractFixture) error { return allocDirect(f, -1) })
+	add("AllocDirect", "bytes=2^60", "bytes", backend.ErrOutOfMemory, func(f *ContractFixture) error { return allocDirect(f, 1<<60) })
+	add("AllocDirect", "bytes=MaxInt64", "bytes", backend.ErrOutOfMemory, func(f *ContractFixture) error { return allocDirect(f, math.MaxInt64) })
+	bufs("Free", "buf", func(f *ContractFixture, x backend.Buffer) error { return f.B.Free(f.Q, x) })
+	queues("Free", func(f *ContractFixture, q backend.Queue) error {
+		x, err := f.B.Alloc(nil, 64)
+		if err != nil {
+			return fmt.Errorf("setup: %w", err)
+		}
+		err = f.B.Free(q, x)
+		if err != nil {
+			_ = f.B.Free(nil, x)
+		}
+		return err
+	})
+	add("TrimPool", "keep=-1", "keep", nil, func(f *ContractFixture) error { return f.B.TrimPool(-1) })
+
+	// Upload and Download.
+	up := func(f *ContractFixture, q backend.Queue, x backend.Buffer, off int64, n int) error {
+		return f.B.Upload(q, x, off, make([]byte, n))
+	}
+	down := func(f *ContractFixture, q backend.Queue, x backend.Buffer, off int64, n int) error {
+		return f.B.Download(q, make([]byte, n), x, off)
+	}
+	for _, tr := range []struct {
+		method, buf, host string
+		call              func(f *ContractFixture, q backend.Queue, x backend.Buffer, off int64, n int) error
+	}{{"Upload", "dst", "src", up}, {"Download", "src", "dst", down}} {
+		call := tr.call
+		bufs(tr.method, tr.buf, func(f *ContractFixture, x backend.Buffer) error { return call(f, f.Q, x, 0, 8) })
+		queues(tr.method, func(f *ContractFixture, q backend.Queue) error { return call(f, q, f.Scalars, 0, 8) })
+		size := int64(contractLen) * backend.ScalarBytes
+		add(tr.method, "off=-1", "off", nil, func(f *ContractFixture) error { return call(f, f.Q, f.Scalars, -1, 8) })
+		add(tr.method, "off=MinInt64", "off", nil, func(f *ContractFixture) error { return call(f, f.Q, f.Scalars, math.MinInt64, 8) })
+		add(tr.method, "off=bytes+1", "off", nil, func(f *ContractFixture) error { return call(f, f.Q, f.Scalars, size+1, 0) })
+		add(tr.method, "off=MaxInt64", "off", nil, func(f *ContractFixture) error { return call(f, f.Q, f.Scalars, math.MaxInt64, 8) })
+		add(tr.method, "overrun-by-1", tr.host, nil, func(f *ContractFixture) error { return call(f, f.Q, f.Scalars, size-7, 8) })
+		add(tr.method, "len=bytes+1", tr.host, nil, func(f *ContractFixture) error { return call(f, f.Q, f.Scalars, 0, int(size)+1) })
+	}
+
+	// NTT.
+	ntt := func(spec backend.NTTSpec) func(f *ContractFixture) error {
+		return func(f *ContractFixture) error { return f.B.NTT(f.Q, f.Scalars, spec) }
+	}
+	bufs("NTT", "data", func(f *ContractFixture, x backend.Buffer) error { return f.B.NTT(f.Q, x, backend.NTTSpec{LogN: 3}) })
+	queues("NTT", func(f *ContractFixture, q backend.Queue) error { return f.B.NTT(q, f.Scalars, backend.NTTSpec{LogN: 3}) })
+	add("NTT", "LogN=-1", "spec.LogN", nil, ntt(backend.NTTSpec{LogN: -1}))
+	add("NTT", "LogN=63", "spec.LogN", nil, ntt(backend.NTTSpec{LogN: 63}))
+	add("NTT", "LogN=MaxInt", "spec.LogN", nil, ntt(backend.NTTSpec{LogN: math.MaxInt}))
+	add("NTT", "LogN=4-over-8-elements", "spec.LogN", nil, ntt(backend.NTTSpec{LogN: 4}))
+	add("NTT", "LogN=20-over-8-elements", "spec.LogN", nil, ntt(backend.NTTSpec{LogN: 20}))
+	add("NTT", "order=7", "spec.Order", nil, ntt(backend.NTTSpec{LogN: 3, Order: 7}))
+	add("NTT", "coset-shift=0", "spec.CosetShift", nil, ntt(backend.NTTSpec{LogN: 3, Coset: true}))
+
+	// QuotientStep.
+	qs := func(a, b, c func(f *ContractFixture) backend.Buffer, n int) func(f *ContractFixture) error {
+		return func(f *ContractFixture) error { return f.B.QuotientStep(f.Q, a(f), b(f), c(f), n, fr.One()) }
+	}
+	sc := func(f *ContractFixture) backend.Buffer { return f.Scalars }
+	short := func(f *ContractFixture) backend.Buffer { return f.Short }
+	for i, arg := range []string{"a", "b", "c"} {
+		bufs("QuotientStep", arg, func(f *ContractFixture, x backend.Buffer) error {
+			in := []backend.Buffer{f.Scalars, f.Scalars, f.Scalars}
+			in[i] = x
+			return f.B.QuotientStep(f.Q, in[0], in[1], in[2], contractLen, fr.One())
+		})
+	}
+	queues("QuotientStep", func(f *ContractFixture, q backend.Queue) error {
+		return f.B.QuotientStep(q, f.Scalars, f.Scalars, f.Scalars, contractLen, fr.One())
+	})
+	add("QuotientStep", "n=-1", "n", nil, qs(sc, sc, sc, -1))
+	add("QuotientStep", "n=MinInt", "n", nil, qs(sc, sc, sc, math.MinInt))
+	add("QuotientStep", "n=len+1", "n", nil, qs(sc, sc, sc, contractLen+1))
+	add("QuotientStep", "n=MaxInt64/32+1", "n", nil, qs(sc, sc, sc, overScalars))
+	add("QuotientStep", "n=MaxInt", "n", nil, qs(sc, sc, sc, math.MaxInt))
+	add("QuotientStep", "c-short", "n", nil, qs(sc, sc, short, contractLen))
+
+	// MSMG1 and MSMG2.
+	type msmCall func(f *ContractFixture, q backend.Queue, out bool, bases backend.Buffer, off int64, scalars backend.Buffer, n int) error
+	msm1 := func(f *ContractFixture, q backend.Queue, out bool, bases backend.Buffer, off int64, scalars backend.Buffer, n int) error {
+		var p *bls12381.G1Jac
+		if out {
+			p = new(bls12381.G1Jac)
+		}
+		return f.B.MSMG1(q, p, bases, off, scalars, n)
+	}
+	msm2 := func(f *ContractFixture, q backend.Queue, out bool, bases backend.Buffer, off int64, scalars backend.Buffer, n int) error {
+		var p *bls12381.G2Jac
+		if out {
+			p = new(bls12381.G2Jac)
+		}
+		return f.B.MSMG2(q, p, bases, off, scalars, n)
+	}
+	for _, m := range []struct {
+		method    string
+		call      msmCall
+		bases     func(f *ContractFixture) backend.Buffer
+		pointSize int64
+		over      int
+	}{
+		{"MSMG1", msm1, func(f *ContractFixture) backend.Buffer { return f.G1 }, backend.G1AffineBytes, overG1},
+		{"MSMG2", msm2, func(f *ContractFixture) backend.Buffer { return f.G2 }, backend.G2AffineBytes, overG2},
+	} {
+		call, bases, size := m.call, m.bases, m.pointSize
+		with := func(off int64, n int) func(f *ContractFixture) error {
+			return func(f *ContractFixture) error { return call(f, f.Q, true, bases(f), off, f.Scalars, n) }
+		}
+		add(m.method, "out=nil", "out", nil, func(f *ContractFixture) error {
+			return call(f, f.Q, false, bases(f), 0, f.Scalars, contractLen)
+		})
+		bufs(m.method, "bases", func(f *ContractFixture, x backend.Buffer) error { return call(f, f.Q, true, x, 0, f.Scalars, 1) })
+		bufs(m.method, "scalars", func(f *ContractFixture, x backend.Buffer) error { return call(f, f.Q, true, bases(f), 0, x, 1) })
+		queues(m.method, func(f *ContractFixture, q backend.Queue) error { return call(f, q, true, bases(f), 0, f.Scalars, 1) })
+		add(m.method, "n=-1", "n", nil, with(0, -1))
+		add(m.method, "n=MinInt", "n", nil, with(0, math.MinInt))
+		add(m.method, "n=len+1", "n", nil, with(0, contractLen+1))
+		add(m.method, fmt.Sprintf("n=MaxInt64/%d+1", size), "n", nil, with(0, m.over))
+		add(m.method, "n=MaxInt64/32+1", "n", nil, with(0, overScalars))
+		add(m.method, "n=MaxInt", "n", nil, with(0, math.MaxInt))
+		add(m.method, "basesOff=-16", "basesOff", nil, with(-16, 1))
+		add(m.method, "basesOff=MinInt64", "basesOff", nil, with(math.MinInt64, 1))
+		add(m.method, "basesOff=8", "basesOff", nil, with(8, 1))
+		add(m.method, "basesOff=1", "basesOff", nil, with(1, 0))
+		add(m.method, "basesOff=bytes+16", "basesOff", nil, with(contractLen*size+16, 0))
+		add(m.method, "basesOff=MaxInt64-15", "basesOff", nil, with(math.MaxInt64-15, 1))
+		add(m.method, "basesOff+n-overrun", "n", nil, with(size, contractLen))
+		add(m.method, "scalars-short", "n", nil, func(f *ContractFixture) error {
+			return call(f, f.Q, true, bases(f), 0, f.Short, contractLen)
+		})
+	}
+	return cs
+}

@@ -435,7 +435,9 @@ func ContractCases() []ContractCase {
 		return func(f *ContractFixture) error { return f.B.NTT(f.Q, f.Scalars, spec) }
 	}
 	bufs("NTT", "data", func(f *ContractFixture, x backend.Buffer) error { return f.B.NTT(f.Q, x, backend.NTTSpec{LogN: 3}) })
-	queues("NTT", func(f *ContractFixture, q backend.Queue) error { return f.B.NTT(q, f.Scalars, backend.NTTSpec{LogN: 3}) })
+	queues("NTT", func(f *ContractFixture, q backend.Queue) error {
+		return f.B.NTT(q, f.Scalars, backend.NTTSpec{LogN: 3})
+	})
 	add("NTT", "LogN=-1", "spec.LogN", nil, ntt(backend.NTTSpec{LogN: -1}))
 	add("NTT", "LogN=63", "spec.LogN", nil, ntt(backend.NTTSpec{LogN: 63}))
 	add("NTT", "LogN=MaxInt", "spec.LogN", nil, ntt(backend.NTTSpec{LogN: math.MaxInt}))

@@ -159,11 +159,16 @@ type batchJob struct {
 	proof *groth16bls.Proof // set by Finish
 }
 
+// Prepare solves the partition, unless ctx (the batch's, also cancelled
+// when every device is lost) has ended, before or during the solve.
 func (j *batchJob) Prepare(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return j.t.solve()
+	if err := j.t.solve(); err != nil {
+		return err
+	}
+	return ctx.Err()
 }
 
 func (j *batchJob) Buffers() []int64 { return j.t.bufferSizes() }

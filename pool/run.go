@@ -18,9 +18,19 @@ type run[K any] struct {
 	sched   sched
 	trace   *Trace
 
+	// prepCtx is what Job.Prepare runs under: the Run's ctx, also
+	// cancelled once every device is lost, so that solving stops.
+	prepCtx    context.Context
+	cancelPrep context.CancelCauseFunc
+
 	mu   sync.Mutex
 	errs []*JobError // by job; nil: finished or not yet run
 }
+
+// errDeviceGone is an attempt's outcome when its device was lost while
+// the job was on the host: not the job's failure, so it goes back to the
+// queue without counting as an attempt.
+var errDeviceGone = errors.New("pool: device lost before the job reached it")
 
 // Run runs every job on the devices and returns when all have finished or
 // failed, or ctx is cancelled. It returns nil when every job finished;
@@ -65,6 +75,9 @@ func Run[K any](ctx context.Context, devices []backend.Backend, jobs []Job[K], r
 	r.sched.cond = sync.NewCond(&r.sched.mu)
 	r.sched.left = len(jobs)
 	r.sched.failures = make([]int, len(devices))
+	r.sched.lost = make([]bool, len(devices))
+	r.prepCtx, r.cancelPrep = context.WithCancelCause(ctx)
+	defer r.cancelPrep(nil)
 	for i := range jobs {
 		r.sched.pending = append(r.sched.pending, &item{job: i, exclude: -1})
 	}
@@ -178,12 +191,25 @@ func (r *run[K]) cleanup(d *device[K]) error {
 // settle records how an attempt at it ended. devErr says the failure came
 // from device work (and may be retried elsewhere).
 func (r *run[K]) settle(ctx context.Context, w *worker[K], it *item, err error, devErr bool) {
+	if errors.Is(err, errDeviceGone) {
+		if r.sched.retry(it) {
+			now := r.trace.now()
+			r.trace.add(Event{Kind: KindOutcome, Name: "requeued", Device: w.dev.idx, Worker: w.ID, Partition: it.job,
+				Start: now, End: now, Err: err.Error()})
+			return
+		}
+		err, devErr = r.notRun(), false
+	}
 	ev := Event{Kind: KindOutcome, Device: w.dev.idx, Worker: w.ID, Partition: it.job, Start: r.trace.now()}
 	ev.End = ev.Start
 	if err != nil {
 		ev.Err = err.Error()
 	}
-	if (err == nil || devErr) && len(r.devices) > 1 && r.sched.deviceOutcome(w.dev.idx, err == nil) {
+	lost := devErr && errors.Is(err, backend.ErrDeviceLost)
+	if lost {
+		r.lose(w, err)
+	}
+	if !lost && (err == nil || devErr) && len(r.devices) > 1 && r.sched.deviceOutcome(w.dev.idx, err == nil) {
 		q := ev
 		q.Name, q.Err = "quarantined", fmt.Sprintf("%d device failures in a row", quarantineAfter)
 		r.trace.add(q)
@@ -199,14 +225,15 @@ func (r *run[K]) settle(ctx context.Context, w *worker[K], it *item, err error, 
 		r.trace.add(ev)
 		r.sched.settle()
 		return
-	case devErr && r.cfg.retry && it.attempt == 0 && len(r.devices) > 1:
-		ev.Name = "retry"
-		r.trace.add(ev)
+	case devErr && r.cfg.retry && it.attempt == 0 && len(r.devices) > 1 && r.sched.allLost() == nil:
 		it.attempt++
 		it.exclude = w.dev.idx
 		it.first = fmt.Errorf("on %s: %w", w.dev.name, err)
-		r.sched.retry(it)
-		return
+		if r.sched.retry(it) {
+			ev.Name = "retry"
+			r.trace.add(ev)
+			return
+		}
 	}
 	ev.Name = "error"
 	r.trace.add(ev)
@@ -221,4 +248,35 @@ func (r *run[K]) settle(ctx context.Context, w *worker[K], it *item, err error, 
 	r.errs[it.job] = je
 	r.mu.Unlock()
 	r.sched.settle()
+}
+
+// lose quarantines w's device for the rest of the Run at once: it reported
+// err, which matches backend.ErrDeviceLost. Once no device is left, the
+// jobs not yet started fail without running, and solving stops.
+func (r *run[K]) lose(w *worker[K], err error) {
+	stranded, newly := r.sched.lose(w.dev.idx, err)
+	now := r.trace.now()
+	if newly {
+		r.trace.add(Event{Kind: KindOutcome, Name: "quarantined", Device: w.dev.idx, Worker: w.ID, Partition: -1,
+			Start: now, End: now, Err: "device lost: " + err.Error()})
+	}
+	if r.sched.allLost() == nil {
+		return
+	}
+	notRun := r.notRun()
+	r.cancelPrep(notRun)
+	r.mu.Lock()
+	for _, it := range stranded {
+		r.errs[it.job] = &JobError{Job: it.job, Err: notRun}
+	}
+	r.mu.Unlock()
+	for _, it := range stranded {
+		r.trace.add(Event{Kind: KindOutcome, Name: "not run", Device: -1, Worker: -1, Partition: it.job,
+			Start: now, End: now, Err: notRun.Error()})
+	}
+}
+
+// notRun is the error of a job that no device is left to run.
+func (r *run[K]) notRun() error {
+	return fmt.Errorf("not run: every device was lost (the first: %w)", r.sched.allLost())
 }

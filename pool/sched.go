@@ -29,14 +29,27 @@ type sched struct {
 	// device stops eating partitions while the others work, yet no item
 	// is ever stranded.
 	failures []int
+	// lost marks the devices that reported backend.ErrDeviceLost: they
+	// take no more items in this Run. lostErr is the first such error.
+	lost    []bool
+	lostErr error
 }
 
-func (s *sched) healthyLocked(dev int) bool { return s.failures[dev] < quarantineAfter }
+func (s *sched) healthyLocked(dev int) bool { return !s.lost[dev] && s.failures[dev] < quarantineAfter }
 
 // runnableLocked says whether a worker of device dev may take it.
 func (s *sched) runnableLocked(it *item, dev int) bool {
-	if it.exclude == dev {
+	if s.lost[dev] {
 		return false
+	}
+	if it.exclude == dev {
+		// Back where it failed only when no other device is left.
+		for d := range s.lost {
+			if d != dev && !s.lost[d] {
+				return false
+			}
+		}
+		return true
 	}
 	if s.healthyLocked(dev) {
 		return true
@@ -49,13 +62,63 @@ func (s *sched) runnableLocked(it *item, dev int) bool {
 	return true
 }
 
+// usableLocked says whether any device is not lost.
+func (s *sched) usableLocked() bool {
+	for _, l := range s.lost {
+		if !l {
+			return true
+		}
+	}
+	return false
+}
+
+// lose takes dev out of the Run for good, after it reported err (which
+// matches backend.ErrDeviceLost). When no device is left, it removes and
+// returns the pending items, which no device will run; the caller fails
+// them. newly says whether dev was not lost before.
+func (s *sched) lose(dev int, err error) (stranded []*item, newly bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	newly = !s.lost[dev]
+	s.lost[dev] = true
+	if s.lostErr == nil {
+		s.lostErr = err
+	}
+	s.cond.Broadcast()
+	if s.usableLocked() {
+		return nil, newly
+	}
+	stranded = s.pending
+	s.pending = nil
+	s.left -= len(stranded)
+	return stranded, newly
+}
+
+// isLost says whether dev is lost.
+func (s *sched) isLost(dev int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lost[dev]
+}
+
+// allLost returns the first device-lost error once every device is lost;
+// nil while one is left.
+func (s *sched) allLost() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.usableLocked() {
+		return nil
+	}
+	return s.lostErr
+}
+
 // next blocks until an item that may run on device dev is pending, and
-// returns it; nil once the Run is over or stopped.
+// returns it; nil once the Run is over or stopped, or dev is lost.
 func (s *sched) next(dev int) *item {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for {
-		if s.stopped || s.left == 0 {
+		if s.stopped || s.left == 0 || s.lost[dev] {
 			return nil
 		}
 		for i, it := range s.pending {
@@ -92,12 +155,17 @@ func (s *sched) settle() {
 	s.mu.Unlock()
 }
 
-// retry puts it back, ahead of the jobs not yet started.
-func (s *sched) retry(it *item) {
+// retry puts it back, ahead of the jobs not yet started. It returns false,
+// and leaves it out, when every device is lost.
+func (s *sched) retry(it *item) bool {
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.usableLocked() {
+		return false
+	}
 	s.pending = append([]*item{it}, s.pending...)
 	s.cond.Broadcast()
-	s.mu.Unlock()
+	return true
 }
 
 func (s *sched) stop() {

@@ -30,7 +30,7 @@ const (
 	KindRegion  = "region"  // a region held from Start to End, asked for at Requested
 	KindCall    = "call"    // a Backend call (Name is the method)
 	KindHost    = "host"    // Job.Prepare or Job.Finish (Name "prepare", "finish")
-	KindOutcome = "outcome" // how a job's attempt ended (Name "done", "retry", "error", "cancelled"); OutcomeSkipped when the budget did not admit staging; "quarantined" when the device is taken out of the rotation; "cleanup failed" when a quarantined device could not free its memory
+	KindOutcome = "outcome" // how a job's attempt ended (Name "done", "retry", "error", "cancelled"); OutcomeSkipped when the budget did not admit staging; "quarantined" when the device is taken out of the rotation (at once when it is lost); "requeued" when a job goes back to the queue because its device was lost while it was on the host; "not run" for a job left when every device is lost; "cleanup failed" when a quarantined device could not free its memory
 )
 
 // Outcomes of staging and computing a job.
@@ -237,7 +237,7 @@ func (t *Trace) Summary() Summary {
 				s.Partitions++
 			case "retry":
 				s.Retries++
-			case "error":
+			case "error", "not run":
 				s.Failed++
 			case OutcomeSkipped: // over budget: no region was acquired
 				s.StagingSkipped++

@@ -65,13 +65,21 @@ func (w *worker[K]) loop(ctx context.Context) {
 func (w *worker[K]) attempt(ctx context.Context, it *item) (err error, devErr bool) {
 	job := w.r.jobs[it.job]
 	if !it.prepared {
-		if err := w.host(ctx, "prepare", job.Prepare); err != nil {
+		err := w.host(w.r.prepCtx, "prepare", job.Prepare)
+		if w.r.sched.isLost(w.dev.idx) && ctx.Err() == nil {
+			it.prepared = err == nil
+			return errDeviceGone, false
+		}
+		if err != nil {
 			return err, false
 		}
 		it.prepared = true
 	}
 	if err := ctx.Err(); err != nil {
 		return err, false
+	}
+	if w.r.sched.isLost(w.dev.idx) {
+		return errDeviceGone, false
 	}
 	if w.q == nil {
 		q, err := w.b.NewQueue()

@@ -143,7 +143,7 @@ func TestDeviceLostBatch(t *testing.T) {
 	points := randG1(rng, lostN)
 	res := pool.Resident[backend.Buffer]{
 		Bytes: lostN * backend.G1AffineBytes,
-		Load: func(dev backend.Backend, q backend.Queue) (backend.Buffer, error) {
+		Load: func(_ int, dev backend.Backend, q backend.Queue) (backend.Buffer, error) {
 			x, err := dev.Alloc(q, lostN*backend.G1AffineBytes)
 			if err != nil {
 				return nil, err

@@ -1,0 +1,319 @@
+package service
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
+	"github.com/consensys/gnark/backend/witness"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/g16prover/g16/groth16"
+	"github.com/g16prover/g16/pool"
+	"github.com/g16prover/g16/service/client"
+)
+
+// task is one delivered job in a worker's batch.
+type task struct {
+	msg       jetstream.Msg
+	id        string
+	delivery  int // this delivery's number, from 1
+	rec       *record
+	witness   witness.Witness
+	delivered time.Time
+	times     groth16.PhaseTimes
+}
+
+// runBatch proves one fetch of jobs: it claims each, groups them by
+// circuit and proves each group as one batch.
+func (w *Worker) runBatch(ctx context.Context, msgs []jetstream.Msg) {
+	now := time.Now()
+	var tasks []*task
+	for _, m := range msgs {
+		if t := w.claim(ctx, m, now); t != nil {
+			tasks = append(tasks, t)
+		}
+	}
+	if len(tasks) == 0 {
+		return
+	}
+	// Tell JetStream the jobs are alive while they wait and prove; a
+	// worker that dies stops, and its jobs are redelivered after the ack
+	// wait.
+	beatCtx, stopBeat := context.WithCancel(ctx)
+	defer stopBeat()
+	go func() {
+		tick := time.NewTicker(max(w.st.queue.AckWait/3, 10*time.Millisecond))
+		defer tick.Stop()
+		for {
+			select {
+			case <-beatCtx.Done():
+				return
+			case <-tick.C:
+				for _, t := range tasks {
+					t.msg.InProgress()
+				}
+			}
+		}
+	}()
+	groups := make(map[string][]*task)
+	var order []string
+	for _, t := range tasks {
+		if _, ok := groups[t.rec.Circuit]; !ok {
+			order = append(order, t.rec.Circuit)
+		}
+		groups[t.rec.Circuit] = append(groups[t.rec.Circuit], t)
+	}
+	for _, c := range order {
+		w.proveGroup(ctx, c, groups[c])
+	}
+}
+
+// claim reads a delivered job and marks it running. It returns nil for a
+// job already finished (acked: a duplicate delivery) or one that cannot
+// be proved (failed and terminated).
+func (w *Worker) claim(ctx context.Context, m jetstream.Msg, now time.Time) *task {
+	t := &task{msg: m, id: string(m.Data()), delivery: 1, delivered: now}
+	if meta, err := m.Metadata(); err == nil {
+		t.delivery = int(meta.NumDelivered)
+	}
+	rec, changed, err := w.st.updateJob(ctx, t.id, func(r *record) bool {
+		if r.State.Finished() {
+			return false
+		}
+		r.State, r.Worker, r.Attempts, r.Started = client.Running, w.cfg.Name, t.delivery, now.UTC()
+		return true
+	})
+	switch {
+	case errors.Is(err, jetstream.ErrKeyNotFound):
+		w.log.Error("delivered job has no record; dropping it", "job", t.id)
+		m.Term()
+		return nil
+	case err != nil:
+		w.log.Warn("claiming job", "job", t.id, "err", err)
+		m.Nak()
+		return nil
+	case !changed:
+		w.count("duplicate")
+		m.Ack()
+		return nil
+	}
+	t.rec = rec
+	w.log.Debug("job claimed", "job", t.id, "delivery", t.delivery)
+	b, err := w.st.witnesses.GetBytes(ctx, t.id)
+	if err != nil {
+		w.fail(ctx, t, fmt.Errorf("service: job %s: reading its witness: %w", t.id, err))
+		return nil
+	}
+	if t.witness, err = decodeWitness(b); err != nil {
+		w.fail(ctx, t, fmt.Errorf("service: job %s: %w", t.id, err))
+		return nil
+	}
+	if _, err := JobRandomness(rec.Seed); err != nil {
+		w.fail(ctx, t, fmt.Errorf("service: job %s: %w", t.id, err))
+		return nil
+	}
+	return t
+}
+
+// proveGroup proves the jobs of one circuit together and settles each.
+func (w *Worker) proveGroup(ctx context.Context, circuit string, tasks []*task) {
+	cp, err := w.prover(ctx, circuit)
+	if err != nil {
+		for _, t := range tasks {
+			w.settle(ctx, t, nil, err)
+		}
+		return
+	}
+	ws := make([]witness.Witness, len(tasks))
+	for i, t := range tasks {
+		ws[i] = t.witness
+	}
+	randFor := func(i int) io.Reader {
+		rd, _ := JobRandomness(tasks[i].rec.Seed) // checked when claimed
+		return rd
+	}
+	times := func(i int, pt groth16.PhaseTimes) { tasks[i].times = pt }
+	start := time.Now()
+	proofs, err := cp.prover.ProveBatch(ctx, ws, randFor, times)
+	w.log.Debug("batch proved", "circuit", circuit, "jobs", len(tasks), "took", time.Since(start), "err", err)
+	if m := w.cfg.Metrics; m != nil {
+		m.batchSize.Observe(float64(len(tasks)))
+	}
+	jobErrs := make(map[int]error)
+	var perJob pool.Errors
+	if errors.As(err, &perJob) {
+		for _, je := range perJob {
+			jobErrs[je.Job] = je
+		}
+	} else if err != nil {
+		for i := range tasks {
+			jobErrs[i] = err
+		}
+	}
+	for i, t := range tasks {
+		var proof gnarkgroth16.Proof
+		if i < len(proofs) {
+			proof = proofs[i]
+		}
+		e := jobErrs[i]
+		if e == nil && proof == nil {
+			e = fmt.Errorf("service: internal error: no proof and no error for job %s", t.id)
+		}
+		if e == nil && cp.vk != nil && !w.cfg.SkipVerify {
+			if e = verify(proof, cp.vk, t.witness); e != nil {
+				e = fmt.Errorf("service: job %s: the proof does not verify: %w", t.id, e)
+			}
+		}
+		w.settle(ctx, t, proof, e)
+	}
+}
+
+func verify(proof gnarkgroth16.Proof, vk gnarkgroth16.VerifyingKey, full witness.Witness) error {
+	pub, err := full.Public()
+	if err != nil {
+		return err
+	}
+	return gnarkgroth16.Verify(proof, vk, pub)
+}
+
+// permanent reports whether a job's error would recur on any worker: a
+// witness that does not solve, or input groth16 refuses. Device faults and
+// lost connections are worth another delivery.
+func permanent(err error) bool {
+	var je *pool.JobError
+	if errors.As(err, &je) && je.Device == "" {
+		return true // host work: solving and assembling
+	}
+	return errors.Is(err, groth16.ErrInput)
+}
+
+// settle stores a job's result: its proof, or its failure, or (for a
+// transient failure with deliveries left) gives it back.
+func (w *Worker) settle(ctx context.Context, t *task, proof gnarkgroth16.Proof, err error) {
+	if ctx.Err() != nil {
+		// Stopping: the job goes back to the queue for another worker.
+		w.giveBack(t, "the worker stopped before the job finished")
+		return
+	}
+	if err != nil {
+		if permanent(err) || t.delivery >= w.st.queue.MaxDeliver {
+			if !permanent(err) {
+				err = fmt.Errorf("delivery %d of %d: %w", t.delivery, w.st.queue.MaxDeliver, err)
+			}
+			w.fail(ctx, t, err)
+			return
+		}
+		w.log.Warn("job failed; retrying", "job", t.id, "delivery", t.delivery, "err", err)
+		w.retry(ctx, t, err)
+		return
+	}
+	var buf bytes.Buffer
+	if _, err := proof.WriteTo(&buf); err != nil {
+		w.fail(ctx, t, fmt.Errorf("service: job %s: encoding the proof: %w", t.id, err))
+		return
+	}
+	cur, _, err := w.st.getJob(ctx, t.id)
+	if err == nil && cur.State.Finished() {
+		w.count("duplicate")
+		t.msg.Ack()
+		return
+	}
+	if _, err := w.st.proofs.PutBytes(ctx, t.id, buf.Bytes()); err != nil {
+		w.log.Warn("storing proof", "job", t.id, "err", err)
+		t.msg.Nak()
+		return
+	}
+	finished := time.Now().UTC()
+	_, changed, err := w.st.updateJob(ctx, t.id, func(r *record) bool {
+		if r.State.Finished() {
+			return false
+		}
+		r.State, r.Error, r.Worker, r.Finished = client.Done, "", w.cfg.Name, finished
+		r.ProofBytes = buf.Len()
+		r.SolveNs = t.times.Solve.Nanoseconds()
+		r.DeviceNs = (t.times.Upload + t.times.H + t.times.MSM).Nanoseconds()
+		return true
+	})
+	if err != nil {
+		w.log.Warn("recording result", "job", t.id, "err", err)
+		t.msg.Nak()
+		return
+	}
+	if !changed {
+		w.count("duplicate")
+		t.msg.Ack()
+		return
+	}
+	if err := t.msg.DoubleAck(ctx); err != nil {
+		w.log.Warn("ack", "job", t.id, "err", err)
+	}
+	w.st.witnesses.Delete(ctx, t.id)
+	w.proved.Add(1)
+	w.count("done")
+	if m := w.cfg.Metrics; m != nil {
+		m.proofTime.WithLabelValues(w.cfg.Name).Observe(time.Since(t.delivered).Seconds())
+		m.solveTime.Add(t.times.Solve.Seconds())
+		m.deviceTime.Add((t.times.Upload + t.times.H + t.times.MSM).Seconds())
+	}
+	w.log.Debug("job done", "job", t.id, "delivery", t.delivery)
+}
+
+// fail records a job's failure and takes it off the queue.
+func (w *Worker) fail(ctx context.Context, t *task, err error) {
+	msg := err.Error()
+	_, _, uerr := w.st.updateJob(ctx, t.id, func(r *record) bool {
+		if r.State.Finished() {
+			return false
+		}
+		r.State, r.Error, r.Worker, r.Finished = client.Failed, msg, w.cfg.Name, time.Now().UTC()
+		return true
+	})
+	if uerr != nil {
+		w.log.Warn("recording failure", "job", t.id, "err", uerr)
+		t.msg.Nak()
+		return
+	}
+	t.msg.Term()
+	w.count("failed")
+	w.log.Warn("job failed", "job", t.id, "err", msg)
+}
+
+// retry puts a job back in the queue, after a delay, for another delivery.
+func (w *Worker) retry(ctx context.Context, t *task, err error) {
+	msg := fmt.Sprintf("delivery %d: %v", t.delivery, err)
+	w.st.updateJob(ctx, t.id, func(r *record) bool {
+		if r.State.Finished() {
+			return false
+		}
+		r.State, r.Error = client.Queued, msg
+		return true
+	})
+	t.msg.NakWithDelay(time.Duration(t.delivery) * time.Second)
+	w.count("retried")
+}
+
+// giveBack returns a job the worker will not finish, for redelivery now.
+func (w *Worker) giveBack(t *task, why string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	w.st.updateJob(ctx, t.id, func(r *record) bool {
+		if r.State.Finished() {
+			return false
+		}
+		r.State, r.Error = client.Queued, why
+		return true
+	})
+	t.msg.Nak()
+	w.count("retried")
+}
+
+func (w *Worker) count(result string) {
+	if m := w.cfg.Metrics; m != nil {
+		m.proofs.WithLabelValues(w.cfg.Name, result).Inc()
+	}
+}

@@ -1,0 +1,420 @@
+package service_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
+	"github.com/consensys/gnark/backend/witness"
+	"github.com/consensys/gnark/constraint"
+
+	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/groth16"
+	"github.com/g16prover/g16/service"
+	"github.com/g16prover/g16/service/client"
+)
+
+// submitted is a job the test submitted, with what it needs to check it.
+type submitted struct {
+	f    *fixture
+	w    witness.Witness
+	seed []byte
+}
+
+// TestManyJobsThreeWorkers: 100 jobs over two circuits, three workers;
+// every proof verifies and equals Prove's with the job's seed.
+func TestManyJobsThreeWorkers(t *testing.T) {
+	fs := testFixtures(t)
+	rng := testRand(t)
+	e := newEnv(t, service.QueueConfig{AckWait: 10 * time.Second})
+	circuits := []client.Circuit{e.register(fs[0]), e.register(fs[1])}
+	var workers []*worker
+	for i := range 3 {
+		workers = append(workers, e.startWorker(fmt.Sprintf("w%d", i), nil))
+	}
+	n := 100
+	if testing.Short() {
+		n = 20
+	}
+	ctx := context.Background()
+	jobs := make(map[string]submitted)
+	var ids []string
+	for i := range n {
+		k := i % 2
+		w, wb := witnessOf(t, fs[k], rng)
+		seed := seedOf(rng)
+		j, err := e.cli.Submit(ctx, client.SubmitRequest{Circuit: circuits[k].ID, Witness: wb, Seed: seed, Batch: "many"})
+		if err != nil {
+			t.Fatalf("submit %d: %v", i, err)
+		}
+		if j.State != client.Queued {
+			t.Fatalf("new job is %s, want queued", j.State)
+		}
+		jobs[j.ID] = submitted{fs[k], w, seed}
+		ids = append(ids, j.ID)
+	}
+	start := time.Now()
+	got := e.waitAll(ids, 3*time.Minute)
+	t.Logf("%d jobs proved in %v", n, time.Since(start))
+	start = time.Now()
+	defer func() { t.Logf("checked in %v", time.Since(start)) }()
+	byWorker := make(map[string]int)
+	for id, j := range got {
+		if j.State != client.Done {
+			t.Fatalf("job %s: %s (%s)", id, j.State, j.Error)
+		}
+		byWorker[j.Worker]++
+		proof, err := e.cli.Proof(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := jobs[id]
+		checkProof(t, s.f, s.w, s.seed, proof)
+	}
+	t.Logf("jobs per worker: %v", byWorker)
+	var proved int64
+	for _, w := range workers {
+		proved += w.w.Proved()
+	}
+	if proved != int64(n) {
+		t.Errorf("workers proved %d jobs, want %d (one result per job)", proved, n)
+	}
+	l, err := e.cli.List(ctx, client.ListOptions{Batch: "many"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Jobs) != n || l.Counts[client.Done] != n {
+		t.Errorf("list: %d jobs, counts %v; want %d done", len(l.Jobs), l.Counts, n)
+	}
+}
+
+// blockingProver is a Prover that announces each batch and blocks until
+// its context ends: a worker stuck (or dying) mid-proof.
+type blockingProver struct{ started chan<- int }
+
+func (p blockingProver) ProveBatch(ctx context.Context, ws []witness.Witness, _ func(int) io.Reader, _ func(int, groth16.PhaseTimes)) ([]gnarkgroth16.Proof, error) {
+	p.started <- len(ws)
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+func (blockingProver) Close() error { return nil }
+
+// TestWorkerDiesMidProof: a worker that dies mid-proof (its connection
+// closes without an ack) has its job redelivered after the ack wait and
+// proved by another worker, with exactly one stored result.
+func TestWorkerDiesMidProof(t *testing.T) {
+	fs := testFixtures(t)
+	rng := testRand(t)
+	ackWait := 2 * time.Second
+	e := newEnv(t, service.QueueConfig{AckWait: ackWait})
+	circ := e.register(fs[1])
+	started := make(chan int, 4)
+	dying := e.startWorker("dying", func(constraint.ConstraintSystem, gnarkgroth16.ProvingKey, []backend.Backend) (service.Prover, error) {
+		return blockingProver{started: started}, nil
+	})
+	w, wb := witnessOf(t, fs[1], rng)
+	seed := seedOf(rng)
+	ctx := context.Background()
+	j, err := e.cli.Submit(ctx, client.SubmitRequest{Circuit: circ.ID, Witness: wb, Seed: seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-started:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the dying worker never started the proof")
+	}
+	if cur, _ := e.cli.Job(ctx, j.ID); cur.State != client.Running || cur.Worker != "dying" {
+		t.Fatalf("job is %s on %q, want running on the dying worker", cur.State, cur.Worker)
+	}
+	// The worker dies: its connection goes first, so it can neither ack
+	// nor give the job back.
+	died := time.Now()
+	dying.nc.Close()
+	dying.stop()
+	other := e.startWorker("survivor", nil)
+	final := e.waitAll([]string{j.ID}, time.Minute)[j.ID]
+	if final.State != client.Done {
+		t.Fatalf("job %s: %s (%s)", j.ID, final.State, final.Error)
+	}
+	if final.Worker != "survivor" || final.Attempts != 2 {
+		t.Errorf("job done by %q on delivery %d, want survivor on delivery 2", final.Worker, final.Attempts)
+	}
+	if took := final.Finished.Sub(died); took < ackWait/2 {
+		t.Errorf("redelivered %v after the worker died, before the ack wait %v", took, ackWait)
+	}
+	proof, err := e.cli.Proof(ctx, j.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkProof(t, fs[1], w, seed, proof)
+	if got := other.w.Proved(); got != 1 {
+		t.Errorf("survivor proved %d jobs, want 1", got)
+	}
+	// Nothing is left to deliver: the job was proved once.
+	time.Sleep(ackWait + time.Second)
+	if got := other.w.Proved(); got != 1 {
+		t.Errorf("survivor proved %d jobs after another ack wait, want 1", got)
+	}
+}
+
+// TestServerRestart: the server restarted between submission and
+// completion loses no queued job, and a second restart loses no result.
+func TestServerRestart(t *testing.T) {
+	fs := testFixtures(t)
+	rng := testRand(t)
+	e := newEnv(t, service.QueueConfig{AckWait: 10 * time.Second})
+	circ := e.register(fs[1])
+	ctx := context.Background()
+	jobs := make(map[string]submitted)
+	var ids []string
+	for range 10 {
+		w, wb := witnessOf(t, fs[1], rng)
+		seed := seedOf(rng)
+		j, err := e.cli.Submit(ctx, client.SubmitRequest{Circuit: circ.ID, Witness: wb, Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs[j.ID] = submitted{fs[1], w, seed}
+		ids = append(ids, j.ID)
+	}
+	e.restart()
+	l, err := e.cli.List(ctx, client.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Counts[client.Queued] != len(ids) {
+		t.Fatalf("after a restart: counts %v, want %d queued", l.Counts, len(ids))
+	}
+	wk := e.startWorker("w", nil)
+	e.waitAll(ids, 2*time.Minute)
+	wk.stop()
+	e.restart()
+	for _, id := range ids {
+		j, err := e.cli.Job(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if j.State != client.Done {
+			t.Fatalf("after a second restart job %s is %s (%s)", id, j.State, j.Error)
+		}
+		proof, err := e.cli.Proof(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := jobs[id]
+		checkProof(t, s.f, s.w, s.seed, proof)
+	}
+}
+
+// TestIdempotencyKey: submissions with one key make one job, proved once;
+// the key with another witness is refused.
+func TestIdempotencyKey(t *testing.T) {
+	fs := testFixtures(t)
+	rng := testRand(t)
+	e := newEnv(t, service.QueueConfig{AckWait: 10 * time.Second})
+	circ := e.register(fs[1])
+	ctx := context.Background()
+	w, wb := witnessOf(t, fs[1], rng)
+	seed := seedOf(rng)
+	key := fmt.Sprintf("sector-%d", rng.Uint64())
+	var wg sync.WaitGroup
+	got := make([]client.Job, 5)
+	errs := make([]error, 5)
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i], errs[i] = e.cli.Submit(ctx, client.SubmitRequest{Circuit: circ.ID, Witness: wb, Seed: seed, IdempotencyKey: key})
+		}()
+	}
+	wg.Wait()
+	for i := range got {
+		if errs[i] != nil {
+			t.Fatalf("submission %d: %v", i, errs[i])
+		}
+		if got[i].ID != got[0].ID {
+			t.Fatalf("submissions with one key made jobs %s and %s", got[0].ID, got[i].ID)
+		}
+	}
+	_, wb2 := witnessOf(t, fs[1], rng)
+	_, err := e.cli.Submit(ctx, client.SubmitRequest{Circuit: circ.ID, Witness: wb2, IdempotencyKey: key})
+	var apiErr *client.APIError
+	if !errors.As(err, &apiErr) || apiErr.Status != http.StatusConflict {
+		t.Fatalf("the key with another witness: %v, want a 409 conflict", err)
+	}
+	wk := e.startWorker("w", nil)
+	j := e.waitAll([]string{got[0].ID}, time.Minute)[got[0].ID]
+	if j.State != client.Done {
+		t.Fatalf("job: %s (%s)", j.State, j.Error)
+	}
+	// A submission after completion returns the finished job.
+	again, err := e.cli.Submit(ctx, client.SubmitRequest{Circuit: circ.ID, Witness: wb, Seed: seed, IdempotencyKey: key})
+	if err != nil || again.ID != j.ID || again.State != client.Done {
+		t.Fatalf("resubmission after completion: %+v, %v", again, err)
+	}
+	time.Sleep(2 * time.Second)
+	l, err := e.cli.List(ctx, client.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Jobs) != 1 || wk.w.Proved() != 1 {
+		t.Fatalf("%d jobs listed, %d proved; want 1 and 1", len(l.Jobs), wk.w.Proved())
+	}
+	proof, err := e.cli.Proof(ctx, j.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkProof(t, fs[1], w, seed, proof)
+}
+
+// TestBadWitness: a witness that does not satisfy the circuit fails its
+// job on its first delivery, with the solver's error naming the
+// constraint; a witness of the wrong shape is refused at submission.
+func TestBadWitness(t *testing.T) {
+	fs := testFixtures(t)
+	rng := testRand(t)
+	e := newEnv(t, service.QueueConfig{AckWait: 5 * time.Second, MaxDeliver: 3})
+	circ := e.register(fs[1])
+	e.startWorker("w", nil)
+	ctx := context.Background()
+	w, _ := witnessOf(t, fs[1], rng)
+	vec := w.Vector().(fr.Vector)
+	var one fr.Element
+	one.SetOne()
+	i := rng.IntN(len(vec))
+	vec[i].Add(&vec[i], &one) // the witness shares vec: one value no longer fits
+	wb, err := w.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := e.cli.Submit(ctx, client.SubmitRequest{Circuit: circ.ID, Witness: wb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	final := e.waitAll([]string{j.ID}, time.Minute)[j.ID]
+	if final.State != client.Failed {
+		t.Fatalf("job with a bad witness: %s, want failed", final.State)
+	}
+	if !strings.Contains(final.Error, "constraint") {
+		t.Errorf("error %q does not name the constraint", final.Error)
+	}
+	if final.Attempts != 1 {
+		t.Errorf("bad witness delivered %d times, want 1", final.Attempts)
+	}
+	t.Logf("failed job: %s", final.Error)
+	if _, err := e.cli.Proof(ctx, j.ID); err == nil {
+		t.Error("a failed job gave a proof")
+	}
+	// The other circuit's witness does not fit this one: refused at once.
+	_, other := witnessOf(t, fs[0], rng)
+	_, err = e.cli.Submit(ctx, client.SubmitRequest{Circuit: circ.ID, Witness: other})
+	var apiErr *client.APIError
+	if !errors.As(err, &apiErr) || apiErr.Status != http.StatusBadRequest || !strings.Contains(err.Error(), "public") {
+		t.Errorf("another circuit's witness: %v, want a 400 naming the counts", err)
+	}
+	_, err = e.cli.Submit(ctx, client.SubmitRequest{Circuit: "nosuchcircuit", Witness: wb})
+	if !errors.As(err, &apiErr) || apiErr.Status != http.StatusNotFound {
+		t.Errorf("unknown circuit: %v, want a 404", err)
+	}
+}
+
+// TestCorruptCircuitRefused: an upload damaged on the way, a corrupt key,
+// a key of another circuit and a verifying key of another setup are all
+// refused at registration with an error saying what is wrong.
+func TestCorruptCircuitRefused(t *testing.T) {
+	fs := testFixtures(t)
+	rng := testRand(t)
+	e := newEnv(t, service.QueueConfig{})
+	ctx := context.Background()
+	upload := func(b []byte) string {
+		blob, err := e.cli.Upload(ctx, bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return blob.SHA256
+	}
+	r1cs, pk, vk := upload(fs[0].r1cs), upload(fs[0].pkRaw), upload(fs[0].vkBytes)
+
+	// Bytes damaged between client and server: the hash the client
+	// computed does not match.
+	start, err := http.Post(e.http.URL+"/v1/uploads", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var up struct{ Upload string }
+	decodeJSON(t, start.Body, &up)
+	damaged := bytes.Clone(fs[0].pkRaw)
+	damaged[rng.IntN(len(damaged))] ^= 1 << rng.IntN(8)
+	req, _ := http.NewRequest(http.MethodPut, e.http.URL+"/v1/uploads/"+up.Upload+"?offset=0", bytes.NewReader(damaged))
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("chunk: %v", err)
+	}
+	_, err = e.cli.Commit(ctx, up.Upload, pk)
+	if err == nil || !strings.Contains(err.Error(), "corrupt") {
+		t.Errorf("damaged upload: %v, want it refused as corrupt", err)
+	}
+
+	// A key file damaged before the upload: it hashes consistently, but
+	// does not decode or has points off the curve.
+	corrupt := bytes.Clone(fs[0].pkRaw)
+	off := len(corrupt) / 2
+	for i := range 48 {
+		corrupt[off+i] ^= byte(rng.Uint32() | 1)
+	}
+	cases := []struct {
+		name string
+		req  client.RegisterRequest
+		want string
+	}{
+		{"corrupt key", client.RegisterRequest{R1CS: r1cs, PK: upload(corrupt)}, "corrupt"},
+		{"truncated key", client.RegisterRequest{R1CS: r1cs, PK: upload(fs[0].pkRaw[:len(fs[0].pkRaw)/3])}, "corrupt"},
+		{"corrupt R1CS", client.RegisterRequest{R1CS: upload(fs[0].r1cs[:len(fs[0].r1cs)/2]), PK: pk}, "R1CS"},
+		{"key of another circuit", client.RegisterRequest{R1CS: upload(fs[1].r1cs), PK: pk}, "do not fit"},
+		{"verifying key of another setup", client.RegisterRequest{R1CS: r1cs, PK: pk, VK: upload(fs[1].vkBytes)}, "verifying key"},
+		{"blob never uploaded", client.RegisterRequest{R1CS: r1cs, PK: strings.Repeat("ab", 32)}, "not uploaded"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := e.cli.Register(ctx, c.req)
+			var apiErr *client.APIError
+			if !errors.As(err, &apiErr) || apiErr.Status != http.StatusBadRequest {
+				t.Fatalf("got %v, want a 400", err)
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %q does not say %q", err, c.want)
+			}
+			t.Log(err)
+		})
+	}
+	good, err := e.cli.Register(ctx, client.RegisterRequest{R1CS: r1cs, PK: pk, VK: vk})
+	if err != nil {
+		t.Fatalf("the intact files: %v", err)
+	}
+	if again, err := e.cli.Register(ctx, client.RegisterRequest{R1CS: r1cs, PK: pk, VK: vk}); err != nil || again.ID != good.ID || !again.AlreadyExists {
+		t.Errorf("registering again: %+v, %v; want the same circuit", again, err)
+	}
+	cs, err := e.cli.Circuits(ctx)
+	if err != nil || len(cs) != 1 {
+		t.Errorf("circuits: %d, %v; want the one intact circuit", len(cs), err)
+	}
+}
+
+func decodeJSON(t *testing.T, r io.ReadCloser, v any) {
+	t.Helper()
+	defer r.Close()
+	if err := json.NewDecoder(r).Decode(v); err != nil {
+		t.Fatal(err)
+	}
+}

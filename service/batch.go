@@ -137,9 +137,15 @@ func (w *Worker) proveGroup(ctx context.Context, circuit string, tasks []*task) 
 		rd, _ := JobRandomness(tasks[i].rec.Seed) // checked when claimed
 		return rd
 	}
-	times := func(i int, pt groth16.PhaseTimes) { tasks[i].times = pt }
+	opts := []groth16.Option{
+		groth16.WithBatchRandomness(randFor),
+		groth16.WithPhaseTimes(func(i int, pt groth16.PhaseTimes) { tasks[i].times = pt }),
+	}
+	if cp.vk != nil && !w.cfg.SkipVerify {
+		opts = append(opts, groth16.WithVerify(cp.vk))
+	}
 	start := time.Now()
-	proofs, err := cp.prover.ProveBatch(ctx, ws, randFor, times)
+	proofs, err := cp.prover.ProveBatch(ctx, ws, opts...)
 	w.log.Debug("batch proved", "circuit", circuit, "jobs", len(tasks), "took", time.Since(start), "err", err)
 	if m := w.cfg.Metrics; m != nil {
 		m.batchSize.Observe(float64(len(tasks)))
@@ -164,27 +170,18 @@ func (w *Worker) proveGroup(ctx context.Context, circuit string, tasks []*task) 
 		if e == nil && proof == nil {
 			e = fmt.Errorf("service: internal error: no proof and no error for job %s", t.id)
 		}
-		if e == nil && cp.vk != nil && !w.cfg.SkipVerify {
-			if e = verify(proof, cp.vk, t.witness); e != nil {
-				e = fmt.Errorf("service: job %s: the proof does not verify: %w", t.id, e)
-			}
-		}
 		w.settle(ctx, t, proof, e)
 	}
 }
 
-func verify(proof gnarkgroth16.Proof, vk gnarkgroth16.VerifyingKey, full witness.Witness) error {
-	pub, err := full.Public()
-	if err != nil {
-		return err
-	}
-	return gnarkgroth16.Verify(proof, vk, pub)
-}
-
 // permanent reports whether a job's error would recur on any worker: a
-// witness that does not solve, or input groth16 refuses. Device faults and
-// lost connections are worth another delivery.
+// witness that does not solve, or input groth16 refuses. Device faults, a
+// proof the verifier rejects (a device computing wrongly) and lost
+// connections are worth another delivery.
 func permanent(err error) bool {
+	if errors.Is(err, groth16.ErrVerify) {
+		return false
+	}
 	var je *pool.JobError
 	if errors.As(err, &je) && je.Device == "" {
 		return true // host work: solving and assembling

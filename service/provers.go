@@ -32,7 +32,7 @@ func (w *Worker) prover(ctx context.Context, circuit string) (*circuitProver, er
 	if err != nil {
 		return nil, err
 	}
-	p, err := w.cfg.NewProver(files.ccs, files.pk, w.devices)
+	p, err := w.cfg.NewProver(files.ccs, files.pk, w.devices, w.log)
 	if err != nil {
 		return nil, fmt.Errorf("service: circuit %s: %w", circuit, err)
 	}

@@ -148,9 +148,15 @@ func (s *Server) Register(ctx context.Context, req client.RegisterRequest) (*cli
 	if err != nil {
 		return nil, &errStatus{http.StatusBadRequest, err}
 	}
-	if _, err := groth16.ProveBatch(ctx, files.ccs, files.pk, nil, groth16.WithBackend(cpu.MustNew())); err != nil {
+	// groth16.NewProver runs groth16's checks of the pair; it uploads
+	// nothing until a proof.
+	dev := cpu.MustNew()
+	defer dev.Close()
+	pr, err := groth16.NewProver(files.ccs, files.pk, groth16.WithBackend(dev), groth16.WithLogger(s.log))
+	if err != nil {
 		return nil, statusErr(http.StatusBadRequest, "register: circuit and proving key do not fit: %v", err)
 	}
+	pr.Close()
 	if files.vk != nil {
 		if err := checkPair(files.pk, files.vk); err != nil {
 			return nil, &errStatus{http.StatusBadRequest, err}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
@@ -102,7 +103,7 @@ func TestManyJobsThreeWorkers(t *testing.T) {
 // its context ends: a worker stuck (or dying) mid-proof.
 type blockingProver struct{ started chan<- int }
 
-func (p blockingProver) ProveBatch(ctx context.Context, ws []witness.Witness, _ func(int) io.Reader, _ func(int, groth16.PhaseTimes)) ([]gnarkgroth16.Proof, error) {
+func (p blockingProver) ProveBatch(ctx context.Context, ws []witness.Witness, _ ...groth16.Option) ([]gnarkgroth16.Proof, error) {
 	p.started <- len(ws)
 	<-ctx.Done()
 	return nil, ctx.Err()
@@ -120,7 +121,7 @@ func TestWorkerDiesMidProof(t *testing.T) {
 	e := newEnv(t, service.QueueConfig{AckWait: ackWait})
 	circ := e.register(fs[1])
 	started := make(chan int, 4)
-	dying := e.startWorker("dying", func(constraint.ConstraintSystem, gnarkgroth16.ProvingKey, []backend.Backend) (service.Prover, error) {
+	dying := e.startWorker("dying", func(constraint.ConstraintSystem, gnarkgroth16.ProvingKey, []backend.Backend, *slog.Logger) (service.Prover, error) {
 		return blockingProver{started: started}, nil
 	})
 	w, wb := witnessOf(t, fs[1], rng)

@@ -28,7 +28,7 @@ type WorkerConfig struct {
 	// (default: none, read from the object store each time a circuit's
 	// prover is made).
 	CacheDir string
-	// NewProver makes a circuit's prover (default BatchProver).
+	// NewProver makes a circuit's prover (default NewProver).
 	NewProver ProverFactory
 	// Queue sets the consumer's redelivery if the worker is the first to
 	// create it; an existing consumer is used as it is.
@@ -72,7 +72,7 @@ func NewWorker(ctx context.Context, cfg WorkerConfig) (*Worker, error) {
 		cfg.MaxBatch = 4 * len(cfg.Devices)
 	}
 	if cfg.NewProver == nil {
-		cfg.NewProver = BatchProver
+		cfg.NewProver = NewProver
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()

@@ -7,9 +7,12 @@ import (
 	"log/slog"
 	"sync"
 
+	gnarkbackend "github.com/consensys/gnark/backend"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
 	"github.com/consensys/gnark/backend/witness"
 	"github.com/consensys/gnark/constraint"
+	"github.com/consensys/gnark/constraint/solver"
+	"github.com/rs/zerolog"
 
 	"github.com/g16prover/g16/backend"
 )
@@ -72,7 +75,10 @@ func newProverFrom(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, 
 	if log == nil {
 		log = slog.Default()
 	}
-	p, err := newProver(r1cs, key, cfg.proverOpts)
+	// The solver's own output (the circuit's api.Println lines) is dropped
+	// unless the caller's solver options give it a logger.
+	quiet := gnarkbackend.WithSolverOptions(solver.WithLogger(zerolog.Nop()))
+	p, err := newProver(r1cs, key, append([]gnarkbackend.ProverOption{quiet}, cfg.proverOpts...))
 	if err != nil {
 		return nil, err
 	}

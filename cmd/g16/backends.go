@@ -34,7 +34,7 @@ func openBackends(name string, compareCPU bool, maxGPUs int) ([]namedBackend, er
 		}
 		return devs, nil
 	}
-	return nil, fmt.Errorf("--backend %q: want cpu or cuda", name)
+	return nil, &failure{code: exitUsage, err: fmt.Errorf("--backend %q: want cpu or cuda", name)}
 }
 
 // openBackend opens one backend by name for prove and selftest.

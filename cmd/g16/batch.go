@@ -149,7 +149,7 @@ func benchBatch(f benchFlags, ccs constraint.ConstraintSystem, s synth.Shape, pk
 		fmt.Fprintf(stdout, "trace of %s written to %s\n", last.name, f.trace)
 	}
 	if !identical {
-		return errors.New("provers disagree")
+		return deviceFailure(errors.New("provers disagree"))
 	}
 	return nil
 }

@@ -83,7 +83,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	f.gpuCounts = gpuCounts
 	devs, err := openBackends(f.backend, f.compareCPU, maxGPUs)
 	if err != nil {
-		return err
+		return deviceFailure(err)
 	}
 	defer func() {
 		for _, d := range devs {
@@ -385,7 +385,7 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, s synth.Shape, p
 	}
 	fmt.Fprintf(stdout, "%d proofs per prover; byte-identical across provers: %s; %s\n", f.proofs, agreement(identical, len(runs)), verdict)
 	if !identical {
-		return errors.New("provers disagree")
+		return deviceFailure(errors.New("provers disagree"))
 	}
 	return nil
 }

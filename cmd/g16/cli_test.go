@@ -129,3 +129,68 @@ func TestSelftest(t *testing.T) {
 		t.Fatalf("selftest: exit %d\n%s", code, out)
 	}
 }
+
+// TestExitCodes: each documented exit code, from the command's own run.
+func TestExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	if code, out := g16("setup", "--size", "2^8", "--out", dir); code != exitOK {
+		t.Fatalf("setup: exit %d\n%s", code, out)
+	}
+	other := t.TempDir()
+	if code, out := g16("setup", "--size", "2^8", "--out", other, "--witness-seed", "2"); code != exitOK {
+		t.Fatalf("setup: exit %d\n%s", code, out)
+	}
+	for _, name := range []string{fileR1CS, filePK, fileVK, fileWitness, filePublic} {
+		st, err := os.Stat(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Mode().Perm() != 0o644 {
+			t.Errorf("%s: mode %v, want 0644", name, st.Mode().Perm())
+		}
+	}
+	// Another circuit's verifying key: the proof is rejected before it is
+	// written.
+	wrongVK := filepath.Join(t.TempDir(), "vk-of-another-setup")
+	data, err := os.ReadFile(filepath.Join(other, fileVK))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(wrongVK, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A circuit whose setup differs: same shape, other keys (setup is
+	// random), so other's vk rejects dir's proofs.
+	cases := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"ok", []string{"prove", "--dir", dir, "-v"}, exitOK, "time: read"},
+		{"verified", []string{"verify", "--dir", dir}, exitOK, "proof verified"},
+		{"help", []string{"prove", "-h"}, exitOK, "-verify"},
+		{"missing file", []string{"prove", "--dir", t.TempDir()}, exitInput, "no such file"},
+		{"rejected by prove", []string{"prove", "--dir", dir, "--vk", wrongVK, "--out", filepath.Join(t.TempDir(), "proof")}, exitInput, "rejected"},
+		{"rejected by verify", []string{"verify", "--vk", filepath.Join(dir, fileVK), "--proof", filepath.Join(dir, fileProof), "--public", filepath.Join(other, filePublic)}, exitInput, "rejected"},
+		{"verify without a key", []string{"prove", "--r1cs", filepath.Join(dir, fileR1CS), "--pk", filepath.Join(dir, filePK), "--witness", filepath.Join(dir, fileWitness), "--verify"}, exitInput, "--verify needs"},
+		{"bad flag", []string{"prove", "--nope"}, exitUsage, "nope"},
+		{"bad backend", []string{"prove", "--dir", dir, "--backend", "tpu"}, exitUsage, "want cpu or cuda"},
+		{"no cuda in this build", []string{"selftest", "--backend", "cuda"}, exitDevice, "cuda"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.name == "no cuda in this build" && cudaBuilt() {
+				t.Skip("a cuda build: the GPU may be there")
+			}
+			code, out := g16(c.args...)
+			if code != c.code || !strings.Contains(out, c.want) {
+				t.Fatalf("g16 %q: exit %d, want %d with %q in:\n%s", c.args, code, c.code, c.want, out)
+			}
+		})
+	}
+	// -v logs through slog.
+	if _, out := g16("prove", "--dir", dir, "-v"); !strings.Contains(out, "level=DEBUG") {
+		t.Errorf("prove -v logs nothing:\n%s", out)
+	}
+}

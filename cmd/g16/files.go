@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
+	"time"
 
 	"github.com/consensys/gnark-crypto/ecc"
 	curve "github.com/consensys/gnark-crypto/ecc/bls12-381"
@@ -83,16 +84,18 @@ func runSetup(args []string, stdout, stderr io.Writer) error {
 
 func runProve(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("prove", stderr)
-	dir := fs.String("dir", "", "read "+fileR1CS+", "+filePK+" and "+fileWitness+" from this directory (as g16 setup writes them)")
+	dir := fs.String("dir", "", "read "+fileR1CS+", "+filePK+" and "+fileWitness+" (and "+fileVK+" if there) from this directory (as g16 setup writes them)")
 	r1csPath := fs.String("r1cs", "", "R1CS file (gnark WriteTo)")
 	pkPath := fs.String("pk", "", "proving key file (gnark WriteRawTo or WriteTo)")
 	wPath := fs.String("witness", "", "full witness file (gnark binary)")
-	vkPath := fs.String("vk", "", "optional: verifying key, to check the proof before writing it")
+	vkPath := fs.String("vk", "", "verifying key: when given (or found by --dir), the proof is checked with gnark's verifier before it is written")
+	verify := fs.Bool("verify", false, "require the check: fail when there is no verifying key")
 	out := fs.String("out", "", "proof file to write (default: "+fileProof+" beside the witness)")
 	backendName := fs.String("backend", "cpu", "backend: cpu or cuda")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	log := logFor(fs)
 	if *dir != "" {
 		def := func(p *string, name string) {
 			if *p == "" {
@@ -109,10 +112,14 @@ func runProve(args []string, stdout, stderr io.Writer) error {
 	if *r1csPath == "" || *pkPath == "" || *wPath == "" {
 		return errors.New("need --r1cs, --pk and --witness (or --dir)")
 	}
+	if *verify && *vkPath == "" {
+		return errors.New("--verify needs a verifying key: --vk, or " + fileVK + " in --dir")
+	}
 	if *out == "" {
 		*out = filepath.Join(filepath.Dir(*wPath), fileProof)
 	}
 
+	start := time.Now()
 	ccs := gnarkgroth16.NewCS(ecc.BLS12_381)
 	if err := readFile(*r1csPath, "constraint system", ccs.ReadFrom); err != nil {
 		return err
@@ -131,39 +138,47 @@ func runProve(args []string, stdout, stderr io.Writer) error {
 	if err := readFile(*wPath, "witness", w.ReadFrom); err != nil {
 		return err
 	}
-	dev, err := openBackend(*backendName)
-	if err != nil {
-		return err
-	}
-	defer dev.dev.Close()
-	proof, err := groth16.Prove(ccs, pk, w, groth16.WithBackend(dev.dev))
-	if err != nil {
-		return err
-	}
+	opts := []groth16.Option{groth16.WithLogger(log)}
 	if *vkPath != "" {
-		if err := verifyWith(*vkPath, proof, w); err != nil {
+		vk := gnarkgroth16.NewVerifyingKey(ecc.BLS12_381)
+		if err := readFile(*vkPath, "verifying key", vk.ReadFrom); err != nil {
 			return err
 		}
+		opts = append(opts, groth16.WithVerify(vk))
 	}
+	read := time.Since(start)
+	log.Debug("prove: files read", "r1cs", *r1csPath, "pk", *pkPath, "witness", *wPath, "took", read)
+
+	dev, err := openBackend(*backendName)
+	if err != nil {
+		return deviceFailure(err)
+	}
+	defer dev.close()
+	var times groth16.PhaseTimes
+	opts = append(opts, groth16.WithBackend(dev.dev), groth16.WithPhaseTimes(func(_ int, t groth16.PhaseTimes) { times = t }))
+	start = time.Now()
+	proof, err := groth16.Prove(ccs, pk, w, opts...)
+	if err != nil {
+		if errors.Is(err, groth16.ErrInput) || errors.Is(err, groth16.ErrVerify) {
+			return err
+		}
+		return deviceFailure(err)
+	}
+	wall := time.Since(start)
 	if err := writeAtomic(*out, func(wr io.Writer) error { _, err := proof.WriteTo(wr); return err }); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote %s (%s)\n", *out, dev.name)
-	return nil
-}
-
-func verifyWith(vkPath string, proof gnarkgroth16.Proof, full witness.Witness) error {
-	vk := gnarkgroth16.NewVerifyingKey(ecc.BLS12_381)
-	if err := readFile(vkPath, "verifying key", vk.ReadFrom); err != nil {
-		return err
+	checked := "not verified (no verifying key)"
+	if *vkPath != "" {
+		checked = "verified by gnark"
 	}
-	pub, err := full.Public()
-	if err != nil {
-		return err
+	fmt.Fprintf(stdout, "wrote %s (%s, %s)\n", *out, dev.name, checked)
+	fmt.Fprintf(stdout, "time: read %s, prove %s: solve %s, upload %s, H %s, MSMs %s, assemble %s",
+		fmtDur(read), fmtDur(wall), fmtDur(times.Solve), fmtDur(times.Upload), fmtDur(times.H), fmtDur(times.MSM), fmtDur(times.Assemble))
+	if *vkPath != "" {
+		fmt.Fprintf(stdout, ", verify %s", fmtDur(times.Verify))
 	}
-	if err := gnarkgroth16.Verify(proof, vk, pub); err != nil {
-		return fmt.Errorf("the proof does not verify against %s: %w", vkPath, err)
-	}
+	fmt.Fprintln(stdout)
 	return nil
 }
 
@@ -207,6 +222,7 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	if err := gnarkgroth16.Verify(proof, vk, pub); err != nil {
 		return fmt.Errorf("proof rejected: %w", err)
 	}
+	logFor(fs).Debug("verify: gnark's verifier accepts the proof", "vk", *vkPath, "proof", *proofPath, "public", *pubPath)
 	fmt.Fprintln(stdout, "proof verified")
 	return nil
 }

@@ -90,8 +90,8 @@ func readRaw(path string, into interface {
 	return nil
 }
 
-// writeAtomic writes a file through a temporary name, so that an
-// interrupted run leaves no truncated file behind.
+// writeAtomic writes a file (mode 0644) through a temporary name, so that
+// an interrupted run leaves no truncated file behind.
 func writeAtomic(path string, write func(io.Writer) error) (err error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
 	if err != nil {
@@ -111,6 +111,10 @@ func writeAtomic(path string, write func(io.Writer) error) (err error) {
 		return err
 	}
 	if err = tmp.Close(); err != nil {
+		return err
+	}
+	// CreateTemp makes the file 0600; what g16 writes is for others to read.
+	if err = os.Chmod(tmp.Name(), 0o644); err != nil {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)

@@ -6,6 +6,22 @@
 //	g16 prove     prove from gnark files (R1CS, raw proving key, witness)
 //	g16 verify    verify a proof with gnark's verifier
 //	g16 selftest  check a backend against the built-in test vectors
+//
+// Every command takes -v, which logs what g16 (and gnark) do through
+// log/slog to standard error. The hints of gnark's standard library are
+// registered (those std.RegisterHints registers: emulated arithmetic, bits,
+// range checks, lookups, ...; see hints.go); a circuit with hints of its
+// own needs a program of its own that registers them and proves with
+// package groth16 (see examples/customhint).
+//
+// Exit codes:
+//
+//	0  success
+//	1  bad input or a rejected proof (a missing or corrupt file, a witness
+//	   that does not satisfy the circuit, a proof gnark's verifier rejects)
+//	2  usage (unknown command, bad flags)
+//	3  a device or internal failure (no such backend, a GPU error, out of
+//	   device memory)
 package main
 
 import (
@@ -13,9 +29,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 
 	"github.com/consensys/gnark/logger"
+	"github.com/rs/zerolog"
 )
 
 var commands = []struct {
@@ -39,8 +57,16 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "Run 'g16 <command> -h' for a command's flags.")
 }
 
+// Exit codes; see the package documentation.
+const (
+	exitOK     = 0
+	exitInput  = 1
+	exitUsage  = 2
+	exitDevice = 3
+)
+
 func main() {
-	logger.Disable() // gnark's debug lines would bury the tables
+	logger.Disable() // gnark's debug lines would bury the tables; -v turns them on
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -48,37 +74,88 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		usage(stdout)
 		if len(args) == 0 {
-			return 2
+			return exitUsage
 		}
-		return 0
+		return exitOK
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
-			err := c.run(args[1:], stdout, stderr)
-			switch {
-			case err == nil:
-				return 0
-			case errors.Is(err, flag.ErrHelp):
-				return 0
-			case errors.Is(err, errUsage):
-				return 2
+			err := runCommand(c.run, args[1:], stdout, stderr)
+			code := exitCode(err)
+			if code != exitOK && !errors.Is(err, errUsage) {
+				fmt.Fprintf(stderr, "g16 %s: %v\n", c.name, err)
 			}
-			fmt.Fprintf(stderr, "g16 %s: %v\n", c.name, err)
-			return 1
+			return code
 		}
 	}
 	fmt.Fprintf(stderr, "g16: unknown command %q\n\n", args[0])
 	usage(stderr)
-	return 2
+	return exitUsage
+}
+
+// runCommand runs a command, turning a panic into an internal failure.
+func runCommand(f func([]string, io.Writer, io.Writer) error, args []string, stdout, stderr io.Writer) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = deviceFailure(fmt.Errorf("internal error: %v", r))
+		}
+	}()
+	return f(args, stdout, stderr)
+}
+
+// exitCode maps a command's error to the exit code.
+func exitCode(err error) int {
+	var f *failure
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return exitOK
+	case errors.Is(err, errUsage):
+		return exitUsage
+	case errors.As(err, &f):
+		return f.code
+	}
+	return exitInput
+}
+
+// failure is an error with the exit code it gives.
+type failure struct {
+	code int
+	err  error
+}
+
+func (f *failure) Error() string { return f.err.Error() }
+func (f *failure) Unwrap() error { return f.err }
+
+// deviceFailure marks err as a device or internal failure (exit 3),
+// unless it already carries an exit code.
+func deviceFailure(err error) error {
+	var f *failure
+	if err == nil || errors.As(err, &f) {
+		return err
+	}
+	return &failure{code: exitDevice, err: err}
 }
 
 // errUsage marks an error already reported by the flag package.
 var errUsage = errors.New("usage")
 
+// newFlags makes a command's flag set, with the -v every command takes.
 func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("g16 "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Bool("v", false, "log what g16 and gnark do (log/slog, to standard error)")
 	return fs
+}
+
+// logFor is the logger of a command whose flags fs has parsed: warnings
+// only, or with -v everything, gnark's debug lines included.
+func logFor(fs *flag.FlagSet) *slog.Logger {
+	level := slog.LevelWarn
+	if f := fs.Lookup("v"); f != nil && f.Value.String() == "true" {
+		level = slog.LevelDebug
+		logger.Set(zerolog.New(zerolog.ConsoleWriter{Out: fs.Output(), TimeFormat: "15:04:05"}).With().Timestamp().Logger())
+	}
+	return slog.New(slog.NewTextHandler(fs.Output(), &slog.HandlerOptions{Level: level}))
 }
 
 func parse(fs *flag.FlagSet, args []string) error {

@@ -15,11 +15,11 @@ func runSelftest(args []string, stdout, stderr io.Writer) error {
 	}
 	dev, err := openBackend(*backendName)
 	if err != nil {
-		return err
+		return deviceFailure(err)
 	}
-	defer dev.dev.Close()
+	defer dev.close()
 	if !testvectors.SelfTest(dev.dev, stdout) {
-		return errors.New("the backend failed the test vectors")
+		return deviceFailure(errors.New("the backend failed the test vectors"))
 	}
 	return nil
 }

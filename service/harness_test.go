@@ -193,6 +193,12 @@ type worker struct {
 // startWorker starts a worker on one CPU backend; factory nil is the
 // default prover.
 func (e *env) startWorker(name string, factory service.ProverFactory) *worker {
+	e.t.Helper()
+	return e.startWorkerWith(name, factory, 0)
+}
+
+// startWorkerWith starts a worker with a drain time (0: the default).
+func (e *env) startWorkerWith(name string, factory service.ProverFactory, drain time.Duration) *worker {
 	t := e.t
 	t.Helper()
 	nc, err := nats.Connect(e.emb.URL())
@@ -203,7 +209,7 @@ func (e *env) startWorker(name string, factory service.ProverFactory) *worker {
 	ctx, cancel := context.WithCancel(context.Background())
 	w, err := service.NewWorker(ctx, service.WorkerConfig{
 		NATS: nc, Devices: []backend.Backend{dev}, Name: name, NewProver: factory,
-		CacheDir: e.dir + "/cache-" + name, Logger: testLogger(t),
+		CacheDir: e.dir + "/cache-" + name, Logger: testLogger(t), Drain: drain,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -139,12 +139,12 @@ func TestWorkerDiesMidProof(t *testing.T) {
 	if cur, _ := e.cli.Job(ctx, j.ID); cur.State != client.Running || cur.Worker != "dying" {
 		t.Fatalf("job is %s on %q, want running on the dying worker", cur.State, cur.Worker)
 	}
-	// The worker dies: its connection goes first, so it can neither ack
-	// nor give the job back.
+	other := e.startWorker("survivor", nil)
+	// The worker dies: its connection closes with the proof running, so
+	// it neither acks nor gives the job back, and its progress reports
+	// stop. (Its goroutines stay blocked until the test's cleanup.)
 	died := time.Now()
 	dying.nc.Close()
-	dying.stop()
-	other := e.startWorker("survivor", nil)
 	final := e.waitAll([]string{j.ID}, time.Minute)[j.ID]
 	if final.State != client.Done {
 		t.Fatalf("job %s: %s (%s)", j.ID, final.State, final.Error)
@@ -418,4 +418,49 @@ func decodeJSON(t *testing.T, r io.ReadCloser, v any) {
 	if err := json.NewDecoder(r).Decode(v); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestGracefulStopGivesBack: a worker stopped while its proof runs past
+// the drain time gives the job back at once: another worker proves it
+// without waiting for the ack wait.
+func TestGracefulStopGivesBack(t *testing.T) {
+	fs := testFixtures(t)
+	rng := testRand(t)
+	ackWait := 30 * time.Second
+	e := newEnv(t, service.QueueConfig{AckWait: ackWait})
+	circ := e.register(fs[1])
+	started := make(chan int, 4)
+	stuck := e.startWorkerWith("stuck", func(constraint.ConstraintSystem, gnarkgroth16.ProvingKey, []backend.Backend, *slog.Logger) (service.Prover, error) {
+		return blockingProver{started: started}, nil
+	}, 100*time.Millisecond)
+	w, wb := witnessOf(t, fs[1], rng)
+	seed := seedOf(rng)
+	ctx := context.Background()
+	j, err := e.cli.Submit(ctx, client.SubmitRequest{Circuit: circ.ID, Witness: wb, Seed: seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-started:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the worker never started the proof")
+	}
+	stopped := time.Now()
+	stuck.stop() // graceful: the drain time runs out, the job goes back
+	if cur, _ := e.cli.Job(ctx, j.ID); cur.State != client.Queued {
+		t.Fatalf("after a graceful stop the job is %s, want queued", cur.State)
+	}
+	e.startWorker("next", nil)
+	final := e.waitAll([]string{j.ID}, time.Minute)[j.ID]
+	if final.State != client.Done || final.Worker != "next" {
+		t.Fatalf("job %s by %q (%s), want done by next", final.State, final.Worker, final.Error)
+	}
+	if took := final.Finished.Sub(stopped); took >= ackWait {
+		t.Errorf("proved %v after the stop: it waited for the ack wait", took)
+	}
+	proof, err := e.cli.Proof(ctx, j.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkProof(t, fs[1], w, seed, proof)
 }

@@ -6,6 +6,11 @@
 //	g16 prove     prove from gnark files (R1CS, raw proving key, witness)
 //	g16 verify    verify a proof with gnark's verifier
 //	g16 selftest  check a backend against the built-in test vectors
+//	g16 serve     run the proving service: API, embedded NATS, local workers
+//	g16 worker    run workers of a service on this host's devices
+//	g16 submit    register a circuit and submit jobs to a service
+//	g16 status    report a service's jobs
+//	g16 fetch     fetch a job's proof
 //
 // Every command takes -v, which logs what g16 (and gnark) do through
 // log/slog to standard error. The hints of gnark's standard library are
@@ -45,6 +50,11 @@ var commands = []struct {
 	{"prove", "prove from gnark files: R1CS, raw proving key, full witness", runProve},
 	{"verify", "verify a proof with gnark's verifier", runVerify},
 	{"selftest", "run the built-in test vectors on a backend", runSelftest},
+	{"serve", "run the proving service: HTTP API, embedded NATS, local workers", runServe},
+	{"worker", "run workers of a service (g16 serve) on this host's devices", runWorker},
+	{"submit", "register a circuit and submit jobs to a service", runSubmit},
+	{"status", "report a service's jobs", runStatus},
+	{"fetch", "fetch a job's proof from a service", runFetch},
 }
 
 func usage(w io.Writer) {

@@ -36,8 +36,8 @@ func ProveBatch(ctx context.Context, ccs constraint.ConstraintSystem, pk gnarkgr
 }
 
 // ProveBatch proves many witnesses of the Prover's circuit (partitions),
-// keeping every device busy: partition k+1 is solved on the host and
-// staged on the device while partition k computes. proofs[i] is the proof
+// keeping every device busy: partitions are solved on the host, several
+// at once (WithSolvers), and staged on the device while others compute. proofs[i] is the proof
 // of witnesses[i], byte-identical to what Prove gives for the same witness
 // and randomness. Each device's key is uploaded on its first use by the
 // Prover and stays there for later calls.
@@ -48,7 +48,8 @@ func ProveBatch(ctx context.Context, ccs constraint.ConstraintSystem, pk gnarkgr
 // the batch took, and returns ctx.Err(). Falling back to slower paths when
 // device memory runs short is not an error. Options of ProveBatch:
 // WithRandomness, WithBatchRandomness, WithPhaseTimes, WithVerify,
-// WithWorkersPerDevice, WithMemoryBudget, WithTrace, WithPoolOptions.
+// WithWorkersPerDevice, WithSolvers, WithMemoryBudget, WithTrace,
+// WithPoolOptions.
 func (pr *Prover) ProveBatch(ctx context.Context, witnesses []witness.Witness, opts ...Option) ([]gnarkgroth16.Proof, error) {
 	cfg, err := newConfig("ProveBatch", atBatch, opts)
 	if err != nil {
@@ -118,7 +119,11 @@ func (pr *Prover) proveBatch(ctx context.Context, witnesses []witness.Witness, c
 		Free: func(backend.Backend, backend.Queue, *deviceKey) error { return nil },
 	}
 	start := time.Now()
-	runErr := pool.Run(ctx, devices, poolJobs, resident, cfg.poolOpts...)
+	poolOpts := cfg.poolOpts
+	if lim := p.solverLimit(); lim > 0 {
+		poolOpts = append([]pool.Option{pool.WithSolverLimit(lim)}, poolOpts...)
+	}
+	runErr := pool.Run(ctx, devices, poolJobs, resident, poolOpts...)
 	proofs := make([]gnarkgroth16.Proof, len(jobs))
 	done := 0
 	for i, j := range jobs {

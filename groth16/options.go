@@ -240,10 +240,10 @@ func WithBatchRandomness(rand func(partition int) io.Reader) Option {
 	})
 }
 
-// WithWorkersPerDevice sets how many partitions of a batch each device
-// works on at once (default 2): while one computes on the device, another
-// is solved on the host and staged (its buffers allocated and filled). For
-// ProveBatch.
+// WithWorkersPerDevice sets how many solved partitions of a batch each
+// device works on at once (default 2): while one computes on the device,
+// another is staged (its buffers allocated and filled). Solving runs apart
+// from the workers (WithSolvers). For ProveBatch.
 func WithWorkersPerDevice(n int) Option {
 	return option("WithWorkersPerDevice", atBatch, func(c *config) error {
 		if n < 1 {

@@ -1,8 +1,11 @@
 // Package pool schedules many jobs (proof partitions) over one or more
 // compute devices, written once against backend.Backend.
 //
-// Each device runs N workers (WithWorkers, default 2) and has two regions,
-// each held by at most one worker at a time:
+// Solvers run Job.Prepare (solving the circuit), as many at once as
+// WithSolvers says or, by default, as the measured prepare and compute
+// times call for, up to the host's CPUs (solve.go). Each device runs N
+// workers (WithWorkers, default 2) that take prepared jobs, and has two
+// regions, each held by at most one worker at a time:
 //
 //   - the staging region, where a worker allocates its job's buffers from
 //     the device's caching pool and uploads the job's inputs while another
@@ -30,7 +33,11 @@
 //     AllocDirect; then upload and compute. A fallback is slower, never an
 //     error the caller sees.
 //   - Host work (Job.Prepare, Job.Finish) runs outside both regions, so it
-//     overlaps device work.
+//     overlaps device work. Device work inside Prepare (groth16's BSB22
+//     commitment MSMs, which the solve waits for) keeps to a queue of its
+//     own and to memory allocated before the Run: it never allocates,
+//     frees, syncs or trims while the Run holds the device, so it needs
+//     no region.
 //
 // Jobs go to whichever device has a free worker. A job whose device work
 // fails is retried once on another device (WithRetry). A device that fails

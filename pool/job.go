@@ -15,7 +15,8 @@ import (
 // time.
 type Job[K any] interface {
 	// Prepare does the host work that must precede the device work
-	// (solving the circuit). It runs outside every device region.
+	// (solving the circuit). It runs on one of the Run's solvers, outside
+	// every device region, while other jobs compute (solve.go).
 	Prepare(ctx context.Context) error
 	// Buffers gives the byte sizes of the device buffers the job needs.
 	Buffers() []int64

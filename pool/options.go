@@ -11,11 +11,13 @@ import (
 type Option func(*config) error
 
 type config struct {
-	workers    int
-	budget     int64 // per device; 0: the default
-	trace      *Trace
-	retry      bool
-	instrument func(backend.Backend, *Worker) backend.Backend
+	workers     int
+	solvers     int   // WithSolvers; 0: adaptive (solve.go)
+	solverLimit int   // WithSolverLimit; 0: none beyond the default
+	budget      int64 // per device; 0: the default
+	trace       *Trace
+	retry       bool
+	instrument  func(backend.Backend, *Worker) backend.Backend
 
 	// Faults planted by this package's tests, to show that its checks
 	// catch a scheduler that breaks the rules.
@@ -37,6 +39,34 @@ func WithWorkers(n int) Option {
 			return fmt.Errorf("pool: WithWorkers(%d): need at least one worker", n)
 		}
 		c.workers = n
+		return nil
+	}
+}
+
+// WithSolvers sets how many jobs are prepared (Job.Prepare: solving the
+// circuit) at once, over all devices, independently of WithWorkers. The
+// default adapts to the measured prepare and compute times, up to the
+// host's CPUs (see WithSolverLimit).
+func WithSolvers(n int) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return fmt.Errorf("pool: WithSolvers(%d): need at least one solver", n)
+		}
+		c.solvers = n
+		return nil
+	}
+}
+
+// WithSolverLimit bounds the adaptive solving concurrency (the default of
+// WithSolvers) to n, for instance by the host memory a prepared job holds.
+// Without it the bound is the host's CPUs, or the Run's device workers when
+// a device computes on the host's cores (backend.HostBound).
+func WithSolverLimit(n int) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return fmt.Errorf("pool: WithSolverLimit(%d): need at least one solver", n)
+		}
+		c.solverLimit = n
 		return nil
 	}
 }

@@ -73,6 +73,7 @@ func Run[K any](ctx context.Context, devices []backend.Backend, jobs []Job[K], r
 	}
 
 	r.sched.cond = sync.NewCond(&r.sched.mu)
+	r.sched.initSolving(&cfg, devices)
 	r.sched.left = len(jobs)
 	r.sched.failures = make([]int, len(devices))
 	r.sched.lost = make([]bool, len(devices))
@@ -90,6 +91,13 @@ func Run[K any](ctx context.Context, devices []backend.Backend, jobs []Job[K], r
 	defer stopWatch()
 
 	var wg sync.WaitGroup
+	for id := range r.sched.solving.max {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.solve(ctx, id)
+		}()
+	}
 	for _, d := range r.devices {
 		for id := range cfg.workers {
 			w := r.newWorker(d, id)

@@ -2,26 +2,29 @@ package pool
 
 import "sync"
 
-// item is a job waiting for a worker.
+// item is a job waiting for a solver or a device worker.
 type item struct {
-	job      int
-	attempt  int
-	exclude  int // a device not to run on (the one that failed); -1: none
-	prepared bool
-	first    error // the first attempt's error, when retried
+	job     int
+	attempt int
+	exclude int   // a device not to run on (the one that failed); -1: none
+	first   error // the first attempt's error, when retried
 }
 
 // quarantineAfter is how many device failures in a row take a device out
 // of the rotation.
 const quarantineAfter = 2
 
-// sched hands items to workers, across devices.
+// sched hands items to solvers (pending: Prepare not yet run) and then to
+// device workers (ready), across devices.
 type sched struct {
 	mu      sync.Mutex
 	cond    *sync.Cond
-	pending []*item
-	left    int // jobs not yet finished or failed
+	pending []*item // not yet prepared, in job order
+	ready   []*item // prepared (or retried), waiting for a device worker
+	left    int     // jobs not yet finished or failed
 	stopped bool
+
+	solving solving // how many Prepares run at once: solve.go
 
 	// failures counts each device's device failures since its last
 	// success. A device at quarantineAfter or more is quarantined: its
@@ -88,8 +91,8 @@ func (s *sched) lose(dev int, err error) (stranded []*item, newly bool) {
 	if s.usableLocked() {
 		return nil, newly
 	}
-	stranded = s.pending
-	s.pending = nil
+	stranded = append(s.pending, s.ready...)
+	s.pending, s.ready = nil, nil
 	s.left -= len(stranded)
 	return stranded, newly
 }
@@ -112,8 +115,8 @@ func (s *sched) allLost() error {
 	return s.lostErr
 }
 
-// next blocks until an item that may run on device dev is pending, and
-// returns it; nil once the Run is over or stopped, or dev is lost.
+// next blocks until a prepared item that may run on device dev is ready,
+// and returns it; nil once the Run is over or stopped, or dev is lost.
 func (s *sched) next(dev int) *item {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -121,9 +124,10 @@ func (s *sched) next(dev int) *item {
 		if s.stopped || s.left == 0 || s.lost[dev] {
 			return nil
 		}
-		for i, it := range s.pending {
+		for i, it := range s.ready {
 			if s.runnableLocked(it, dev) {
-				s.pending = append(s.pending[:i], s.pending[i+1:]...)
+				s.ready = append(s.ready[:i], s.ready[i+1:]...)
+				s.cond.Broadcast() // room in ready: a solver may start
 				return it
 			}
 		}
@@ -155,15 +159,15 @@ func (s *sched) settle() {
 	s.mu.Unlock()
 }
 
-// retry puts it back, ahead of the jobs not yet started. It returns false,
-// and leaves it out, when every device is lost.
+// retry puts it back, prepared, ahead of the jobs not yet started. It
+// returns false, and leaves it out, when every device is lost.
 func (s *sched) retry(it *item) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.usableLocked() {
 		return false
 	}
-	s.pending = append([]*item{it}, s.pending...)
+	s.ready = append([]*item{it}, s.ready...)
 	s.cond.Broadcast()
 	return true
 }

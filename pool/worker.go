@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/g16prover/g16/backend"
 )
@@ -64,17 +65,6 @@ func (w *worker[K]) loop(ctx context.Context) {
 // from host work or cancellation.
 func (w *worker[K]) attempt(ctx context.Context, it *item) (err error, devErr bool) {
 	job := w.r.jobs[it.job]
-	if !it.prepared {
-		err := w.host(w.r.prepCtx, "prepare", job.Prepare)
-		if w.r.sched.isLost(w.dev.idx) && ctx.Err() == nil {
-			it.prepared = err == nil
-			return errDeviceGone, false
-		}
-		if err != nil {
-			return err, false
-		}
-		it.prepared = true
-	}
 	if err := ctx.Err(); err != nil {
 		return err, false
 	}
@@ -104,14 +94,20 @@ func (w *worker[K]) attempt(ctx context.Context, it *item) (err error, devErr bo
 
 // host runs a host stage, outside every device region.
 func (w *worker[K]) host(ctx context.Context, name string, f func(context.Context) error) error {
-	start := w.r.trace.now()
+	return w.r.host(ctx, name, w.Device, w.ID, w.partition, f)
+}
+
+// host runs a host stage of job for device dev's worker id (-1 and the
+// solver's number for Prepare), and traces it.
+func (r *run[K]) host(ctx context.Context, name string, dev, id, job int, f func(context.Context) error) error {
+	start := r.trace.now()
 	err := f(ctx)
-	ev := Event{Kind: KindHost, Name: name, Device: w.Device, Worker: w.ID, Partition: w.partition,
-		Region: RegionHost, Start: start, End: w.r.trace.now()}
+	ev := Event{Kind: KindHost, Name: name, Device: dev, Worker: id, Partition: job,
+		Region: RegionHost, Start: start, End: r.trace.now()}
 	if err != nil {
 		ev.Err = err.Error()
 	}
-	w.r.trace.add(ev)
+	r.trace.add(ev)
 	return err
 }
 
@@ -252,9 +248,13 @@ func (w *worker[K]) computeStep(ctx context.Context, job Job[K], sizes []int64, 
 				return err
 			}
 		}
+		start := time.Now()
 		err = job.Compute(w.b, w.q, res, set.bufs)
 		if err == nil {
 			err = w.wait()
+		}
+		if err == nil {
+			w.r.sched.observeCompute(time.Since(start))
 		}
 		if err != nil {
 			w.discard(set)

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -16,19 +18,18 @@ import (
 	"github.com/consensys/gnark/constraint"
 
 	"github.com/g16prover/g16/groth16"
-	"github.com/g16prover/g16/internal/synth"
 	"github.com/g16prover/g16/pool"
 )
 
 // benchBatch proves f.partitions witnesses with ProveBatch on each of our
 // backends, and the same witnesses one after another with gnark's prover,
 // all with the same randomness per partition, and compares.
-func benchBatch(f benchFlags, ccs constraint.ConstraintSystem, s synth.Shape, pk gnarkgroth16.ProvingKey, vk gnarkgroth16.VerifyingKey,
+func benchBatch(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(int) (witness.Witness, error), pk gnarkgroth16.ProvingKey, vk gnarkgroth16.VerifyingKey,
 	devs []namedBackend, stdout, stderr io.Writer) error {
 	witnesses := make([]witness.Witness, f.partitions)
 	for i := range witnesses {
 		var err error
-		if witnesses[i], err = synth.Witness(s, f.seed+uint64(i)); err != nil {
+		if witnesses[i], err = witnessFor(i); err != nil {
 			return err
 		}
 	}
@@ -73,10 +74,13 @@ func benchBatch(f benchFlags, ccs constraint.ConstraintSystem, s synth.Shape, pk
 			fmt.Fprintf(stderr, "bench: %s, ProveBatch of %d partitions, %d workers per device\n", name, f.partitions, f.workers)
 			trace := pool.NewTrace()
 			r := result{name: name + " (ProveBatch)", trace: trace}
+			opts := []groth16.Option{groth16.WithBackends(d.all[:c]...), groth16.WithWorkersPerDevice(f.workers),
+				groth16.WithBatchRandomness(randFor), groth16.WithTrace(trace)}
+			if f.solvers > 0 {
+				opts = append(opts, groth16.WithSolvers(f.solvers))
+			}
 			start := time.Now()
-			proofs, err := groth16.ProveBatch(context.Background(), ccs, pk, witnesses,
-				groth16.WithBackends(d.all[:c]...), groth16.WithWorkersPerDevice(f.workers),
-				groth16.WithBatchRandomness(randFor), groth16.WithTrace(trace))
+			proofs, err := groth16.ProveBatch(context.Background(), ccs, pk, witnesses, opts...)
 			r.wall = time.Since(start)
 			if err != nil {
 				return fmt.Errorf("%s: %w", name, err)
@@ -117,7 +121,7 @@ func benchBatch(f benchFlags, ccs constraint.ConstraintSystem, s synth.Shape, pk
 	}
 
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "prover\tpartitions\twall\tper proof\tvs gnark\tthroughput vs first g16 run\t")
+	fmt.Fprintln(tw, "prover\tpartitions\twall\tper proof\tvs gnark\tthroughput vs first g16 run\tmost solves at once\t")
 	firstOurs := results[len(results)-ourRuns]
 	for _, r := range results {
 		ratio := "-"
@@ -128,7 +132,11 @@ func benchBatch(f benchFlags, ccs constraint.ConstraintSystem, s synth.Shape, pk
 		if r.trace != nil {
 			speedup = fmt.Sprintf("%.2f×", float64(firstOurs.wall)/float64(r.wall))
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t\n", r.name, f.partitions, fmtDur(r.wall), fmtDur(r.wall/time.Duration(f.partitions)), ratio, speedup)
+		solves := "-"
+		if r.trace != nil {
+			solves = strconv.Itoa(mostAtOnce(r.trace, "prepare"))
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t\n", r.name, f.partitions, fmtDur(r.wall), fmtDur(r.wall/time.Duration(f.partitions)), ratio, speedup, solves)
 	}
 	tw.Flush()
 	fmt.Fprintf(stdout, "byte-identical across provers: %s; %s\n", agreement(identical, len(results)), verified)
@@ -152,4 +160,31 @@ func benchBatch(f benchFlags, ccs constraint.ConstraintSystem, s synth.Shape, pk
 		return deviceFailure(errors.New("provers disagree"))
 	}
 	return nil
+}
+
+// mostAtOnce is the most host stages named name (such as "prepare", the
+// solve) that the trace shows running at the same time.
+func mostAtOnce(tr *pool.Trace, name string) int {
+	type edge struct {
+		t     int64
+		delta int
+	}
+	var edges []edge
+	for _, e := range tr.Events() {
+		if e.Kind == pool.KindHost && e.Name == name {
+			edges = append(edges, edge{e.Start, 1}, edge{e.End, -1})
+		}
+	}
+	sort.Slice(edges, func(i, j int) bool {
+		if edges[i].t != edges[j].t {
+			return edges[i].t < edges[j].t
+		}
+		return edges[i].delta < edges[j].delta
+	})
+	most, n := 0, 0
+	for _, e := range edges {
+		n += e.delta
+		most = max(most, n)
+	}
+	return most
 }

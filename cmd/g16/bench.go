@@ -30,12 +30,15 @@ type benchFlags struct {
 	backend     string
 	compareCPU  bool
 	noGnark     bool
-	mix         string
+	mix         string // --circuit
+	msgBytes    int
+	signatures  int
 	keys        string
 	keydir      string
 	trace       string
 	seed        uint64
 	workers     int
+	solvers     int // 0: ProveBatch's adaptive default
 	warmup      bool
 	residentKey bool
 	gpus        string
@@ -49,13 +52,16 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&f.proofs, "proofs", 3, "proofs to time for each prover (single-proof mode)")
 	fs.IntVar(&f.partitions, "partitions", 0, "prove a batch of N partitions with ProveBatch instead of single proofs")
 	fs.IntVar(&f.workers, "workers", 2, "workers per device for --partitions")
+	fs.IntVar(&f.solvers, "solvers", 0, "partitions solved at once for --partitions (0: adapted to the measured solve and device times, up to the CPUs)")
 	fs.BoolVar(&f.residentKey, "resident-key", true, "keep the proving key on our devices across proofs (uploaded once, timed apart)")
 	fs.BoolVar(&f.warmup, "warmup", true, "prove once with each of our backends, untimed, before timing (device start, twiddle tables); gnark's prover is not warmed up")
 	fs.StringVar(&f.gpus, "gpus", "all", "with --backend cuda --partitions: how many GPUs a batch uses; a list (1,2) runs the batch once per count")
 	fs.StringVar(&f.backend, "backend", "cpu", "our backend: cpu or cuda")
 	fs.BoolVar(&f.compareCPU, "compare-cpu", true, "with --backend cuda, also time our CPU backend")
 	fs.BoolVar(&f.noGnark, "no-gnark", false, "do not run gnark's prover")
-	fs.StringVar(&f.mix, "circuit", synth.Mix, "circuit mix: mix (chain, bit decompositions, range checks with a BSB22 commitment) or chain")
+	fs.StringVar(&f.mix, "circuit", synth.Mix, circuitHelp)
+	fs.IntVar(&f.msgBytes, "msg-bytes", 400, "with --circuit sha256 or sha3: message bytes hashed")
+	fs.IntVar(&f.signatures, "signatures", 1, "with --circuit ecdsa or eddsa: signatures verified")
 	fs.StringVar(&f.keys, "keys", "setup", "setup: gnark's Setup, cached on disk; random: independent random bases (fast; proofs do not verify)")
 	fs.StringVar(&f.keydir, "keydir", "", "key cache directory (default $G16_KEYS or the user cache dir)")
 	fs.StringVar(&f.trace, "trace", "", "with --partitions, write the scheduler trace as JSON to this file")
@@ -92,10 +98,11 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	}()
 
 	start := time.Now()
-	ccs, s, err := synth.Compile(f.mix, int(f.size))
+	circuit, err := compileBenchCircuit(f)
 	if err != nil {
 		return err
 	}
+	ccs := circuit.ccs
 	compileTime := time.Since(start)
 	n := ccs.GetNbConstraints()
 
@@ -115,7 +122,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		var cached bool
-		pk, vk, cached, err = setupKeys(ccs, dir, fmt.Sprintf("%s-%d", f.mix, n), stderr)
+		pk, vk, cached, err = setupKeys(ccs, dir, circuit.name, stderr)
 		if err != nil {
 			return err
 		}
@@ -127,13 +134,13 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	keyTime := time.Since(start)
 
 	fmt.Fprintf(stdout, "g16 bench: %d constraints (%s circuit, domain %s), %d CPUs, seed %d\n",
-		n, f.mix, formatSize(int(ecNextPow2(n))), runtime.NumCPU(), f.seed)
+		n, circuit.name, formatSize(int(ecNextPow2(n))), runtime.NumCPU(), f.seed)
 	fmt.Fprintf(stdout, "compile %s, keys: %s in %s\n", compileTime.Round(time.Millisecond), keyNote, keyTime.Round(time.Millisecond))
 
 	if f.partitions > 0 {
-		return benchBatch(f, ccs, s, pk, vk, devs, stdout, stderr)
+		return benchBatch(f, ccs, circuit.witness, pk, vk, devs, stdout, stderr)
 	}
-	return benchSingle(f, ccs, s, pk, vk, devs, stdout, stderr)
+	return benchSingle(f, ccs, circuit.witness, pk, vk, devs, stdout, stderr)
 }
 
 func ecNextPow2(n int) int {
@@ -176,6 +183,10 @@ type proverRun struct {
 	totals []time.Duration
 	phases []groth16.PhaseTimes
 	proofs [][]byte
+
+	// gnark's solver alone (gnark's run only): its commitment hint
+	// stubbed, and with the commitment MSMs (gnarkSolve).
+	solveBare, solveCommit []time.Duration
 }
 
 func median(d []time.Duration) time.Duration {
@@ -187,9 +198,9 @@ func median(d []time.Duration) time.Duration {
 	return s[len(s)/2]
 }
 
-func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, s synth.Shape, pk gnarkgroth16.ProvingKey, vk gnarkgroth16.VerifyingKey,
+func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(int) (witness.Witness, error), pk gnarkgroth16.ProvingKey, vk gnarkgroth16.VerifyingKey,
 	devs []namedBackend, stdout, stderr io.Writer) error {
-	w, err := synth.Witness(s, f.seed)
+	w, err := witnessFor(0)
 	if err != nil {
 		return err
 	}
@@ -273,6 +284,20 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, s synth.Shape, p
 			r.totals = append(r.totals, took)
 			r.phases = append(r.phases, times)
 			r.proofs = append(r.proofs, proofBytes(proof))
+			if r == gnarkRun {
+				// gnark's solver alone, in the same run.
+				for _, commit := range []bool{false, true} {
+					d, err := gnarkSolve(ccs, pk, w, commit)
+					if err != nil {
+						return err
+					}
+					if commit {
+						r.solveCommit = append(r.solveCommit, d)
+					} else {
+						r.solveBare = append(r.solveBare, d)
+					}
+				}
+			}
 			if vk != nil {
 				if err := gnarkgroth16.Verify(proof, vk, pub); err != nil {
 					return fmt.Errorf("%s, proof %d: gnark's verifier rejects it: %w", r.name, i, err)
@@ -313,8 +338,28 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, s synth.Shape, p
 		}
 		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 	}
-	phase("solve", func(p groth16.PhaseTimes) time.Duration { return p.Solve })
+	// Our solve phase beside gnark's solver alone: solving proper (gnark's
+	// commitment hint stubbed), then with the commitments' MSMs.
+	solveRow := func(name string, ours func(groth16.PhaseTimes) time.Duration, gnark func(*proverRun) []time.Duration) {
+		row := []string{name}
+		for _, r := range runs {
+			if r == gnarkRun {
+				row = append(row, fmtDur(median(gnark(r))))
+				continue
+			}
+			d := make([]time.Duration, len(r.phases))
+			for i, p := range r.phases {
+				d[i] = ours(p)
+			}
+			row = append(row, fmtDur(median(d)))
+		}
+		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+	}
+	solveRow("solve (gnark: hint stubbed)", func(p groth16.PhaseTimes) time.Duration { return p.Solve },
+		func(r *proverRun) []time.Duration { return r.solveBare })
 	phase("commit (BSB22 MSMs)", func(p groth16.PhaseTimes) time.Duration { return p.Commit })
+	solveRow("solve + commit (gnark: as in Prove)", func(p groth16.PhaseTimes) time.Duration { return p.Solve + p.Commit },
+		func(r *proverRun) []time.Duration { return r.solveCommit })
 	upload := "upload (key, inputs)"
 	if f.residentKey {
 		upload = "upload (inputs)"
@@ -371,6 +416,24 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, s synth.Shape, p
 			row = append(row, fmt.Sprintf("%.3f", float64(median(r.totals))/float64(g)))
 		}
 		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+		solveRatio := func(name string, ours func(groth16.PhaseTimes) time.Duration, gnark []time.Duration) {
+			row := []string{name}
+			g := median(gnark)
+			for _, r := range runs {
+				if r == gnarkRun || g == 0 {
+					row = append(row, "-")
+					continue
+				}
+				d := make([]time.Duration, len(r.phases))
+				for i, p := range r.phases {
+					d[i] = ours(p)
+				}
+				row = append(row, fmt.Sprintf("%.3f", float64(median(d))/float64(g)))
+			}
+			fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+		}
+		solveRatio("ours/gnark, solve", func(p groth16.PhaseTimes) time.Duration { return p.Solve }, gnarkRun.solveBare)
+		solveRatio("ours/gnark, solve + commit", func(p groth16.PhaseTimes) time.Duration { return p.Solve + p.Commit }, gnarkRun.solveCommit)
 		row = []string{"gnark/ours, solve excluded"}
 		for _, r := range runs {
 			row = append(row, fmt.Sprintf("%.1f×", float64(noSolve(gnarkRun))/float64(noSolve(r))))

@@ -1,0 +1,35 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestBenchStdCircuit benches a gnark std circuit (EdDSA on Jubjub, the
+// smallest) with random keys: single proofs print our solve phase beside
+// gnark's solver alone, and a batch with explicit solvers prints how many
+// solves ran at once; every proof is byte-identical to gnark's.
+func TestBenchStdCircuit(t *testing.T) {
+	code, out := g16("bench", "--circuit", "eddsa", "--signatures", "1", "--proofs", "1", "--keys", "random", "--warmup=false")
+	if code != 0 {
+		t.Fatalf("bench: exit %d\n%s", code, out)
+	}
+	for _, want := range []string{"eddsa-signatures1 circuit", "solve (gnark: hint stubbed)", "solve + commit (gnark: as in Prove)",
+		"ours/gnark, solve", "byte-identical across provers: yes"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("bench output lacks %q\n%s", want, out)
+		}
+	}
+	code, out = g16("bench", "--circuit", "eddsa", "--partitions", "3", "--solvers", "2", "--workers", "1", "--keys", "random")
+	if code != 0 {
+		t.Fatalf("bench --partitions: exit %d\n%s", code, out)
+	}
+	for _, want := range []string{"most solves at once", "byte-identical"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("batch bench output lacks %q\n%s", want, out)
+		}
+	}
+	if code, out := g16("bench", "--circuit", "md5"); code == 0 {
+		t.Errorf("unknown circuit accepted\n%s", out)
+	}
+}

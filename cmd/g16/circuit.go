@@ -1,0 +1,69 @@
+package main
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/consensys/gnark-crypto/ecc"
+	"github.com/consensys/gnark/backend/witness"
+	"github.com/consensys/gnark/constraint"
+	"github.com/consensys/gnark/frontend"
+
+	"github.com/g16prover/g16/internal/stdcircuits"
+	"github.com/g16prover/g16/internal/synth"
+)
+
+// benchCircuit is what bench proves: a compiled circuit, a name that says
+// its kind and size (for the key cache and the report), and a fresh
+// witness per proof.
+type benchCircuit struct {
+	ccs     constraint.ConstraintSystem
+	name    string
+	witness func(i int) (witness.Witness, error) // witness of proof i, from --seed
+}
+
+// stdKinds are the --circuit values taken from gnark's standard library.
+var stdKinds = map[string]bool{"sha256": true, "sha3": true, "ecdsa": true, "eddsa": true}
+
+// circuitHelp is --circuit's usage line.
+const circuitHelp = "circuit: mix (chain, bit decompositions, range checks with a BSB22 commitment) or chain, sized by --size; " +
+	"or from gnark's std: sha256 or sha3 (of --msg-bytes bytes), ecdsa (secp256k1, emulated; --signatures) or eddsa (Jubjub with MiMC; --signatures)"
+
+// compileBenchCircuit compiles the circuit the flags name.
+func compileBenchCircuit(f benchFlags) (*benchCircuit, error) {
+	if !stdKinds[f.mix] {
+		ccs, s, err := synth.Compile(f.mix, int(f.size))
+		if err != nil {
+			return nil, err
+		}
+		return &benchCircuit{
+			ccs:     ccs,
+			name:    fmt.Sprintf("%s-%d", f.mix, ccs.GetNbConstraints()),
+			witness: func(i int) (witness.Witness, error) { return synth.Witness(s, f.seed+uint64(i)) },
+		}, nil
+	}
+	size := f.signatures
+	if f.mix == "sha256" || f.mix == "sha3" {
+		size = f.msgBytes
+	}
+	c, err := stdcircuits.New(f.mix, size)
+	if err != nil {
+		return nil, err
+	}
+	ccs, err := c.Compile()
+	if err != nil {
+		return nil, err
+	}
+	return &benchCircuit{
+		ccs:  ccs,
+		name: strings.NewReplacer("/", "-", "=", "").Replace(c.Name),
+		witness: func(i int) (witness.Witness, error) {
+			a, err := c.Assign(rand.New(rand.NewPCG(f.seed, uint64(i))))
+			if err != nil {
+				return nil, err
+			}
+			return frontend.NewWitness(a, ecc.BLS12_381.ScalarField())
+		},
+	}, nil
+}

@@ -1,0 +1,247 @@
+package solver
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	"github.com/consensys/gnark/constraint"
+	csolver "github.com/consensys/gnark/constraint/solver"
+)
+
+// opKind says how one instruction is solved.
+type opKind uint8
+
+const (
+	opR1C          opKind = iota // a rank-1 constraint, at most one unknown wire
+	opHint                       // gnark's generic hint blueprint
+	opBatchInverse               // gnark's batch-inverse blueprint
+	opLookup                     // gnark's log-derivative lookup blueprint
+	opBlueprint                  // another blueprint, solved through its own Solve
+	opSkip                       // a blueprint with nothing to solve
+)
+
+// Where the unknown wire of an R1C sits (gnark's "loc").
+const (
+	locNone uint8 = iota // every wire known: the R1C is checked
+	locL
+	locR
+	locO
+)
+
+// op is one instruction of the circuit, decoded once by New.
+//
+// For an R1C, terms[t : t+nL+nR+nO] are its known terms (L, then R, then O)
+// with the unknown term left out; wire and coeff are the unknown term's wire
+// and coefficient ID. For a hint, slot indexes Solver.hintIDs.
+type op struct {
+	kind       opKind
+	loc        uint8
+	cid        uint32 // constraint offset (the R1C's index, or a blueprint's first)
+	inst       uint32 // instruction index
+	wire       uint32
+	coeff      uint32
+	slot       uint32
+	t          uint32
+	nL, nR, nO uint32
+}
+
+// lookupTable is where each entry of one lookup blueprint's table starts in
+// its EntriesCalldata.
+type lookupTable struct {
+	bp      *constraint.BlueprintLookupHint[constraint.U64]
+	offsets []uint32
+}
+
+// compile walks gnark's levels in order, decodes every instruction into an
+// op, and follows which wires are solved when: which wire of each R1C is the
+// unknown depends on the circuit's structure only (every instruction sets
+// all of its outputs), so it is found here once instead of in every solve.
+// It returns a non-empty reason when the circuit must be left to gnark's
+// solver.
+func (s *Solver) compile() (string, error) {
+	r := s.r1cs
+	if r.Type != constraint.SystemR1CS {
+		return "", fmt.Errorf("solver: constraint system is not an R1CS")
+	}
+	nbInputs := len(r.Public) + len(r.Secret)
+	s.nbWires = nbInputs + r.NbInternalVariables
+	solved := make([]bool, s.nbWires)
+	for i := 0; i < nbInputs; i++ {
+		solved[i] = true
+	}
+	inRange := func(w uint32) bool { return int(w) < s.nbWires }
+	mark := func(lo, hi uint32) bool {
+		if hi < lo || int(hi) > s.nbWires {
+			return false
+		}
+		for w := lo; w < hi; w++ {
+			solved[w] = true
+		}
+		return true
+	}
+
+	nbOps := 0
+	for _, l := range r.Levels {
+		nbOps += len(l)
+	}
+	if nbOps != len(r.Instructions) {
+		return fmt.Sprintf("the levels hold %d instructions, the system %d", nbOps, len(r.Instructions)), nil
+	}
+	s.ops = make([]op, 0, nbOps)
+	s.levels = make([]int, 0, len(r.Levels)+1)
+	s.cost = make([]int64, 1, nbOps+1)
+	slots := map[csolver.HintID]uint32{}
+	lookups := map[constraint.BlueprintID]int{}
+	var r1c constraint.R1C
+	var total int64
+
+	for _, level := range r.Levels {
+		s.levels = append(s.levels, len(s.ops))
+		for _, ii := range level {
+			if int(ii) >= len(r.Instructions) {
+				return "", fmt.Errorf("solver: level names instruction %d of %d", ii, len(r.Instructions))
+			}
+			pi := r.Instructions[ii]
+			bp := r.Blueprints[pi.BlueprintID]
+			o := op{inst: ii, cid: pi.ConstraintOffset}
+			var cost int64
+			calldata := r.CallData[pi.StartCallData:]
+			switch b := bp.(type) {
+			case constraint.BlueprintR1C:
+				o.kind = opR1C
+				b.DecompressR1C(&r1c, pi.Unpack(&r.System))
+				o.t = uint32(len(s.terms))
+				var unknown int
+				for side, le := range [3]constraint.LinearExpression{r1c.L, r1c.R, r1c.O} {
+					n := uint32(0)
+					for _, t := range le {
+						if t.IsConstant() || !inRange(t.VID) {
+							return fmt.Sprintf("constraint %d has a term on wire %d", o.cid, t.VID), nil
+						}
+						if solved[t.VID] {
+							s.terms = append(s.terms, t)
+							n++
+							continue
+						}
+						unknown++
+						o.loc = uint8(side) + 1
+						o.wire, o.coeff = t.VID, t.CID
+					}
+					switch side {
+					case 0:
+						o.nL = n
+					case 1:
+						o.nR = n
+					case 2:
+						o.nO = n
+					}
+				}
+				if unknown > 1 {
+					return fmt.Sprintf("constraint %d has %d unsolved wires", o.cid, unknown), nil
+				}
+				if unknown == 1 {
+					if o.coeff == constraint.CoeffIdZero {
+						return fmt.Sprintf("constraint %d has its unknown wire with coefficient 0", o.cid), nil
+					}
+					s.needInverse(o.coeff)
+					solved[o.wire] = true
+				}
+				cost = 4 + int64(o.nL+o.nR+o.nO)
+			case *constraint.BlueprintGenericHint:
+				o.kind = opHint
+				id := csolver.HintID(calldata[1])
+				slot, ok := slots[id]
+				if !ok {
+					slot = uint32(len(s.hintIDs))
+					slots[id] = slot
+					s.hintIDs = append(s.hintIDs, id)
+				}
+				o.slot = slot
+				nbIn := int(calldata[2])
+				j := skipExpressions(calldata, 3, nbIn)
+				lo, hi := calldata[j], calldata[j+1]
+				if !mark(lo, hi) {
+					return "", fmt.Errorf("solver: hint outputs [%d, %d) out of %d wires", lo, hi, s.nbWires)
+				}
+				cost = 24 + 2*int64(j) + 4*int64(hi-lo)
+			case *constraint.BlueprintBatchInverse[constraint.U64]:
+				o.kind = opBatchInverse
+				n := calldata[1]
+				if !mark(pi.WireOffset, pi.WireOffset+n) {
+					return "", fmt.Errorf("solver: batch inverse outputs out of range")
+				}
+				cost = 8 + 6*int64(n)
+			case *constraint.BlueprintLookupHint[constraint.U64]:
+				o.kind = opLookup
+				k, ok := lookups[pi.BlueprintID]
+				if !ok {
+					k = len(s.lookups)
+					lookups[pi.BlueprintID] = k
+					s.lookups = append(s.lookups, lookupTable{bp: b, offsets: expressionOffsets(b.EntriesCalldata)})
+				}
+				o.slot = uint32(k)
+				n := calldata[2]
+				if int(calldata[1]) > len(s.lookups[k].offsets) {
+					return "", fmt.Errorf("solver: lookup reads %d entries of a table of %d", calldata[1], len(s.lookups[k].offsets))
+				}
+				if !mark(pi.WireOffset, pi.WireOffset+n) {
+					return "", fmt.Errorf("solver: lookup outputs out of range")
+				}
+				cost = 8 + 6*int64(n)
+			case constraint.BlueprintStateful[constraint.U64]:
+				return fmt.Sprintf("blueprint %T keeps state between solves", bp), nil
+			case constraint.BlueprintSolvable[constraint.U64]:
+				o.kind = opBlueprint
+				n := uint32(b.NbOutputs(pi.Unpack(&r.System)))
+				if !mark(pi.WireOffset, pi.WireOffset+n) {
+					return "", fmt.Errorf("solver: blueprint %T outputs out of range", bp)
+				}
+				cost = 64
+			default:
+				o.kind = opSkip
+				cost = 1
+			}
+			s.ops = append(s.ops, o)
+			total += cost
+			s.cost = append(s.cost, total)
+		}
+	}
+	s.levels = append(s.levels, len(s.ops))
+	if len(s.terms) > math.MaxUint32 {
+		return "", fmt.Errorf("solver: %d terms do not fit the decoded form", len(s.terms))
+	}
+	return "", nil
+}
+
+// needInverse records that a solved wire is divided by coefficient cID.
+func (s *Solver) needInverse(cID uint32) {
+	if s.coeffInv == nil {
+		s.coeffInv = make([]fr.Element, len(s.r1cs.Coefficients))
+		s.coeffHave = make([]bool, len(s.r1cs.Coefficients))
+	}
+	if s.coeffHave[cID] {
+		return
+	}
+	s.coeffHave[cID] = true
+	s.coeffInv[cID].Inverse(&s.r1cs.Coefficients[cID])
+}
+
+// skipExpressions returns the calldata index past n linear expressions
+// starting at j (each is a length, then coefficient and wire pairs).
+func skipExpressions(calldata []uint32, j, n int) int {
+	for i := 0; i < n; i++ {
+		j += 1 + 2*int(calldata[j])
+	}
+	return j
+}
+
+// expressionOffsets lists where each linear expression of a run of them
+// starts.
+func expressionOffsets(calldata []uint32) []uint32 {
+	var offs []uint32
+	for j := 0; j < len(calldata); j += 1 + 2*int(calldata[j]) {
+		offs = append(offs, uint32(j))
+	}
+	return offs
+}

@@ -1,0 +1,155 @@
+package solver
+
+import (
+	"errors"
+	"math/big"
+	"strconv"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	"github.com/consensys/gnark/constraint"
+)
+
+// scratch is one task's reusable memory.
+type scratch struct {
+	pending  []int32      // ops whose R1C waits for its divisor's inverse
+	divisors []fr.Element // their divisors, in the same order
+	inverses []fr.Element
+
+	elems [3][]fr.Element // native hints' temporaries
+
+	// a hint's big.Int inputs and outputs; ins[i] points at inVals[i], and
+	// the inputs' words live in words, so filling them does not allocate.
+	inVals  []big.Int
+	ins     []*big.Int
+	words   []big.Word
+	outVals []big.Int
+	outs    []*big.Int
+}
+
+// hint calls the hint of a generic hint instruction. Its calldata is
+//
+//	size, hint ID, nbInputs, nbInputs linear expressions, output start, output end
+//
+// and its outputs are the wires [start, end).
+func (st *state) hint(o *op, sc *scratch) error {
+	r := st.s.r1cs
+	calldata := r.CallData[r.Instructions[o.inst].StartCallData:]
+	if f := st.native[o.slot]; f != nil {
+		return f(st, calldata, sc)
+	}
+	return st.callHint(o.slot, calldata, sc)
+}
+
+// callHint calls the hint function through big.Ints, as gnark does.
+func (st *state) callHint(slot uint32, calldata []uint32, sc *scratch) error {
+	f := st.hints[slot]
+	if f == nil {
+		return errors.New("missing hint function")
+	}
+	nbIn := int(calldata[2])
+	ins := sc.inputs(nbIn)
+	j := 3
+	var v fr.Element
+	for i := 0; i < nbIn; i++ {
+		j += st.read(&v, calldata[j:])
+		sc.setInput(i, &v)
+	}
+	lo, hi := calldata[j], calldata[j+1]
+	outs := sc.outputs(int(hi - lo))
+	err := f(st.q, ins, outs)
+	for i := range outs {
+		v.SetBigInt(outs[i])
+		st.values[int(lo)+i] = v
+		st.solved[int(lo)+i] = true
+	}
+	return err
+}
+
+// read sets v to the linear expression at the start of calldata (a length,
+// then coefficient and wire pairs; a wire of MaxUint32 is the constant
+// term) and returns how many words it read.
+func (st *state) read(v *fr.Element, calldata []uint32) int {
+	values, coeffs := st.values, st.s.r1cs.Coefficients
+	n := int(calldata[0])
+	var acc, t fr.Element
+	for k := 0; k < n; k++ {
+		cid, vid := calldata[1+2*k], calldata[2+2*k]
+		if vid == constantWire {
+			acc.Add(&acc, &coeffs[cid])
+			continue
+		}
+		switch cid {
+		case constraint.CoeffIdZero:
+		case constraint.CoeffIdOne:
+			acc.Add(&acc, &values[vid])
+		case constraint.CoeffIdTwo:
+			t.Double(&values[vid])
+			acc.Add(&acc, &t)
+		case constraint.CoeffIdMinusOne:
+			acc.Sub(&acc, &values[vid])
+		default:
+			t.Mul(&coeffs[cid], &values[vid])
+			acc.Add(&acc, &t)
+		}
+	}
+	*v = acc
+	return 1 + 2*n
+}
+
+// constantWire is the wire ID gnark gives a constant term.
+const constantWire = ^uint32(0)
+
+// set solves wire id.
+func (st *state) set(id int, v *fr.Element) {
+	st.values[id] = *v
+	st.solved[id] = true
+}
+
+func (sc *scratch) inputs(n int) []*big.Int {
+	if cap(sc.inVals) < n {
+		sc.inVals = make([]big.Int, n)
+		sc.ins = make([]*big.Int, n)
+		for i := range sc.ins {
+			sc.ins[i] = &sc.inVals[i]
+		}
+		sc.words = make([]big.Word, n*fr.Limbs)
+	}
+	return sc.ins[:n]
+}
+
+// setInput sets input i to v without allocating: its words are scratch's.
+func (sc *scratch) setInput(i int, v *fr.Element) {
+	if strconv.IntSize != 64 {
+		v.BigInt(sc.ins[i])
+		return
+	}
+	bits := v.Bits()
+	w := sc.words[i*fr.Limbs : (i+1)*fr.Limbs]
+	for k := range w {
+		w[k] = big.Word(bits[k])
+	}
+	sc.ins[i].SetBits(w)
+}
+
+func (sc *scratch) outputs(n int) []*big.Int {
+	if cap(sc.outVals) < n {
+		sc.outVals = make([]big.Int, n)
+		sc.outs = make([]*big.Int, n)
+		for i := range sc.outs {
+			sc.outs[i] = &sc.outVals[i]
+		}
+	}
+	outs := sc.outs[:n]
+	for _, o := range outs {
+		o.SetUint64(0)
+	}
+	return outs
+}
+
+// frElements returns scratch temporaries k (0, 1 or 2) of length n.
+func (sc *scratch) frElements(k, n int) []fr.Element {
+	if cap(sc.elems[k]) < n {
+		sc.elems[k] = make([]fr.Element, n, 2*n)
+	}
+	return sc.elems[k][:n]
+}

@@ -1,0 +1,173 @@
+package solver
+
+import (
+	"fmt"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	"github.com/consensys/gnark/constraint"
+)
+
+// chunk solves ops[lo:hi], instructions of one level, in three passes:
+//
+//  1. every instruction but the R1Cs that divide is solved, and those R1Cs
+//     evaluate their known terms and queue their divisor;
+//  2. the queued divisors are inverted together (Montgomery's trick: one
+//     inversion and three multiplications a divisor);
+//  3. the dividing R1Cs set their unknown wire.
+//
+// It stops at the first instruction that fails and returns its error.
+func (st *state) chunk(lo, hi int, sc *scratch) error {
+	s := st.s
+	sc.pending = sc.pending[:0]
+	sc.divisors = sc.divisors[:0]
+	for i := lo; i < hi; i++ {
+		o := &s.ops[i]
+		var err error
+		switch o.kind {
+		case opR1C:
+			err = st.r1c(int32(i), o, sc)
+		case opHint:
+			err = st.hint(o, sc)
+		case opBatchInverse:
+			st.batchInverse(o, sc)
+		case opLookup:
+			err = st.lookup(o)
+		case opBlueprint:
+			err = st.blueprint(o)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if len(sc.pending) == 0 {
+		return nil
+	}
+	inv := batchInvert(sc.divisors, sc)
+	for k, i := range sc.pending {
+		o := &s.ops[i]
+		a, b, c := &st.a[o.cid], &st.b[o.cid], &st.c[o.cid]
+		// wire = c/b − a (unknown in L) or c/a − b (unknown in R), as a term
+		// of the constraint; the row then holds the full evaluation.
+		var wire fr.Element
+		wire.Mul(c, &inv[k])
+		if o.loc == locL {
+			wire.Sub(&wire, a)
+			a.Add(a, &wire)
+		} else {
+			wire.Sub(&wire, b)
+			b.Add(b, &wire)
+		}
+		st.setTerm(o, &wire)
+	}
+	return nil
+}
+
+// r1c evaluates one R1C's known terms into its rows of A, B and C and
+// solves or checks it, or queues it for division.
+func (st *state) r1c(i int32, o *op, sc *scratch) error {
+	s := st.s
+	t := s.terms[o.t : o.t+o.nL+o.nR+o.nO]
+	a, b, c := &st.a[o.cid], &st.b[o.cid], &st.c[o.cid]
+	st.eval(a, t[:o.nL])
+	st.eval(b, t[o.nL:o.nL+o.nR])
+	st.eval(c, t[o.nL+o.nR:])
+	switch o.loc {
+	case locNone:
+		return st.check(o, a, b, c)
+	case locO:
+		var wire fr.Element
+		wire.Mul(a, b).Sub(&wire, c)
+		c.Add(c, &wire)
+		st.setTerm(o, &wire)
+		return nil
+	case locL:
+		if !b.IsZero() {
+			sc.pending = append(sc.pending, i)
+			sc.divisors = append(sc.divisors, *b)
+			return nil
+		}
+	case locR:
+		if !a.IsZero() {
+			sc.pending = append(sc.pending, i)
+			sc.divisors = append(sc.divisors, *a)
+			return nil
+		}
+	}
+	// the divisor is zero: the wire is set to zero and the constraint checked.
+	if err := st.check(o, a, b, c); err != nil {
+		return err
+	}
+	var zero fr.Element
+	st.setTerm(o, &zero)
+	return nil
+}
+
+// check returns the unsatisfied-constraint error when a·b ≠ c.
+func (st *state) check(o *op, a, b, c *fr.Element) error {
+	var ab fr.Element
+	if ab.Mul(a, b).Equal(c) {
+		return nil
+	}
+	return st.unsatisfied(o.cid, fmt.Errorf("%s ⋅ %s != %s", a.String(), b.String(), c.String()))
+}
+
+// setTerm sets the unknown wire of o from the value of its term
+// (coefficient · wire).
+func (st *state) setTerm(o *op, term *fr.Element) {
+	v := *term
+	switch o.coeff {
+	case constraint.CoeffIdOne:
+	case constraint.CoeffIdMinusOne:
+		v.Neg(&v)
+	default:
+		v.Mul(&v, &st.s.coeffInv[o.coeff])
+	}
+	st.values[o.wire] = v
+	st.solved[o.wire] = true
+}
+
+// eval sets r to the sum of the terms, every wire solved.
+func (st *state) eval(r *fr.Element, terms []constraint.Term) {
+	values, coeffs := st.values, st.s.r1cs.Coefficients
+	var acc, t fr.Element
+	for _, term := range terms {
+		switch term.CID {
+		case constraint.CoeffIdZero:
+		case constraint.CoeffIdOne:
+			acc.Add(&acc, &values[term.VID])
+		case constraint.CoeffIdTwo:
+			t.Double(&values[term.VID])
+			acc.Add(&acc, &t)
+		case constraint.CoeffIdMinusOne:
+			acc.Sub(&acc, &values[term.VID])
+		default:
+			t.Mul(&coeffs[term.CID], &values[term.VID])
+			acc.Add(&acc, &t)
+		}
+	}
+	*r = acc
+}
+
+// batchInvert returns the inverses of d (none zero) in scratch memory:
+//
+//	pᵢ = d₀⋯dᵢ₋₁,  u = (d₀⋯dₙ₋₁)⁻¹,  then from i = n−1 down:
+//	dᵢ⁻¹ = pᵢ·u,  u ← u·dᵢ
+func batchInvert(d []fr.Element, sc *scratch) []fr.Element {
+	n := len(d)
+	if cap(sc.inverses) < n {
+		sc.inverses = make([]fr.Element, n, 2*n)
+	}
+	p := sc.inverses[:n]
+	var acc fr.Element
+	acc.SetOne()
+	for i := range d {
+		p[i] = acc
+		acc.Mul(&acc, &d[i])
+	}
+	acc.Inverse(&acc)
+	for i := n - 1; i >= 0; i-- {
+		p[i].Mul(&p[i], &acc)
+		acc.Mul(&acc, &d[i])
+	}
+	return p
+}

@@ -1,0 +1,123 @@
+package solver
+
+import (
+	"context"
+	"sort"
+	"sync"
+
+	csolver "github.com/consensys/gnark/constraint/solver"
+)
+
+// minTaskCost is the least estimated work (about one term's multiply-add
+// per unit) worth handing to another goroutine; a level with less than
+// twice that runs inline on the calling goroutine. (A variable for the
+// tests, which lower it to cut small levels.)
+var minTaskCost int64 = 2048
+
+// run solves the levels in order. The instructions of a level depend only
+// on earlier levels, so a large level is cut into contiguous runs of about
+// equal cost, one per task; each task owns its scratch, and writes only the
+// wires its instructions output and the rows of its R1Cs.
+func (st *state) run(ctx context.Context, cfg *csolver.Config) error {
+	s := st.s
+	nt := tasks(cfg)
+	for len(st.scratch) < nt {
+		st.scratch = append(st.scratch, new(scratch))
+	}
+	var pool *workers
+	done := ctx.Done()
+	for l := 0; l+1 < len(s.levels); l++ {
+		select {
+		case <-done:
+			if pool != nil {
+				pool.stop()
+			}
+			return ctx.Err()
+		default:
+		}
+		lo, hi := s.levels[l], s.levels[l+1]
+		work := s.cost[hi] - s.cost[lo]
+		k := int(min(int64(nt), work/minTaskCost))
+		if k <= 1 {
+			if err := st.chunk(lo, hi, st.scratch[0]); err != nil {
+				if pool != nil {
+					pool.stop()
+				}
+				return err
+			}
+			continue
+		}
+		if pool == nil {
+			pool = st.startWorkers(nt - 1)
+		}
+		if err := pool.level(lo, hi, k); err != nil {
+			pool.stop()
+			return err
+		}
+	}
+	if pool != nil {
+		pool.stop()
+	}
+	return nil
+}
+
+// workers are the goroutines of one solve beyond the caller's.
+type workers struct {
+	st    *state
+	tasks []chan [2]int // worker i solves ops[lo:hi] with scratch i+1
+	errs  []error
+	wg    sync.WaitGroup
+}
+
+func (st *state) startWorkers(n int) *workers {
+	p := &workers{st: st, tasks: make([]chan [2]int, n), errs: make([]error, n+1)}
+	for i := range p.tasks {
+		ch := make(chan [2]int, 1)
+		p.tasks[i] = ch
+		sc := st.scratch[i+1]
+		go func() {
+			for r := range ch {
+				p.errs[i+1] = st.chunk(r[0], r[1], sc)
+				p.wg.Done()
+			}
+		}()
+	}
+	return p
+}
+
+func (p *workers) stop() {
+	for _, ch := range p.tasks {
+		close(ch)
+	}
+}
+
+// level solves ops[lo:hi] in k runs of about equal cost and returns the
+// error of the first failing instruction in level order.
+func (p *workers) level(lo, hi, k int) error {
+	cost := p.st.s.cost
+	base, work := cost[lo], cost[hi]-cost[lo]
+	cut := func(i int) int {
+		target := base + work*int64(i)/int64(k)
+		return lo + sort.Search(hi-lo, func(j int) bool { return cost[lo+j] >= target })
+	}
+	first := cut(1)
+	start := first
+	p.wg.Add(k - 1)
+	for i := 1; i < k; i++ {
+		end := hi
+		if i+1 < k {
+			end = cut(i + 1)
+		}
+		p.tasks[i-1] <- [2]int{start, end}
+		start = end
+	}
+	p.errs[0] = p.st.chunk(lo, first, p.st.scratch[0])
+	p.wg.Wait()
+	for i := 0; i < k; i++ {
+		if err := p.errs[i]; err != nil {
+			clear(p.errs)
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,190 @@
+package solver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"runtime"
+	"sync"
+
+	"github.com/consensys/gnark-crypto/ecc"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	"github.com/consensys/gnark/backend/witness"
+	"github.com/consensys/gnark/constraint"
+	cs "github.com/consensys/gnark/constraint/bls12-381"
+	csolver "github.com/consensys/gnark/constraint/solver"
+)
+
+// Solver solves one gnark BLS12-381 R1CS. New decodes the circuit once;
+// Solve may then be called any number of times, from several goroutines at
+// once. A Solver reads the R1CS it was made from at every Solve: the R1CS
+// must not change after New.
+type Solver struct {
+	r1cs     *cs.R1CS
+	fallback string // why gnark's solver solves this circuit; "" when we do
+
+	nbWires int
+	ops     []op    // instructions in level order
+	levels  []int   // ops[levels[i]:levels[i+1]] is level i
+	cost    []int64 // cost[i] is the estimated work of ops[:i]
+	terms   []constraint.Term
+	hintIDs []csolver.HintID // the hints the circuit calls, by slot
+	lookups []lookupTable
+
+	coeffInv  []fr.Element // 1/coefficient, for the coefficients of solved wires
+	coeffHave []bool
+
+	states sync.Pool // *state
+}
+
+// New decodes r1cs for solving. It fails when the linked gnark is not the
+// version whose constraint-system layout this package reads.
+func New(r1cs *cs.R1CS) (*Solver, error) {
+	if r1cs == nil {
+		return nil, errors.New("solver: nil constraint system")
+	}
+	if err := CheckGnark(); err != nil {
+		return nil, err
+	}
+	s := &Solver{r1cs: r1cs}
+	reason, err := s.compile()
+	if err != nil {
+		return nil, err
+	}
+	if reason != "" {
+		*s = Solver{r1cs: r1cs, fallback: reason}
+	}
+	return s, nil
+}
+
+// Fallback returns why Solve hands this circuit to gnark's solver as a
+// whole, or "" when Solve solves it itself.
+func (s *Solver) Fallback() string { return s.fallback }
+
+// Solve solves the circuit for a full witness, as gnark's (*cs.R1CS).Solve
+// does with the same options: the same W, A, B and C (A, B and C of
+// capacity the next power of two of the constraint count), the same hints
+// called with the same inputs, and the same error for an unsatisfied
+// constraint (a *cs.UnsatisfiedConstraintError naming it). ctx is checked
+// between levels; when it is done, Solve returns ctx.Err().
+func (s *Solver) Solve(ctx context.Context, w witness.Witness, opts ...csolver.Option) (*cs.R1CSSolution, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if w == nil {
+		return nil, errors.New("solver: nil witness")
+	}
+	if s.fallback != "" {
+		sol, err := s.r1cs.Solve(w, opts...)
+		if err != nil {
+			return nil, err
+		}
+		return sol.(*cs.R1CSSolution), nil
+	}
+	v, ok := w.Vector().(fr.Vector)
+	if !ok {
+		return nil, fmt.Errorf("solver: witness is %T, not a BLS12-381 vector", w.Vector())
+	}
+	cfg, err := csolver.NewConfig(opts...)
+	if err != nil {
+		return nil, err
+	}
+	r := s.r1cs
+	if want := len(r.Public) - 1 + len(r.Secret); len(v) != want {
+		return nil, fmt.Errorf("invalid witness size, got %d, expected %d", len(v), want)
+	}
+	var missing []string
+	for id, name := range r.MHintsDependencies {
+		if _, ok := cfg.HintFunctions[id]; !ok {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("solver missing hint(s): %v", missing)
+	}
+
+	st := s.getState()
+	defer s.states.Put(st)
+	st.start(v, &cfg)
+	defer st.printLogs()
+	if err := st.run(ctx, &cfg); err != nil {
+		return nil, err
+	}
+	for _, ok := range st.solved {
+		if !ok {
+			return nil, errors.New("solver didn't assign a value to all wires")
+		}
+	}
+	sol := &cs.R1CSSolution{W: st.values, A: st.a, B: st.b, C: st.c}
+	st.values, st.a, st.b, st.c = nil, nil, nil, nil
+	return sol, nil
+}
+
+// forceTasks, when positive, is the task count of every solve (for the
+// tests, to run many tasks on few cores).
+var forceTasks int
+
+// state is one solve in flight. Its buffers other than the solution are
+// kept for the next solve.
+type state struct {
+	s   *Solver
+	q   *big.Int
+	cfg *csolver.Config
+
+	values  []fr.Element
+	solved  []bool
+	a, b, c []fr.Element
+
+	hints  []csolver.Hint // by slot
+	native []nativeHint   // by slot; nil: call hints[slot]
+
+	scratch []*scratch // one per task
+}
+
+func (s *Solver) getState() *state {
+	if st, ok := s.states.Get().(*state); ok {
+		return st
+	}
+	return &state{s: s, q: s.r1cs.Field(), solved: make([]bool, s.nbWires)}
+}
+
+// start resets st for a solve of witness v.
+func (st *state) start(v fr.Vector, cfg *csolver.Config) {
+	s := st.s
+	st.cfg = cfg
+	st.values = make([]fr.Element, s.nbWires)
+	clear(st.solved)
+	st.values[0].SetOne()
+	st.solved[0] = true
+	copy(st.values[1:], v)
+	for i := range v {
+		st.solved[i+1] = true
+	}
+	m := s.r1cs.GetNbConstraints()
+	n := ecc.NextPowerOfTwo(uint64(m))
+	st.a = make([]fr.Element, m, n)
+	st.b = make([]fr.Element, m, n)
+	st.c = make([]fr.Element, m, n)
+
+	st.hints = st.hints[:0]
+	st.native = st.native[:0]
+	for _, id := range s.hintIDs {
+		f := cfg.HintFunctions[id]
+		st.hints = append(st.hints, f)
+		st.native = append(st.native, nativeFor(f, s.r1cs.MHintsDependencies[id]))
+	}
+}
+
+// tasks is how many goroutines a solve uses: one a core, at most the
+// options' NbTasks.
+func tasks(cfg *csolver.Config) int {
+	if forceTasks > 0 {
+		return forceTasks
+	}
+	n := runtime.GOMAXPROCS(0)
+	if cfg.NbTasks > 0 && cfg.NbTasks < n {
+		n = cfg.NbTasks
+	}
+	return max(n, 1)
+}

@@ -15,7 +15,11 @@ type scratch struct {
 	divisors []fr.Element // their divisors, in the same order
 	inverses []fr.Element
 
-	elems [3][]fr.Element // native hints' temporaries
+	elems  [3][]fr.Element // native hints' temporaries
+	count  []uint64
+	byElem map[fr.Element]int
+	byRow  map[string]int
+	key    []byte
 
 	// a hint's big.Int inputs and outputs; ins[i] points at inVals[i], and
 	// the inputs' words live in words, so filling them does not allocate.
@@ -152,4 +156,36 @@ func (sc *scratch) frElements(k, n int) []fr.Element {
 		sc.elems[k] = make([]fr.Element, n, 2*n)
 	}
 	return sc.elems[k][:n]
+}
+
+func (sc *scratch) counts(n int) []uint64 {
+	if cap(sc.count) < n {
+		sc.count = make([]uint64, n)
+	}
+	c := sc.count[:n]
+	clear(c)
+	return c
+}
+
+func (sc *scratch) elementIndex() map[fr.Element]int {
+	if sc.byElem == nil {
+		sc.byElem = make(map[fr.Element]int)
+	}
+	clear(sc.byElem)
+	return sc.byElem
+}
+
+func (sc *scratch) rowIndex() map[string]int {
+	if sc.byRow == nil {
+		sc.byRow = make(map[string]int)
+	}
+	clear(sc.byRow)
+	return sc.byRow
+}
+
+func (sc *scratch) rowKey(nbRow int) []byte {
+	if cap(sc.key) < nbRow*fr.Bytes {
+		sc.key = make([]byte, nbRow*fr.Bytes)
+	}
+	return sc.key[:nbRow*fr.Bytes]
 }

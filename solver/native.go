@@ -11,13 +11,13 @@ import (
 // gets the instruction's calldata (as callHint does).
 type nativeHint func(st *state, calldata []uint32, sc *scratch) error
 
-// nativeHints are the std hints gnark v0.16.1's solver computes natively,
+// nativeHints are std hints that gnark v0.16.1's solver computes natively,
 // with the results and errors of gnark's native code. A hint function under
 // another name (a caller's replacement) is called as given.
 var nativeHints = map[string]nativeHint{
-	"github.com/consensys/gnark/std/math/bits.nBits":                        (*state).nBits,
-	"github.com/consensys/gnark/std/rangecheck.DecomposeHint":               (*state).decompose,
-	"github.com/consensys/gnark/std/internal/logderivarg.batchDivBySubHint": (*state).batchDivBySub,
+	"github.com/consensys/gnark/std/math/bits.nBits":                (*state).nBits,
+	"github.com/consensys/gnark/std/rangecheck.DecomposeHint":       (*state).decompose,
+	"github.com/consensys/gnark/std/internal/logderivarg.countHint": (*state).count,
 }
 
 // nativeFor returns the native form of hint f, registered under name, or nil.
@@ -84,34 +84,83 @@ func (st *state) decompose(calldata []uint32, sc *scratch) error {
 	return nil
 }
 
-// batchDivBySub: inputs (x, n₀…nₖ₋₁, t₀…tₖ₋₁); outputs nᵢ/(x − tᵢ), with one
-// inversion for all of them.
-func (st *state) batchDivBySub(calldata []uint32, sc *scratch) error {
+// count: inputs (nbTable, nbRow, table rows, query rows), each row nbRow
+// values; output i counts the queries equal to table row i.
+func (st *state) count(calldata []uint32, sc *scratch) error {
 	nbIn := int(calldata[2])
+	if nbIn <= 2 {
+		return fmt.Errorf("logderivarg count: at least two inputs required")
+	}
 	end := skipExpressions(calldata, 3, nbIn)
 	lo, hi := int(calldata[end]), int(calldata[end+1])
-	n := hi - lo
-	if nbIn != 1+2*n {
-		return fmt.Errorf("logderivarg batchDivBySub: expected %d inputs, got %d", 1+2*n, nbIn)
+	var e fr.Element
+	j := 3 + st.read(&e, calldata[3:])
+	nbTable, ok := smallInt(&e)
+	if !ok {
+		return fmt.Errorf("logderivarg count: first input must be table length")
 	}
-	var x, t fr.Element
-	j := 3 + st.read(&x, calldata[3:])
-	num := sc.frElements(0, n)
-	for i := range num {
-		j += st.read(&num[i], calldata[j:])
+	j += st.read(&e, calldata[j:])
+	nbRow, ok := smallInt(&e)
+	if !ok {
+		return fmt.Errorf("logderivarg count: second input must be row length")
 	}
-	den := sc.frElements(1, n)
-	for i := range den {
-		j += st.read(&t, calldata[j:])
-		den[i].Sub(&x, &t)
-		if den[i].IsZero() {
-			return fmt.Errorf("logderivarg batchDivBySub: no inverse at index %d", i)
+	if nbIn < 2+nbTable*nbRow || (nbIn-2-nbTable*nbRow)%nbRow != 0 {
+		return fmt.Errorf("logderivarg count: input shape doesn't match table layout")
+	}
+	if hi-lo != nbTable {
+		return fmt.Errorf("logderivarg count: output size mismatch")
+	}
+	nbQueries := (nbIn - 2 - nbTable*nbRow) / nbRow
+	if nbQueries <= 0 {
+		return fmt.Errorf("logderivarg count: at least one query required")
+	}
+	counts := sc.counts(nbTable)
+	if nbRow == 1 {
+		idx := sc.elementIndex()
+		for i := 0; i < nbTable; i++ {
+			j += st.read(&e, calldata[j:])
+			if _, dup := idx[e]; dup {
+				return fmt.Errorf("logderivarg count: duplicate table key")
+			}
+			idx[e] = i
+		}
+		for i := 0; i < nbQueries; i++ {
+			j += st.read(&e, calldata[j:])
+			at, ok := idx[e]
+			if !ok {
+				return fmt.Errorf("logderivarg count: query element not in table")
+			}
+			counts[at]++
+		}
+	} else {
+		idx := sc.rowIndex()
+		key := sc.rowKey(nbRow)
+		readRow := func() string {
+			for k := 0; k < nbRow; k++ {
+				j += st.read(&e, calldata[j:])
+				b := e.Bytes()
+				copy(key[k*fr.Bytes:], b[:])
+			}
+			return string(key)
+		}
+		for i := 0; i < nbTable; i++ {
+			k := readRow()
+			if _, dup := idx[k]; dup {
+				return fmt.Errorf("logderivarg count: duplicate table key")
+			}
+			idx[k] = i
+		}
+		for i := 0; i < nbQueries; i++ {
+			at, ok := idx[readRow()]
+			if !ok {
+				return fmt.Errorf("logderivarg count: query element not in table")
+			}
+			counts[at]++
 		}
 	}
-	inv := batchInvert(den, sc)
-	for i := range num {
-		num[i].Mul(&num[i], &inv[i])
-		st.set(lo+i, &num[i])
+	for i, c := range counts {
+		e.SetUint64(c)
+		st.set(lo+i, &e)
 	}
 	return nil
 }

@@ -1,0 +1,47 @@
+package solver_test
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/consensys/gnark/frontend"
+	"github.com/consensys/gnark/std/math/uints"
+)
+
+// BenchmarkSolve times gnark's Solve and ours on the same circuits and
+// witnesses, with the same options (the commitment hint replaced by a
+// hash of its inputs: neither solver computes a commitment MSM).
+//
+//	go test ./solver -run '^$' -bench Solve -benchtime 10x
+func BenchmarkSolve(b *testing.B) {
+	circuits := []testCircuit{
+		{name: "sha256-400B", shape: &sha2Circuit{In: make([]uints.U8, 400)}, assign: func(r *rand.Rand) frontend.Circuit { return sha2Assignment(400, r) }},
+		{name: "ecdsa-secp256k1", shape: &ecdsaCircuit{}, assign: ecdsaAssignment},
+	}
+	for _, c := range circuits {
+		b.Run("circuit="+c.name, func(b *testing.B) {
+			cc := compile(b, c)
+			seed := rand.Uint64()
+			b.Logf("seed %d", seed)
+			w := fullWitness(b, c.assign(rand.New(rand.NewPCG(seed, 1))))
+			opts := testHints(seed)
+			b.Run("solver=gnark", func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := cc.r1cs.Solve(w, opts...); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.Run("solver=g16", func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := cc.s.Solve(context.Background(), w, opts...); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		})
+	}
+}

@@ -37,6 +37,10 @@ type PhaseTimes struct {
 	MSM      time.Duration // all MSMs, start of the first to end of the last
 	Assemble time.Duration // Ar, Bs, Krs from the MSM results
 	Verify   time.Duration // gnark's verifier on the proof (WithVerify)
+
+	// SolverFallback is empty when g16's witness solver solved the
+	// circuit, and otherwise says why gnark's solver did.
+	SolverFallback string
 }
 
 // prover is what every partition of one (circuit, key) pair shares.
@@ -57,6 +61,8 @@ type prover struct {
 	hashFn     func() hash.Hash // nil: a fresh default hash per proof
 	userHash   hash.Hash        // the caller's hash, shared; guarded by hashMu
 	hashMu     sync.Mutex
+
+	witnessSolver *witnessSolver
 }
 
 // newProver checks that the inputs fit together and precomputes what every
@@ -77,6 +83,9 @@ func newProver(r1cs *cs.R1CS, pk *gnarkgroth16.ProvingKey, proverOpts []gnarkbac
 		commitmentInfo: r1cs.CommitmentInfo.(constraint.Groth16Commitments),
 		solverOpts:     gcfg.SolverOpts,
 		userHash:       gcfg.HashToFieldFn,
+	}
+	if p.witnessSolver, err = newWitnessSolver(r1cs); err != nil {
+		return nil, err
 	}
 	for 1<<p.logN < p.n {
 		p.logN++
@@ -189,11 +198,10 @@ func (t *partition) solve() error {
 		}))
 	}
 
-	sol, err := p.r1cs.Solve(t.witness, opts...)
+	solution, err := t.solveWitness(opts)
 	if err != nil {
 		return fmt.Errorf("groth16: solving the circuit: %w", err)
 	}
-	solution := sol.(*cs.R1CSSolution)
 	w := []fr.Element(solution.W)
 
 	if err := com.fold(w); err != nil {

@@ -1,0 +1,37 @@
+package groth16
+
+import (
+	"context"
+	"fmt"
+
+	cs "github.com/consensys/gnark/constraint/bls12-381"
+	"github.com/consensys/gnark/constraint/solver"
+
+	wsolver "github.com/g16prover/g16/solver"
+)
+
+// witnessSolver solves the witnesses of one circuit: g16's solver, which
+// hands the circuits it cannot solve itself to gnark's solver as a whole
+// and says so.
+type witnessSolver struct {
+	s *wsolver.Solver
+}
+
+// newWitnessSolver prepares the solver of r1cs once for every proof of
+// the prover.
+func newWitnessSolver(r1cs *cs.R1CS) (*witnessSolver, error) {
+	s, err := wsolver.New(r1cs)
+	if err != nil {
+		return nil, fmt.Errorf("groth16: %w", err)
+	}
+	return &witnessSolver{s: s}, nil
+}
+
+// solveWitness solves t's witness with the solver options opts (gnark's
+// Solve options, the commitment hints included) and records in t.times
+// whether gnark's solver did it.
+func (t *partition) solveWitness(opts []solver.Option) (*cs.R1CSSolution, error) {
+	ws := t.p.witnessSolver
+	t.times.SolverFallback = ws.s.Fallback()
+	return ws.s.Solve(context.Background(), t.witness, opts...)
+}

@@ -1,0 +1,54 @@
+// Package solver is g16's witness solver for gnark v0.16.1 BLS12-381
+// R1CS (constraint/bls12-381's *cs.R1CS).
+//
+// New decodes a compiled circuit once: it walks gnark's Levels in order,
+// decodes every instruction, and finds which wire each R1C solves (that
+// depends on the circuit's structure only). Solve then solves one full
+// witness:
+//
+//   - level by level; a level large enough is cut into contiguous runs of
+//     about equal estimated cost, one per goroutine (runtime.GOMAXPROCS, at
+//     most the options' NbTasks); small levels run on the caller's
+//     goroutine. Every run writes only its own instructions' output wires
+//     and R1C rows: no atomics or locks per wire;
+//   - the R1Cs of a run whose unknown wire needs a division share one
+//     field inversion (Montgomery's batch inversion);
+//   - hints get big.Int inputs and outputs from per-goroutine buffers
+//     reused across calls and solves; the std hints that gnark v0.16.1
+//     solves natively (bits.nBits, rangecheck.DecomposeHint,
+//     logderivarg.countHint) are solved natively here too, unless the
+//     caller replaced them;
+//   - gnark's batch-inverse and log-derivative lookup blueprints are solved
+//     here; any other blueprint that solves itself is called through
+//     gnark's constraint.Solver interface, implemented by the solve's state;
+//   - the context is checked between levels.
+//
+// # Guarantees
+//
+// Solve returns what (*cs.R1CS).Solve returns for the same witness and
+// options: W, A, B and C equal element for element (A, B and C of length
+// the constraint count and capacity its next power of two); the hints
+// (registered ones, WithHints, OverrideHint) called with the same inputs;
+// the same errors: a *cs.UnsatisfiedConstraintError naming the same
+// constraint with the same message and debug information, the same
+// messages for a missing hint, a wrong witness size, or a failing hint.
+// Where gnark's parallel solver would report whichever failing instruction
+// of a level its goroutines reach first, Solve reports the first in level
+// order. The tests compare all of this with gnark's solver on gnark's std
+// circuits.
+//
+// # Fallback
+//
+// A circuit this package cannot solve itself is solved by gnark's Solve as
+// a whole, never partly: one with a stateful blueprint other than the
+// lookup (gnark's GKR blueprints, for instance: gnark resets their state
+// in the blueprint itself, on every solve), an R1C with a constant term or
+// with more than one unsolved wire, or levels that do not cover the
+// instructions. Fallback says why, and the prover reports it.
+//
+// New fails when the linked gnark is not v0.16.1, whose instruction layout
+// this package reads.
+//
+// Solve does not print gnark's per-solve debug log line; the circuit's
+// Println entries are printed through the options' logger, as gnark does.
+package solver

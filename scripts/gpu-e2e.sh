@@ -4,8 +4,11 @@
 # g16 bench at several sizes. Run on the GPU machine from the repository
 # root, with a bundle made by scripts/gpu-bundle.sh:
 #   bash scripts/gpu-e2e.sh BUNDLE_DIR [STEP...]
-# Steps: tests sanitize bench20 bench22 batch22 bench24 gpus (default: all but gpus).
-# Logs go to $OUT (or ./e2e-logs).
+# Steps: tests sanitize bench20 bench22 batch22 bench24 gpus sha256 sha256batch ecdsa
+# (default: all but gpus and the std circuits sha256, sha256batch, ecdsa).
+# Logs go to $OUT (or ./e2e-logs). The std circuits' gnark setup keys are
+# cached in $G16_KEYS (default $TMPDIR/g16-keys), outside $OUT: sha256batch
+# after sha256 in one run reuses the key.
 set -uo pipefail
 bundle=$(cd "$1" && pwd)
 shift
@@ -20,6 +23,7 @@ for f in "$bundle"/*.gz; do
 done
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv >"$logs/smi.txt" 2>&1
 cat "$logs/smi.txt"
+keys=${G16_KEYS:-${TMPDIR:-/tmp}/g16-keys}
 rc=0
 step() { # name, log, command...
 	local name=$1 log=$2
@@ -28,7 +32,7 @@ step() { # name, log, command...
 	local t0=$SECONDS
 	"$@" >"$logs/$log" 2>&1
 	local r=$?
-	grep -E '^(--- |ok|FAIL|PASS|panic|=+ ERROR SUMMARY)|^ *(phase|total|ours|solve|upload|H |MSM|assemble|prover|gnark|g16|byte|partitions|staged|host|staging|compute|cuda|cpu)' "$logs/$log" | tail -n 40
+	grep -E '^(--- |ok|FAIL|PASS|panic|=+ ERROR SUMMARY)|^ *(phase|total|ours|solve|commit|upload|H |MSM|assemble|prover|gnark|g16|byte|partitions|staged|host|staging|compute|cuda|cpu|compile|keys|setup)' "$logs/$log" | tail -n 40
 	echo "== $name: exit $r, $((SECONDS - t0)) s"
 	[ $r -eq 0 ] || rc=1
 }
@@ -41,6 +45,14 @@ for s in $steps; do
 	bench22) step "bench 2^22" bench22.log "$bin/g16" bench --backend cuda --size 2^22 --keys random --proofs 1 --compare-cpu=false ;;
 	batch22) step "batch 10 x 2^22" batch22.log "$bin/g16" bench --backend cuda --size 2^22 --keys random --partitions 10 --no-gnark --compare-cpu=false --trace "$logs/trace22.json" ;;
 	bench24) step "bench 2^24" bench24.log "$bin/g16" bench --backend cuda --size 2^24 --keys random --proofs 2 --no-gnark --compare-cpu=false ;;
+	sha256) step "sha256 of 1100 bytes, gnark setup key" sha256.log "$bin/g16" bench --backend cuda --circuit sha256 --msg-bytes 1100 --keydir "$keys" --proofs 3 ;;
+	sha256batch)
+		step "sha256 1100 B, ProveBatch of 10, default solvers" sha256batch.log "$bin/g16" bench --backend cuda --circuit sha256 --msg-bytes 1100 --keydir "$keys" --partitions 10 --compare-cpu=false
+		for n in 4 12; do
+			step "sha256 1100 B, ProveBatch of 10, --solvers $n" "sha256batch-s$n.log" "$bin/g16" bench --backend cuda --circuit sha256 --msg-bytes 1100 --keydir "$keys" --partitions 10 --compare-cpu=false --no-gnark --solvers "$n"
+		done
+		;;
+	ecdsa) step "ecdsa secp256k1, 1 signature, gnark setup key" ecdsa.log "$bin/g16" bench --backend cuda --circuit ecdsa --signatures 1 --keydir "$keys" --proofs 3 ;;
 	gpus) step "batch 10 x 2^22, 1 and 2 GPUs" gpus22.log "$bin/g16" bench --backend cuda --size 2^22 --keys random --partitions 10 --gpus 1,2 --no-gnark --compare-cpu=false ;;
 	esac
 done

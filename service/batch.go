@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
@@ -29,12 +30,23 @@ type task struct {
 }
 
 // runBatch proves one fetch of jobs: it claims each, groups them by
-// circuit and proves each group as one batch.
+// circuit and proves each group as one batch. The results are stored in
+// the background (w.settling), while the next fetch proves.
 func (w *Worker) runBatch(ctx context.Context, msgs []jetstream.Msg) {
 	now := time.Now()
+	claimed := make([]*task, len(msgs))
+	var wg sync.WaitGroup
+	for i, m := range msgs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			claimed[i] = w.claim(ctx, m, now)
+		}()
+	}
+	wg.Wait()
 	var tasks []*task
-	for _, m := range msgs {
-		if t := w.claim(ctx, m, now); t != nil {
+	for _, t := range claimed {
+		if t != nil {
 			tasks = append(tasks, t)
 		}
 	}
@@ -125,7 +137,7 @@ func (w *Worker) proveGroup(ctx context.Context, circuit string, tasks []*task) 
 	cp, err := w.prover(ctx, circuit)
 	if err != nil {
 		for _, t := range tasks {
-			w.settle(ctx, t, nil, err)
+			w.settle(ctx, t, nil, err, ctx.Err() != nil)
 		}
 		return
 	}
@@ -170,7 +182,14 @@ func (w *Worker) proveGroup(ctx context.Context, circuit string, tasks []*task) 
 		if e == nil && proof == nil {
 			e = fmt.Errorf("service: internal error: no proof and no error for job %s", t.id)
 		}
-		w.settle(ctx, t, proof, e)
+		stopping := ctx.Err() != nil
+		w.settling.Add(1)
+		go func() {
+			defer w.settling.Done()
+			sctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+			defer cancel()
+			w.settle(sctx, t, proof, e, stopping)
+		}()
 	}
 }
 
@@ -189,11 +208,14 @@ func permanent(err error) bool {
 	return errors.Is(err, groth16.ErrInput)
 }
 
+// storeTimeout bounds the storing of one job's result.
+const storeTimeout = 30 * time.Second
+
 // settle stores a job's result: its proof, or its failure, or (for a
-// transient failure with deliveries left) gives it back.
-func (w *Worker) settle(ctx context.Context, t *task, proof gnarkgroth16.Proof, err error) {
-	if ctx.Err() != nil {
-		// Stopping: the job goes back to the queue for another worker.
+// transient failure with deliveries left) gives it back. A job that failed
+// because the worker is stopping goes back for another worker.
+func (w *Worker) settle(ctx context.Context, t *task, proof gnarkgroth16.Proof, err error, stopping bool) {
+	if err != nil && stopping {
 		w.giveBack(t, "the worker stopped before the job finished")
 		return
 	}

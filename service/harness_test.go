@@ -34,7 +34,12 @@ type fixture struct {
 	vk            gnarkgroth16.VerifyingKey
 	r1cs, pkRaw   []byte
 	vkBytes       []byte
-	witnessSerial uint64
+
+	// prover makes the reference proofs: groth16.Prover's Prove, which
+	// gives groth16.Prove's bytes with a key kept resident.
+	proverOnce sync.Once
+	prover     *groth16.Prover
+	proverErr  error
 }
 
 var (
@@ -247,14 +252,19 @@ func (e *env) waitAll(ids []string, timeout time.Duration) map[string]client.Job
 	return out
 }
 
-// reference is groth16.Prove's proof of w with the job's seed.
+// reference is groth16.Prove's proof of w with the job's seed (made by a
+// groth16.Prover, whose proofs are Prove's).
 func reference(t testing.TB, f *fixture, w witness.Witness, seed []byte) []byte {
 	t.Helper()
 	rd, err := service.JobRandomness(seed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := groth16.Prove(f.ccs, f.pk, w, groth16.WithRandomness(rd))
+	f.proverOnce.Do(func() { f.prover, f.proverErr = groth16.NewProver(f.ccs, f.pk, groth16.WithBackend(cpu.MustNew())) })
+	if f.proverErr != nil {
+		t.Fatal(f.proverErr)
+	}
+	p, err := f.prover.Prove(context.Background(), w, groth16.WithRandomness(rd))
 	if err != nil {
 		t.Fatal(err)
 	}

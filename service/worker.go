@@ -52,6 +52,8 @@ type Worker struct {
 	mu      sync.Mutex
 	provers map[string]*circuitProver
 	proved  atomic.Int64
+	// settling counts the jobs whose results are being stored.
+	settling sync.WaitGroup
 }
 
 var workerSeq atomic.Int64
@@ -108,6 +110,7 @@ func (w *Worker) Proved() int64 { return w.proved.Load() }
 func (w *Worker) Run(ctx context.Context) error {
 	w.log.Info("worker started", "devices", len(w.devices), "max_batch", w.cfg.MaxBatch)
 	defer w.closeProvers()
+	defer w.settling.Wait()
 	proveCtx, cancelProve := context.WithCancel(context.Background())
 	defer cancelProve()
 	stop := context.AfterFunc(ctx, func() { time.AfterFunc(w.cfg.Drain, cancelProve) })

@@ -11,6 +11,7 @@
 //	g16 submit    register a circuit and submit jobs to a service
 //	g16 status    report a service's jobs
 //	g16 fetch     fetch a job's proof
+//	g16 loadtest  time jobs through the service beside ProveBatch
 //
 // Every command takes -v, which logs what g16 (and gnark) do through
 // log/slog to standard error. The hints of gnark's standard library are
@@ -55,6 +56,7 @@ var commands = []struct {
 	{"submit", "register a circuit and submit jobs to a service", runSubmit},
 	{"status", "report a service's jobs", runStatus},
 	{"fetch", "fetch a job's proof from a service", runFetch},
+	{"loadtest", "time jobs through the service beside ProveBatch on the same devices", runLoadtest},
 }
 
 func usage(w io.Writer) {

@@ -27,13 +27,13 @@ import (
 
 // fixture is a small circuit with gnark's real setup, made once.
 type fixture struct {
-	name          string
-	ccs           constraint.ConstraintSystem
-	shape         synth.Shape
-	pk            gnarkgroth16.ProvingKey
-	vk            gnarkgroth16.VerifyingKey
-	r1cs, pkRaw   []byte
-	vkBytes       []byte
+	name        string
+	ccs         constraint.ConstraintSystem
+	shape       synth.Shape
+	pk          gnarkgroth16.ProvingKey
+	vk          gnarkgroth16.VerifyingKey
+	r1cs, pkRaw []byte
+	vkBytes     []byte
 
 	// prover makes the reference proofs: groth16.Prover's Prove, which
 	// gives groth16.Prove's bytes with a key kept resident.
@@ -278,17 +278,7 @@ func reference(t testing.TB, f *fixture, w witness.Witness, seed []byte) []byte 
 // checkProof checks that a stored proof verifies and equals Prove's.
 func checkProof(t testing.TB, f *fixture, w witness.Witness, seed, got []byte) {
 	t.Helper()
-	proof := gnarkgroth16.NewProof(ecc.BLS12_381)
-	if _, err := proof.ReadFrom(bytes.NewReader(got)); err != nil {
-		t.Fatalf("stored proof does not decode: %v", err)
-	}
-	pub, err := w.Public()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := gnarkgroth16.Verify(proof, f.vk, pub); err != nil {
-		t.Fatalf("stored proof does not verify: %v", err)
-	}
+	verifyProof(t, f, w, got)
 	if want := reference(t, f, w, seed); !bytes.Equal(got, want) {
 		t.Fatalf("stored proof differs from groth16.Prove's with the job's seed")
 	}
@@ -300,4 +290,58 @@ func seedOf(rng *rand.Rand) []byte {
 		s[i] = byte(rng.Uint32())
 	}
 	return s
+}
+
+// checkProofs checks that every stored proof verifies and equals
+// groth16.Prove's with its job's seed. The references of each circuit come
+// from one ProveBatch with each job's randomness (its proofs are Prove's,
+// byte for byte); a few are made by Prove itself as well.
+func checkProofs(t *testing.T, jobs map[string]submitted, stored map[string][]byte) {
+	t.Helper()
+	byCircuit := make(map[*fixture][]string)
+	for id, s := range jobs {
+		byCircuit[s.f] = append(byCircuit[s.f], id)
+	}
+	for f, ids := range byCircuit {
+		ws := make([]witness.Witness, len(ids))
+		for i, id := range ids {
+			ws[i] = jobs[id].w
+		}
+		proofs, err := groth16.ProveBatch(context.Background(), f.ccs, f.pk, ws, groth16.WithBackend(cpu.MustNew()),
+			groth16.WithBatchRandomness(func(i int) io.Reader {
+				rd, _ := service.JobRandomness(jobs[ids[i]].seed)
+				return rd
+			}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, id := range ids {
+			got := stored[id]
+			verifyProof(t, f, ws[i], got)
+			var want bytes.Buffer
+			proofs[i].WriteTo(&want)
+			if !bytes.Equal(got, want.Bytes()) {
+				t.Fatalf("job %s: stored proof differs from the reference with the job's seed", id)
+			}
+			if i < 3 && !bytes.Equal(got, reference(t, f, ws[i], jobs[id].seed)) {
+				t.Fatalf("job %s: stored proof differs from groth16.Prove's with the job's seed", id)
+			}
+		}
+	}
+}
+
+// verifyProof checks a stored proof decodes and gnark's verifier accepts it.
+func verifyProof(t testing.TB, f *fixture, w witness.Witness, got []byte) {
+	t.Helper()
+	proof := gnarkgroth16.NewProof(ecc.BLS12_381)
+	if _, err := proof.ReadFrom(bytes.NewReader(got)); err != nil {
+		t.Fatalf("stored proof does not decode: %v", err)
+	}
+	pub, err := w.Public()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := gnarkgroth16.Verify(proof, f.vk, pub); err != nil {
+		t.Fatalf("stored proof does not verify: %v", err)
+	}
 }

@@ -70,6 +70,7 @@ func TestManyJobsThreeWorkers(t *testing.T) {
 	start = time.Now()
 	defer func() { t.Logf("checked in %v", time.Since(start)) }()
 	byWorker := make(map[string]int)
+	stored := make(map[string][]byte)
 	for id, j := range got {
 		if j.State != client.Done {
 			t.Fatalf("job %s: %s (%s)", id, j.State, j.Error)
@@ -79,9 +80,9 @@ func TestManyJobsThreeWorkers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := jobs[id]
-		checkProof(t, s.f, s.w, s.seed, proof)
+		stored[id] = proof
 	}
+	checkProofs(t, jobs, stored)
 	t.Logf("jobs per worker: %v", byWorker)
 	var proved int64
 	for _, w := range workers {

@@ -91,13 +91,18 @@ func (pr *Prover) proveBatch(ctx context.Context, witnesses []witness.Witness, c
 		jobs[i] = &batchJob{pr: pr, t: p.newPartition(i, w, rd), cfg: cfg}
 		poolJobs[i] = jobs[i]
 	}
-	// Partition i commits on device i mod len first (commit.go); the keys
-	// go to every device now, before the Run holds the devices.
-	for i, j := range jobs {
-		n := len(pr.devices)
-		order := append(append([]*proverDevice{}, pr.devices[i%n:]...), pr.devices[:i%n]...)
-		if err := pr.useCommitKeys(j.t, order); err != nil {
-			return nil, err
+	// The keys go to every device now, before the Run holds the devices:
+	// the commitments' MSMs run during the solves (commit.go). Partition i
+	// commits on device i mod len first.
+	var times PhaseTimes
+	commitKeys, err := pr.commitKeys(pr.devices, &times)
+	if err != nil {
+		return nil, err
+	}
+	if n := len(commitKeys); n > 0 {
+		pr.log.Debug("groth16: batch: commitment bases on every device", "upload", times.Upload)
+		for i, j := range jobs {
+			j.t.commitKeys = append(append(make([]*commitKey, 0, n), commitKeys[i%n:]...), commitKeys[:i%n]...)
 		}
 	}
 

@@ -183,23 +183,24 @@ func (k *commitKey) commit(i int, values []fr.Element) (com, pok curve.G1Affine,
 	return com, pok, nil
 }
 
-// useCommitKeys gives t the commitment keys of devs, in that order,
-// uploading the proving key to each device that does not hold it yet (with
-// the device itself, outside any scheduler region: the Prover is not
-// proving on it). A circuit without commitments needs none.
-func (pr *Prover) useCommitKeys(t *partition, devs []*proverDevice) error {
+// commitKeys returns the commitment keys of devs, in that order, uploading
+// the proving key to each device that does not hold it yet (with the
+// device itself, outside any scheduler region: the Prover is not proving
+// on it); the upload's time goes to times.Upload. A circuit without
+// commitments needs none: nil.
+func (pr *Prover) commitKeys(devs []*proverDevice, times *PhaseTimes) ([]*commitKey, error) {
 	if len(pr.p.commitmentInfo) == 0 {
-		return nil
+		return nil, nil
 	}
-	t.commitKeys = make([]*commitKey, 0, len(devs))
+	keys := make([]*commitKey, 0, len(devs))
 	for _, d := range devs {
-		k, err := d.keyForCommit(pr.p, &t.times)
+		k, err := d.keyForCommit(pr.p, times)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		t.commitKeys = append(t.commitKeys, k.commit)
+		keys = append(keys, k.commit)
 	}
-	return nil
+	return keys, nil
 }
 
 // keyForCommit returns the key resident on d, uploading it first if need

@@ -266,7 +266,8 @@ func (pr *Prover) prove(ctx context.Context, w witness.Witness, cfg *callConfig)
 	d, done := pr.pick()
 	defer done()
 	t := pr.p.newPartition(0, w, cfg.rand)
-	if err := pr.useCommitKeys(t, []*proverDevice{d}); err != nil {
+	var err error
+	if t.commitKeys, err = pr.commitKeys([]*proverDevice{d}, &t.times); err != nil {
 		return nil, err
 	}
 	if err := t.solve(); err != nil {

@@ -4,7 +4,7 @@
 # g16 bench at several sizes. Run on the GPU machine from the repository
 # root, with a bundle made by scripts/gpu-bundle.sh:
 #   bash scripts/gpu-e2e.sh BUNDLE_DIR [STEP...]
-# Steps: tests sanitize bench20 bench22 batch22 bench24 gpus sha256 sha256batch ecdsa
+# Steps: tests sanitize bench20 bench22 batch22 bench24 gpus sha256 sha256batch ecdsa service
 # (default: all but gpus and the std circuits sha256, sha256batch, ecdsa).
 # Logs go to $OUT (or ./e2e-logs). The std circuits' gnark setup keys are
 # cached in $G16_KEYS (default $TMPDIR/g16-keys), outside $OUT: sha256batch
@@ -32,7 +32,7 @@ step() { # name, log, command...
 	local t0=$SECONDS
 	"$@" >"$logs/$log" 2>&1
 	local r=$?
-	grep -E '^(--- |ok|FAIL|PASS|panic|=+ ERROR SUMMARY)|^ *(phase|total|ours|solve|commit|upload|H |MSM|assemble|prover|gnark|g16|byte|partitions|staged|host|staging|compute|cuda|cpu|compile|keys|setup)' "$logs/$log" | tail -n 40
+	grep -E '^(--- |ok|FAIL|PASS|panic|=+ ERROR SUMMARY)|^ *(phase|total|ours|solve|commit|upload|H |MSM|assemble|prover|gnark|g16|byte|partitions|staged|host|staging|compute|cuda|cpu|compile|keys|setup)|^[0-9]+ +(ProveBatch|service)|^(median|every service)' "$logs/$log" | tail -n 40
 	echo "== $name: exit $r, $((SECONDS - t0)) s"
 	[ $r -eq 0 ] || rc=1
 }
@@ -53,6 +53,11 @@ for s in $steps; do
 		done
 		;;
 	ecdsa) step "ecdsa secp256k1, 1 signature, gnark setup key" ecdsa.log "$bin/g16" bench --backend cuda --circuit ecdsa --signatures 1 --keydir "$keys" --proofs 3 ;;
+	service)
+		step "service beside ProveBatch, 64 jobs of 2^16" service16.log "$bin/g16" loadtest --backend cuda --size 2^16 --jobs 64 --rounds 3 --log-level warn
+		step "service beside ProveBatch, 64 jobs of 2^16, batches of 16" service16-b16.log "$bin/g16" loadtest --backend cuda --size 2^16 --jobs 64 --rounds 3 --max-batch 16 --log-level warn
+		step "service beside ProveBatch, 16 jobs of 2^20" service20.log "$bin/g16" loadtest --backend cuda --size 2^20 --jobs 16 --rounds 3 --log-level warn
+		;;
 	gpus) step "batch 10 x 2^22, 1 and 2 GPUs" gpus22.log "$bin/g16" bench --backend cuda --size 2^22 --keys random --partitions 10 --gpus 1,2 --no-gnark --compare-cpu=false ;;
 	esac
 done

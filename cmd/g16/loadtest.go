@@ -17,6 +17,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"syscall"
 	"time"
 
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
@@ -121,13 +122,14 @@ func runLoadtest(args []string, stdout, stderr io.Writer) error {
 	defer svc.close()
 
 	type result struct {
-		wall time.Duration
-		lat  []time.Duration
+		wall, cpu time.Duration
+		lat       []time.Duration
 	}
 	var directRes, svcRes []result
 	for round := range *rounds {
 		lat := make([]time.Duration, *jobs)
 		var mu sync.Mutex
+		cpu0 := processCPU()
 		start := time.Now()
 		proofs, err := pr.ProveBatch(ctx, ws[:*jobs], groth16.WithBatchRandomness(randFor),
 			groth16.WithPhaseTimes(func(i int, _ groth16.PhaseTimes) {
@@ -138,12 +140,13 @@ func runLoadtest(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		directRes = append(directRes, result{time.Since(start), lat})
+		directRes = append(directRes, result{time.Since(start), processCPU() - cpu0, lat})
+		cpu0 = processCPU()
 		slat, swall, got, err := svc.run(ctx, wbs[:*jobs], seeds[:*jobs], round)
 		if err != nil {
 			return err
 		}
-		svcRes = append(svcRes, result{swall, slat})
+		svcRes = append(svcRes, result{swall, processCPU() - cpu0, slat})
 		for i, p := range proofs {
 			var b bytes.Buffer
 			if _, err := p.WriteTo(&b); err != nil {
@@ -155,26 +158,43 @@ func runLoadtest(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	fmt.Fprintf(stdout, "every service proof equals ProveBatch's with the job's seed\n\n")
-	fmt.Fprintf(stdout, "%-6s %-28s %10s %9s %10s %10s\n", "round", "path", "wall", "jobs/s", "p50", "p99")
+	fmt.Fprintf(stdout, "%-6s %-28s %10s %9s %10s %10s %10s\n", "round", "path", "wall", "jobs/s", "p50", "p99", "CPU/job")
 	row := func(round int, name string, r result) {
 		lat := slices.Clone(r.lat)
 		slices.Sort(lat)
 		p := func(q float64) time.Duration { return lat[min(len(lat)-1, int(q*float64(len(lat))))] }
-		fmt.Fprintf(stdout, "%-6d %-28s %10s %9.2f %10s %10s\n", round, name, r.wall.Round(time.Millisecond),
-			float64(len(lat))/r.wall.Seconds(), p(0.50).Round(time.Millisecond), p(0.99).Round(time.Millisecond))
+		fmt.Fprintf(stdout, "%-6d %-28s %10s %9.2f %10s %10s %10s\n", round, name, r.wall.Round(time.Millisecond),
+			float64(len(lat))/r.wall.Seconds(), p(0.50).Round(time.Millisecond), p(0.99).Round(time.Millisecond),
+			(r.cpu / time.Duration(len(lat))).Round(time.Millisecond))
 	}
 	var dw, sw []time.Duration
+	var dc, sc time.Duration
 	for i := range directRes {
 		row(i, "ProveBatch (direct)", directRes[i])
 		row(i, "service (HTTP+NATS+worker)", svcRes[i])
 		dw, sw = append(dw, directRes[i].wall), append(sw, svcRes[i].wall)
+		dc, sc = dc+directRes[i].cpu, sc+svcRes[i].cpu
 	}
 	slices.Sort(dw)
 	slices.Sort(sw)
 	md, ms := dw[len(dw)/2], sw[len(sw)/2]
 	fmt.Fprintf(stdout, "\nmedian wall: ProveBatch %s, service %s: service overhead %+.1f%% (%+.1f ms per job)\n",
 		md.Round(time.Millisecond), ms.Round(time.Millisecond), 100*(ms.Seconds()/md.Seconds()-1), 1000*(ms-md).Seconds()/float64(*jobs))
+	// The process's CPU time does not depend on what else the machine
+	// runs: it counts the service's own work (NATS, HTTP, JSON, stores).
+	fmt.Fprintf(stdout, "process CPU, all rounds: ProveBatch %s, service %s: service overhead %+.1f%% (%+.1f ms of CPU per job)\n",
+		dc.Round(time.Millisecond), sc.Round(time.Millisecond), 100*(sc.Seconds()/dc.Seconds()-1),
+		1000*(sc-dc).Seconds()/float64(*jobs**rounds))
 	return nil
+}
+
+// processCPU is the CPU time (user and system) this process has used.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // loadService is an embedded service with local workers and a client.

@@ -465,3 +465,67 @@ func TestGracefulStopGivesBack(t *testing.T) {
 	}
 	checkProof(t, fs[1], w, seed, proof)
 }
+
+// failingProver fails every witness as a device would: an error worth
+// another delivery.
+type failingProver struct{}
+
+func (failingProver) ProveBatch(_ context.Context, ws []witness.Witness, _ ...groth16.Option) ([]gnarkgroth16.Proof, error) {
+	return nil, errors.New("injected device fault")
+}
+
+func (failingProver) Close() error { return nil }
+
+// TestBoundedDeliveries: a job that keeps failing on devices is retried
+// up to the delivery bound, then fails; a job whose workers all die on it
+// fails once JetStream gives up on it.
+func TestBoundedDeliveries(t *testing.T) {
+	fs := testFixtures(t)
+	rng := testRand(t)
+	e := newEnv(t, service.QueueConfig{AckWait: time.Second, MaxDeliver: 2})
+	circ := e.register(fs[1])
+	ctx := context.Background()
+
+	flaky := e.startWorker("flaky", func(constraint.ConstraintSystem, gnarkgroth16.ProvingKey, []backend.Backend, *slog.Logger) (service.Prover, error) {
+		return failingProver{}, nil
+	})
+	_, wb := witnessOf(t, fs[1], rng)
+	j, err := e.cli.Submit(ctx, client.SubmitRequest{Circuit: circ.ID, Witness: wb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	final := e.waitAll([]string{j.ID}, time.Minute)[j.ID]
+	if final.State != client.Failed || final.Attempts != 2 || !strings.Contains(final.Error, "delivery 2 of 2") || !strings.Contains(final.Error, "injected device fault") {
+		t.Fatalf("always-failing job: %s after %d deliveries (%q), want failed after 2 naming the fault", final.State, final.Attempts, final.Error)
+	}
+	flaky.stop()
+
+	started := make(chan int, 4)
+	blocking := func(constraint.ConstraintSystem, gnarkgroth16.ProvingKey, []backend.Backend, *slog.Logger) (service.Prover, error) {
+		return blockingProver{started: started}, nil
+	}
+	_, wb = witnessOf(t, fs[1], rng)
+	j, err = e.cli.Submit(ctx, client.SubmitRequest{Circuit: circ.ID, Witness: wb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 { // a worker dies on each delivery
+		dying := e.startWorker(fmt.Sprintf("dying%d", i), blocking)
+		select {
+		case <-started:
+		case <-time.After(30 * time.Second):
+			t.Fatalf("delivery %d never came", i+1)
+		}
+		dying.nc.Close()
+	}
+	// JetStream notices the exhausted job when a worker next pulls.
+	healthy := e.startWorker("healthy", nil)
+	final = e.waitAll([]string{j.ID}, time.Minute)[j.ID]
+	if final.State != client.Failed || !strings.Contains(final.Error, "without a result") {
+		t.Fatalf("job whose workers died: %s (%q), want failed after the last delivery", final.State, final.Error)
+	}
+	if healthy.w.Proved() != 0 {
+		t.Errorf("the exhausted job was delivered again and proved")
+	}
+	t.Logf("failed: %s", final.Error)
+}

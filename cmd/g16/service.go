@@ -7,8 +7,10 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -16,6 +18,12 @@ import (
 	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/service"
 )
+
+// stopContext is the context of a long-running command (serve, worker):
+// it ends on SIGINT or SIGTERM.
+var stopContext = func() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
 
 // defaultServer is where g16 serve listens and the client commands call.
 const defaultServer = "http://127.0.0.1:8416"

@@ -61,7 +61,8 @@ type Backend interface {
 	AllocDirect(bytes int64) (Buffer, error)
 	// Free releases buf. Pooled bytes return to the pool, ordered on q, and
 	// stay held until TrimPool; direct bytes return to the device. q may be
-	// nil for direct buffers.
+	// nil for direct buffers. Freeing a direct buffer first waits for all
+	// work on the device, as cudaFree does: it is device-global, like Sync.
 	Free(q Queue, buf Buffer) error
 	// TrimPool releases pool-cached bytes until at most keep bytes are
 	// cached. Device-global.
@@ -71,6 +72,14 @@ type Backend interface {
 	Sync() error
 	// Memory reports the device's memory accounting.
 	Memory() MemStats
+	// Scratch is the device memory kernel k takes from the caching pool
+	// while it runs on n elements (points for an MSM, 2^LogN values for an
+	// NTT, n values for QuotientStep), beyond the buffers it is given. It
+	// is back in the pool's cache when k returns. A caller that budgets
+	// device memory counts it, so that compute does not run out of memory
+	// halfway. It is what k takes on its normal path; on out-of-memory an
+	// MSM may retry in smaller passes, which take less.
+	Scratch(k Kernel, n int) int64
 
 	// NewQueue creates an ordered work queue.
 	NewQueue() (Queue, error)
@@ -113,6 +122,30 @@ type HostBound interface {
 func IsHostBound(b Backend) bool {
 	h, ok := b.(HostBound)
 	return ok && h.HostBound()
+}
+
+// Kernel names a compute operation, for Scratch.
+type Kernel uint8
+
+const (
+	KernelMSMG1 Kernel = iota
+	KernelMSMG2
+	KernelNTT
+	KernelQuotientStep
+)
+
+func (k Kernel) String() string {
+	switch k {
+	case KernelMSMG1:
+		return "MSMG1"
+	case KernelMSMG2:
+		return "MSMG2"
+	case KernelNTT:
+		return "NTT"
+	case KernelQuotientStep:
+		return "QuotientStep"
+	}
+	return fmt.Sprintf("Kernel(%d)", uint8(k))
 }
 
 // MemStats is a device's memory accounting, in bytes.

@@ -19,9 +19,19 @@
 // # Device-global calls
 //
 // Sync waits for every operation in flight on the device, from every queue
-// and every goroutine. TrimPool changes state that every queue shares. Both
-// are device-global: the scheduler calls them only inside a device's compute
-// region (see package pool), never while holding only its staging region.
+// and every goroutine. TrimPool changes state that every queue shares. Free
+// of a direct (AllocDirect) buffer waits for the whole device first, as
+// cudaFree does. All three are device-global: the scheduler calls them only
+// inside a device's compute region (see package pool), never while holding
+// only its staging region. Pooled frees are ordered on their queue and are
+// not device-global.
+//
+// # Scratch
+//
+// Kernels take temporary memory from the pool while they run (an MSM's
+// sort and bucket arrays run to gigabytes at 2^25 points). Scratch reports
+// how much, so that a scheduler's budget counts it next to the buffers it
+// hands out.
 //
 // # Layout
 //

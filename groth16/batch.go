@@ -3,6 +3,7 @@ package groth16
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"sync"
 	"time"
@@ -63,18 +64,20 @@ func (pr *Prover) proveBatch(ctx context.Context, witnesses []witness.Witness, c
 		return nil, inputErr("ProveBatch: nil context")
 	}
 	p := pr.p
-	keyBytes := keyBytes(p.pk)
-	if cfg.budget > 0 {
-		set := p.partitionBytes()
-		if keyBytes > cfg.budget || set > cfg.budget-keyBytes {
-			return nil, optErr("WithMemoryBudget", "%d bytes per device cannot hold the proving key (%d bytes) and one partition's buffers (%d bytes)",
-				cfg.budget, keyBytes, set)
-		}
-	}
 	pr.run.Lock()
 	defer pr.run.Unlock()
 	if err := pr.enter(); err != nil {
 		return nil, err
+	}
+	// Each device's plan (choosePlan) before anything is solved: a batch
+	// that cannot fit fails at once.
+	for _, d := range pr.devices {
+		if _, err := d.planFor(p, cfg.budget); err != nil {
+			if cfg.budget > 0 {
+				return nil, optErr("WithMemoryBudget", "%d bytes per device: %v", cfg.budget, err)
+			}
+			return nil, fmt.Errorf("groth16: %w", err)
+		}
 	}
 	randFor := cfg.randFor
 	if randFor == nil {
@@ -95,7 +98,7 @@ func (pr *Prover) proveBatch(ctx context.Context, witnesses []witness.Witness, c
 	// the commitments' MSMs run during the solves (commit.go). Partition i
 	// commits on device i mod len first.
 	var times PhaseTimes
-	commitKeys, err := pr.commitKeys(pr.devices, &times)
+	commitKeys, err := pr.commitKeys(pr.devices, &times, cfg.budget)
 	if err != nil {
 		return nil, err
 	}
@@ -107,22 +110,9 @@ func (pr *Prover) proveBatch(ctx context.Context, witnesses []witness.Witness, c
 	}
 
 	devices := pr.Devices()
-	// The pool reserves the key's bytes in each device's budget. Under
-	// the default budget, a key already resident is counted in the memory
-	// the device reports in use, so it is not reserved twice.
-	reserve := keyBytes
-	if cfg.budget == 0 && !cfg.rawPool && pr.allLoaded() {
-		reserve = 0
-	}
-	resident := pool.Resident[*deviceKey]{
-		Bytes: reserve,
-		Load: func(device int, dev backend.Backend, q backend.Queue) (*deviceKey, error) {
-			k, _, err := pr.devices[device].residentKey(p, dev, q)
-			return k, err
-		},
-		// The Prover keeps its keys until Close.
-		Free: func(backend.Backend, backend.Queue, *deviceKey) error { return nil },
-	}
+	resident := pool.Resident[*deviceKey]{Fit: func(device int, dev backend.Backend, budget int64) (pool.Resident[*deviceKey], error) {
+		return pr.residentFor(device, cfg, budget)
+	}}
 	start := time.Now()
 	poolOpts := cfg.poolOpts
 	if lim := p.solverLimit(); lim > 0 {
@@ -144,21 +134,33 @@ func (pr *Prover) proveBatch(ctx context.Context, witnesses []witness.Witness, c
 	return proofs, runErr
 }
 
-// partitionBytes is the device memory of one partition's buffers, as
-// bufferSizes lays them out.
-func (p *prover) partitionBytes() int64 {
-	s := int64(backend.ScalarBytes)
-	return (3*int64(p.n) + max(1, int64(len(p.pk.G1.A))) + max(1, int64(len(p.pk.G1.B))) + max(1, int64(len(p.pk.G1.K)))) * s
-}
-
-// allLoaded reports whether every device holds the key.
-func (pr *Prover) allLoaded() bool {
-	for _, d := range pr.devices {
-		if !d.loaded() {
-			return false
-		}
+// residentFor is the key as device holds it for a batch: the plan the
+// device's key already has, or the one that fits the budget the pool
+// gives it (choosePlan), with the plan's bytes and scratch for the pool to
+// count. Under the default budget, a key already resident is counted in
+// the memory the device reports in use, so its bytes are not reserved
+// twice.
+func (pr *Prover) residentFor(device int, cfg *callConfig, budget int64) (pool.Resident[*deviceKey], error) {
+	d := pr.devices[device]
+	pl, err := d.planFor(pr.p, budget)
+	if err != nil {
+		return pool.Resident[*deviceKey]{}, err
 	}
-	return true
+	reserve := pl.bytes
+	if cfg.budget == 0 && !cfg.rawPool && d.loaded() {
+		reserve = 0
+	}
+	return pool.Resident[*deviceKey]{
+		Name:    pl.String(),
+		Bytes:   reserve,
+		Scratch: pl.scratch,
+		Load: func(device int, dev backend.Backend, q backend.Queue) (*deviceKey, error) {
+			k, _, err := pr.devices[device].residentKey(pr.p, dev, q, budget)
+			return k, err
+		},
+		// The Prover keeps its keys until Close.
+		Free: func(backend.Backend, backend.Queue, *deviceKey) error { return nil },
+	}, nil
 }
 
 // batchJob adapts one partition to the scheduler.
@@ -167,6 +169,8 @@ type batchJob struct {
 	t     *partition
 	cfg   *callConfig
 	proof *groth16bls.Proof // set by Finish
+	// streamed: the buffers were sized for a streamed key (BuffersWith).
+	streamed bool
 }
 
 // Prepare solves the partition, unless ctx (the batch's, also cancelled
@@ -181,11 +185,21 @@ func (j *batchJob) Prepare(ctx context.Context) error {
 	return ctx.Err()
 }
 
-func (j *batchJob) Buffers() []int64 { return j.t.bufferSizes() }
+func (j *batchJob) Buffers() []int64 { return j.t.bufferSizes(false) }
+
+// BuffersWith sizes the buffers for the device's key: with a streamed key
+// the wire values stay on the host.
+func (j *batchJob) BuffersWith(key *deviceKey) []int64 {
+	j.streamed = key != nil && key.plan.chunk > 0
+	return j.t.bufferSizes(j.streamed)
+}
 
 // Upload may run twice (a retry on another device), so the host copies
 // stay until Finish.
 func (j *batchJob) Upload(dev backend.Backend, q backend.Queue, bufs []backend.Buffer) error {
+	if j.streamed {
+		return j.t.upload(dev, q, bufs, evalBuffers)
+	}
 	return j.t.upload(dev, q, bufs, allBuffers)
 }
 

@@ -186,15 +186,16 @@ func (k *commitKey) commit(i int, values []fr.Element) (com, pok curve.G1Affine,
 // commitKeys returns the commitment keys of devs, in that order, uploading
 // the proving key to each device that does not hold it yet (with the
 // device itself, outside any scheduler region: the Prover is not proving
-// on it); the upload's time goes to times.Upload. A circuit without
+// on it), as the plan for budget says (0: the device's default); the
+// upload's time goes to times.Upload. A circuit without
 // commitments needs none: nil.
-func (pr *Prover) commitKeys(devs []*proverDevice, times *PhaseTimes) ([]*commitKey, error) {
+func (pr *Prover) commitKeys(devs []*proverDevice, times *PhaseTimes, budget int64) ([]*commitKey, error) {
 	if len(pr.p.commitmentInfo) == 0 {
 		return nil, nil
 	}
 	keys := make([]*commitKey, 0, len(devs))
 	for _, d := range devs {
-		k, err := d.keyForCommit(pr.p, times)
+		k, err := d.keyForCommit(pr.p, times, budget)
 		if err != nil {
 			return nil, err
 		}
@@ -203,15 +204,15 @@ func (pr *Prover) commitKeys(devs []*proverDevice, times *PhaseTimes) ([]*commit
 	return keys, nil
 }
 
-// keyForCommit returns the key resident on d, uploading it first if need
-// be (its time goes to times.Upload).
-func (d *proverDevice) keyForCommit(p *prover, times *PhaseTimes) (*deviceKey, error) {
+// keyForCommit returns the key resident on d, loading it first if need be
+// as the plan for budget says (its time goes to times.Upload).
+func (d *proverDevice) keyForCommit(p *prover, times *PhaseTimes, budget int64) (*deviceKey, error) {
 	start := time.Now()
 	q, err := d.dev.NewQueue()
 	if err != nil {
 		return nil, fmt.Errorf("groth16: %w", err)
 	}
-	k, uploaded, err := d.residentKey(p, d.dev, q)
+	k, uploaded, err := d.residentKey(p, d.dev, q, budget)
 	if cerr := q.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("groth16: %w", cerr)
 	}

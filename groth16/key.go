@@ -9,15 +9,22 @@ import (
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16/bls12-381"
 
 	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/pool"
 )
 
-// deviceKey is a proving key's bases on one device: the G1 bases A, B, K
-// and Z in one buffer, the G2 bases B in another. Uploaded once, it serves
-// every partition proved on that device.
+// deviceKey is a proving key on one device, as its plan lays it out:
+// resident, the G1 bases A, B, K and Z in one buffer and the G2 bases B in
+// another, uploaded once for every partition proved on that device; or
+// streamed, a window of two chunk slots through which the host's bases
+// pass for each MSM (stream.go).
 type deviceKey struct {
-	g1, g2                 backend.Buffer
-	offA, offB, offK, offZ int64 // byte offsets in g1
+	plan                   plan
+	g1, g2                 backend.Buffer // resident bases; nil when streamed
+	offA, offB, offK, offZ int64          // byte offsets in g1
 	nbA, nbB, nbK, nbZ     int
+
+	pk    *gnarkgroth16.ProvingKey // the host's bases, which a streamed key reads
+	slots [2]streamSlot            // a streamed key's window
 
 	commit *commitKey // the BSB22 commitment bases (commit.go); nil without commitments
 }
@@ -30,15 +37,34 @@ func keyBytes(pk *gnarkgroth16.ProvingKey) int64 {
 }
 
 // Bytes is the device memory the key holds.
-func (k *deviceKey) Bytes() int64 { return k.g1.Bytes() + k.g2.Bytes() + k.commit.Bytes() }
+func (k *deviceKey) Bytes() int64 {
+	if k.plan.chunk > 0 {
+		return k.slots[0].bytes() + k.slots[1].bytes() + k.commit.Bytes()
+	}
+	return k.g1.Bytes() + k.g2.Bytes() + k.commit.Bytes()
+}
 
-// uploadKey moves pk's bases to dev. The key's buffers come from the pool
-// (alloc nil) or from alloc.
-func uploadKey(dev backend.Backend, q backend.Queue, pk *gnarkgroth16.ProvingKey, alloc func(bytes int64) (backend.Buffer, error)) (*deviceKey, error) {
+// loadKey puts pk on dev as pl says: its bases uploaded, or a stream
+// window allocated (and the commitment bases uploaded, either way). The
+// buffers come from the pool (alloc nil) or from alloc.
+func loadKey(dev backend.Backend, q backend.Queue, pk *gnarkgroth16.ProvingKey, pl plan, alloc func(bytes int64) (backend.Buffer, error)) (*deviceKey, error) {
 	if alloc == nil {
 		alloc = func(bytes int64) (backend.Buffer, error) { return dev.Alloc(q, bytes) }
 	}
-	k := &deviceKey{nbA: len(pk.G1.A), nbB: len(pk.G1.B), nbK: len(pk.G1.K), nbZ: len(pk.G1.Z)}
+	if pl.chunk > 0 {
+		return newStreamKey(dev, q, pk, pl, alloc)
+	}
+	k, err := uploadKey(dev, q, pk, alloc)
+	if err != nil {
+		return nil, err
+	}
+	k.plan = pl
+	return k, nil
+}
+
+// uploadKey moves pk's bases to dev, into buffers from alloc.
+func uploadKey(dev backend.Backend, q backend.Queue, pk *gnarkgroth16.ProvingKey, alloc func(bytes int64) (backend.Buffer, error)) (*deviceKey, error) {
+	k := &deviceKey{pk: pk, nbA: len(pk.G1.A), nbB: len(pk.G1.B), nbK: len(pk.G1.K), nbZ: len(pk.G1.Z)}
 	g1 := int64(k.nbA+k.nbB+k.nbK+k.nbZ) * backend.G1AffineBytes
 	g2 := int64(len(pk.G2.B)) * backend.G2AffineBytes
 	var err error
@@ -79,6 +105,9 @@ func uploadKey(dev backend.Backend, q backend.Queue, pk *gnarkgroth16.ProvingKey
 
 // free releases the key's device memory.
 func (k *deviceKey) free(dev backend.Backend, q backend.Queue) error {
+	if k.plan.chunk > 0 {
+		return errors.Join(k.commit.close(), k.slots[0].free(dev, q), k.slots[1].free(dev, q))
+	}
 	return errors.Join(k.commit.close(), dev.Free(q, k.g1), dev.Free(q, k.g2))
 }
 
@@ -96,7 +125,9 @@ type DeviceKey struct {
 	done bool // closed
 }
 
-// NewDeviceKey uploads pk's bases to dev.
+// NewDeviceKey uploads pk's bases to dev. When they do not fit beside one
+// proof's buffers and scratch in the memory dev reports, the key keeps a
+// stream window on dev instead, and proofs stream the bases from the host.
 func NewDeviceKey(dev backend.Backend, pk gnarkapi.ProvingKey) (*DeviceKey, error) {
 	if isNil(dev) {
 		return nil, inputErr("NewDeviceKey: nil backend")
@@ -112,7 +143,11 @@ func NewDeviceKey(dev backend.Backend, pk gnarkapi.ProvingKey) (*DeviceKey, erro
 	if err != nil {
 		return nil, fmt.Errorf("groth16: NewDeviceKey: %w", err)
 	}
-	k, err := uploadKey(dev, q, key, nil)
+	pl, err := choosePlan(dev, key, pool.DefaultBudget(dev.Memory()))
+	if err != nil {
+		return nil, errors.Join(fmt.Errorf("groth16: NewDeviceKey: %w", err), q.Close())
+	}
+	k, err := loadKey(dev, q, key, pl, nil)
 	if err != nil {
 		return nil, errors.Join(err, q.Close())
 	}

@@ -41,6 +41,11 @@ type PhaseTimes struct {
 	// SolverFallback is empty when g16's witness solver solved the
 	// circuit, and otherwise says why gnark's solver did.
 	SolverFallback string
+
+	// Plan is how the device held the key and ran the MSMs: "key
+	// resident", "key resident, MSMs one at a time", or "key streamed,
+	// chunks of N points" when the key did not fit beside the partition.
+	Plan string
 }
 
 // prover is what every partition of one (circuit, key) pair shares.
@@ -264,17 +269,25 @@ const (
 	nbBuffers
 )
 
-// bufferSizes is the byte size of each per-partition device buffer.
-func (t *partition) bufferSizes() []int64 {
+// bufferSizes is the byte size of each per-partition device buffer. With
+// a streamed key the wire values stream from the host with the bases, and
+// their buffers hold one element.
+func (t *partition) bufferSizes(streamed bool) []int64 {
 	n := int64(t.p.n)
 	s := backend.ScalarBytes
+	wires := func(v []fr.Element) int64 {
+		if streamed {
+			return s
+		}
+		return max(1, int64(len(v))) * s
+	}
 	return []int64{
 		bufA:  n * s,
 		bufB:  n * s,
 		bufC:  n * s,
-		bufWA: max(1, int64(len(t.wA))) * s,
-		bufWB: max(1, int64(len(t.wB))) * s,
-		bufWK: max(1, int64(len(t.wK))) * s,
+		bufWA: wires(t.wA),
+		bufWB: wires(t.wB),
+		bufWK: wires(t.wK),
 	}
 }
 
@@ -322,7 +335,10 @@ func (t *partition) release() {
 // hide the upload of a, b, c and H behind them. On a host-bound backend
 // (the CPU backend) that would only make them compete for the cores, so H
 // runs first and the five MSMs after it, side by side, as gnark's prover
-// does. compute returns only when every MSM has finished.
+// does. When key's plan says the MSMs' scratch does not fit side by side,
+// H runs first and the MSMs one at a time; when it streams the key, so do
+// they, each through the stream window (computeStreamed). compute returns
+// only when every MSM has finished.
 func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey, bufs []backend.Buffer, pending []int) error {
 	p := t.p
 	if len(bufs) != nbBuffers {
@@ -358,11 +374,17 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 		t.times.H = time.Since(start)
 		return nil
 	}
+	t.times.Plan = key.plan.String()
+	if key.plan.chunk > 0 {
+		return t.computeStreamed(dev, q, key, bufs, computeH)
+	}
 	msmZ := func(q backend.Queue) error {
 		return dev.MSMG1(q, &t.msmZ, key.g1, key.offZ, bufs[bufA], p.n-1)
 	}
-	hostBound := backend.IsHostBound(dev)
-	if hostBound {
+	// H first, then the MSMs: on a host-bound backend, and when the MSMs
+	// run one at a time (their scratch would not fit side by side).
+	hFirst := backend.IsHostBound(dev) || key.plan.serial
+	if hFirst {
 		if err := computeH(); err != nil {
 			return err
 		}
@@ -389,8 +411,20 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 			return dev.MSMG1(q, &t.msmB1, key.g1, key.offB, bufs[bufWB], key.nbB)
 		}},
 	}
-	if hostBound {
+	if hFirst {
 		msms = append(msms, msm{"MSM Z", &t.times.MSMZ, msmZ})
+	}
+	if key.plan.serial {
+		for _, m := range msms {
+			s := time.Now()
+			err := m.run(q)
+			*m.took = time.Since(s)
+			if err != nil {
+				return fail(m.name, err)
+			}
+		}
+		t.times.MSM = time.Since(msmStart)
+		return nil
 	}
 	errs := make([]error, len(msms)+1)
 	var wg sync.WaitGroup
@@ -416,14 +450,24 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 		}()
 	}
 
-	// On a GPU: h, then the Z MSM, on q, beside the wire MSMs.
-	if !hostBound {
+	// On a GPU: h on q, then the Z MSM, beside the wire MSMs.
+	if !hFirst {
 		errs[len(msms)] = func() error {
 			if err := computeH(); err != nil {
 				return err
 			}
+			msms = append(msms, msm{"MSM Z", &t.times.MSMZ, msmZ})
+			// On a queue of its own (H is done): a failed MSM must not
+			// leave its error on q, which the caller waits for.
+			qz, err := dev.NewQueue()
+			if err != nil {
+				return fail("MSM Z", err)
+			}
 			s := time.Now()
-			err := msmZ(q)
+			err = msmZ(qz)
+			if cerr := qz.Close(); err == nil {
+				err = cerr
+			}
 			t.times.MSMZ = time.Since(s)
 			if err != nil {
 				return fail("MSM Z", err)
@@ -431,8 +475,33 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 			return nil
 		}()
 	}
-
 	wg.Wait()
+
+	// An MSM whose scratch did not fit beside the others' runs again, alone
+	// (one at a time, on a fresh queue): it then has the room the others
+	// gave back. Running out of memory side by side is not an error while
+	// this smaller plan exists.
+	for i := range msms {
+		if !errors.Is(errs[i], backend.ErrOutOfMemory) {
+			continue
+		}
+		m := msms[i]
+		rq, err := dev.NewQueue()
+		if err != nil {
+			errs[i] = errors.Join(errs[i], err)
+			continue
+		}
+		s := time.Now()
+		err = m.run(rq)
+		if cerr := rq.Close(); err == nil {
+			err = cerr
+		}
+		*m.took += time.Since(s)
+		errs[i] = nil
+		if err != nil {
+			errs[i] = fail(m.name, err)
+		}
+	}
 	t.times.MSM = time.Since(msmStart)
 	return errors.Join(errs...)
 }

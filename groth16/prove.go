@@ -52,14 +52,15 @@ func (pr *Prover) proveOnDevice(ctx context.Context, d *proverDevice, t *partiti
 	}
 	defer func() { err = errors.Join(err, q.Close()) }()
 	start := time.Now()
-	key, uploaded, err := d.residentKey(t.p, dev, q)
+	key, uploaded, err := d.residentKey(t.p, dev, q, 0)
 	if err != nil {
 		return err
 	}
 	if uploaded {
 		t.times.Upload += time.Since(start)
 	}
-	sizes := t.bufferSizes()
+	streamed := key.plan.chunk > 0
+	sizes := t.bufferSizes(streamed)
 	bufs := make([]backend.Buffer, 0, len(sizes))
 	defer func() {
 		for _, b := range bufs {
@@ -74,9 +75,12 @@ func (pr *Prover) proveOnDevice(ctx context.Context, d *proverDevice, t *partiti
 		bufs = append(bufs, b)
 	}
 	// The wire values go up first, so that their MSMs can start while a, b
-	// and c go up and H runs.
-	if err := t.upload(dev, q, bufs, wireBuffers); err != nil {
-		return err
+	// and c go up and H runs; with a streamed key they stream with the
+	// bases.
+	if !streamed {
+		if err := t.upload(dev, q, bufs, wireBuffers); err != nil {
+			return err
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return err

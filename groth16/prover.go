@@ -15,6 +15,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/pool"
 )
 
 // Prover proves witnesses of one circuit with one proving key, for as long
@@ -162,20 +163,43 @@ func (pr *Prover) enter() error {
 	return nil
 }
 
-// residentKey returns the key's bases on d, uploading them through dev and
-// q on first use (uploaded says so). dev is d's backend or a wrapper of it
-// (the scheduler's).
-func (d *proverDevice) residentKey(p *prover, dev backend.Backend, q backend.Queue) (k *deviceKey, uploaded bool, err error) {
+// residentKey returns the key on d, loading it through dev and q on first
+// use (uploaded says so), as the plan for budget says (planFor). dev is
+// d's backend or a wrapper of it (the scheduler's).
+func (d *proverDevice) residentKey(p *prover, dev backend.Backend, q backend.Queue, budget int64) (k *deviceKey, uploaded bool, err error) {
 	d.keyMu.Lock()
 	defer d.keyMu.Unlock()
 	if d.key != nil {
 		return d.key, false, nil
 	}
-	if k, err = uploadKey(dev, q, p.pk, nil); err != nil {
+	pl, err := d.planLocked(p, budget)
+	if err != nil {
+		return nil, false, err
+	}
+	if k, err = loadKey(dev, q, p.pk, pl, nil); err != nil {
 		return nil, false, err
 	}
 	d.key = k
 	return k, true, nil
+}
+
+// planFor is how d holds the key: the plan of the key it holds, or the
+// one choosePlan picks for budget bytes (0: the device's default budget,
+// pool.DefaultBudget) when it holds none yet.
+func (d *proverDevice) planFor(p *prover, budget int64) (plan, error) {
+	d.keyMu.Lock()
+	defer d.keyMu.Unlock()
+	return d.planLocked(p, budget)
+}
+
+func (d *proverDevice) planLocked(p *prover, budget int64) (plan, error) {
+	if d.key != nil {
+		return d.key.plan, nil
+	}
+	if budget == 0 {
+		budget = pool.DefaultBudget(d.dev.Memory())
+	}
+	return choosePlan(d.dev, p.pk, budget)
 }
 
 // loaded reports whether d holds the key.
@@ -265,9 +289,13 @@ func (pr *Prover) prove(ctx context.Context, w witness.Witness, cfg *callConfig)
 	}
 	d, done := pr.pick()
 	defer done()
+	// The plan first: a proof that cannot fit fails before solving.
+	if _, err := d.planFor(pr.p, 0); err != nil {
+		return nil, fmt.Errorf("groth16: %w", err)
+	}
 	t := pr.p.newPartition(0, w, cfg.rand)
 	var err error
-	if t.commitKeys, err = pr.commitKeys([]*proverDevice{d}, &t.times); err != nil {
+	if t.commitKeys, err = pr.commitKeys([]*proverDevice{d}, &t.times, 0); err != nil {
 		return nil, err
 	}
 	if err := t.solve(); err != nil {

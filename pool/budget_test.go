@@ -20,7 +20,7 @@ func noStaging(c *config) error { c.noStaging = true; return nil }
 // the Run at once, naming the option; one that cannot hold a job fails
 // each job as out of memory, naming it.
 func TestBudgetIsACap(t *testing.T) {
-	budget := fakeKeyBytes + fakeSetSize()
+	budget := fakeKeyBytes + fakeScratch + fakeSetSize()
 	for _, tc := range []struct {
 		name string
 		opts []Option
@@ -56,7 +56,7 @@ func TestBudgetIsACap(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "WithMemoryBudget(1)") {
 		t.Fatalf("budget below the resident state: want an error naming WithMemoryBudget(1), got %v", err)
 	}
-	small := fakeKeyBytes + fakeSetSize() - 1
+	small := fakeKeyBytes + fakeScratch + fakeSetSize() - 1
 	err = Run(context.Background(), devices(dev), asJobs(newFakeJobs(2)), (&fakeResident{}).spec(), WithMemoryBudget(small))
 	var errs Errors
 	if !errors.As(err, &errs) || len(errs) != 2 || !errors.Is(err, backend.ErrOutOfMemory) || !strings.Contains(err.Error(), "WithMemoryBudget") {

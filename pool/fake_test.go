@@ -12,6 +12,7 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/backend/cpu"
 )
 
 // The fake workload: each job holds logN-sized scalars; its device work is
@@ -51,12 +52,23 @@ func fakeSetSize() int64 { return total(fakeSetBytes) }
 
 const fakeKeyBytes = fakeN * backend.G1AffineBytes
 
+// fakeScratch is what a fake job's MSM takes on a CPU backend with the
+// default scratch model.
+const fakeScratch = fakeN * cpu.DefaultMSMScratch
+
 // loads counts resident loads, frees resident frees.
 type fakeResident struct{ loads, frees atomic.Int32 }
 
 func (f *fakeResident) spec() Resident[*fakeKey] {
 	return Resident[*fakeKey]{
+		Name:  "fake key",
 		Bytes: fakeKeyBytes,
+		Fit: func(_ int, dev backend.Backend, budget int64) (Resident[*fakeKey], error) {
+			r := f.spec()
+			r.Fit = nil
+			r.Scratch = dev.Scratch(backend.KernelMSMG1, fakeN)
+			return r, nil
+		},
 		Load: func(_ int, dev backend.Backend, q backend.Queue) (*fakeKey, error) {
 			buf, err := dev.Alloc(q, fakeKeyBytes)
 			if err != nil {

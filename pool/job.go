@@ -31,17 +31,39 @@ type Job[K any] interface {
 	Finish(ctx context.Context) error
 }
 
+// ResidentSized is implemented by jobs whose buffers depend on the
+// resident state of the device they run on (a proving key streamed rather
+// than resident needs fewer). The pool then calls BuffersWith, with that
+// device's state, instead of Buffers.
+type ResidentSized[K any] interface {
+	BuffersWith(res K) []int64
+}
+
 // Resident describes state kept on each device for the whole Run, such as
 // the proving key's bases: loaded on a device before its first Compute
 // (inside the compute region) and freed when the Run ends. The zero value
 // means no resident state; Compute then receives K's zero value.
 type Resident[K any] struct {
+	// Name says what the state is, for the trace (e.g. "key resident").
+	Name string
 	// Bytes is the device memory Load takes. It is reserved in every
 	// device's budget from the start.
 	Bytes int64
+	// Scratch is the device memory one job's Compute takes beyond its
+	// buffers while it runs (the kernels' scratch, at its peak). One job
+	// computes on a device at a time, so it is reserved once per device,
+	// from the start, beside Bytes.
+	Scratch int64
 	// Load uploads the state to dev, which is Run's devices[device] (or
 	// the wrapper WithInstrument makes of it).
 	Load func(device int, dev backend.Backend, q backend.Queue) (K, error)
 	// Free releases what Load took.
 	Free func(dev backend.Backend, q backend.Queue, k K) error
+
+	// Fit, when set, chooses the state for one device, Run's
+	// devices[device], from the budget the Run gives it (0: unlimited), once per device before any job runs; its
+	// result (whose Fit is ignored) replaces this Resident there. A Fit
+	// that fails fails the Run before any job is prepared: use it to refuse
+	// work that cannot fit at all.
+	Fit func(device int, dev backend.Backend, budget int64) (Resident[K], error)
 }

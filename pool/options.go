@@ -23,6 +23,7 @@ type config struct {
 	// catch a scheduler that breaks the rules.
 	noTrim        bool // the fallback skips TrimPool before AllocDirect
 	syncInStaging bool // staging calls Sync
+	evictDirect   bool // staging frees idle sets from AllocDirect too
 
 	// noStaging sends every job through the fallback path (tests).
 	noStaging bool

@@ -13,7 +13,6 @@ import (
 type run[K any] struct {
 	cfg     config
 	jobs    []Job[K]
-	res     Resident[K]
 	devices []*device[K]
 	sched   sched
 	trace   *Trace
@@ -54,20 +53,42 @@ func Run[K any](ctx context.Context, devices []backend.Backend, jobs []Job[K], r
 	if res.Load != nil && res.Free == nil {
 		return errors.New("pool: Run: Resident has Load but no Free")
 	}
-	if cfg.budget > 0 && res.Bytes > cfg.budget {
-		return fmt.Errorf("pool: Run: WithMemoryBudget(%d) cannot hold the resident state's %d bytes", cfg.budget, res.Bytes)
-	}
-	r := &run[K]{cfg: cfg, jobs: jobs, res: res, trace: cfg.trace, errs: make([]*JobError, len(jobs))}
+	r := &run[K]{cfg: cfg, jobs: jobs, trace: cfg.trace, errs: make([]*JobError, len(jobs))}
 	names := make([]string, len(devices))
 	for i, b := range devices {
 		if b == nil {
 			return fmt.Errorf("pool: Run: device %d is nil", i)
 		}
-		r.devices = append(r.devices, newDevice[K](i, b, &cfg, res.Bytes))
+		r.devices = append(r.devices, newDevice[K](i, b, &cfg))
 		names[i] = b.String()
+	}
+	for _, d := range r.devices {
+		spec := res
+		if res.Fit != nil {
+			var err error
+			if spec, err = res.Fit(d.idx, d.b, d.budgetBytes()); err != nil {
+				return fmt.Errorf("pool: %s: %w", d.name, err)
+			}
+		}
+		if spec.Load != nil && spec.Free == nil {
+			return fmt.Errorf("pool: Run: %s: Resident has Load but no Free", d.name)
+		}
+		if d.capped && spec.Bytes+spec.Scratch > d.budget {
+			return fmt.Errorf("pool: Run: %s: WithMemoryBudget(%d) cannot hold the resident state's %d bytes and its jobs' %d bytes of scratch",
+				d.name, d.budget, spec.Bytes, spec.Scratch)
+		}
+		d.setResident(spec)
 	}
 	r.trace.begin(names)
 	defer r.trace.finish()
+	for _, d := range r.devices {
+		if d.spec.Name != "" || d.spec.Bytes > 0 || d.spec.Scratch > 0 {
+			now := r.trace.now()
+			r.trace.add(Event{Kind: KindOutcome, Name: OutcomePlan, Device: d.idx, Worker: -1, Partition: -1,
+				Start: now, End: now, Bytes: d.spec.Bytes, Outcome: d.spec.Name,
+				Err: fmt.Sprintf("scratch %d bytes", d.spec.Scratch)})
+		}
+	}
 	if len(jobs) == 0 {
 		return ctx.Err()
 	}
@@ -163,7 +184,7 @@ func (r *run[K]) cleanup(d *device[K]) error {
 	var errs []error
 	defer func() { w.leave(RegionCompute, OutcomeCleanup, errors.Join(errs...)) }()
 	d.mu.Lock()
-	ev := d.evictLocked()
+	ev := d.evictLocked(true)
 	d.mu.Unlock()
 	if err := w.freeSets(ev); err != nil {
 		errs = append(errs, err)
@@ -172,7 +193,7 @@ func (r *run[K]) cleanup(d *device[K]) error {
 	if d.resLoaded.Load() {
 		q, err := w.b.NewQueue()
 		if err == nil {
-			err = r.res.Free(w.b, q, d.res)
+			err = d.spec.Free(w.b, q, d.res)
 			if cerr := q.Close(); err == nil {
 				err = cerr
 			}

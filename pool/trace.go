@@ -40,6 +40,14 @@ const (
 	OutcomeFallback = "fallback"        // computed through the fallback path
 	OutcomeResident = "resident"        // the compute region held to load the resident state
 	OutcomeCleanup  = "cleanup"         // the compute region held to free what the Run left
+	// OutcomeRetried: a compute ran out of device memory; the worker made
+	// room in the compute region (idle sets freed, Sync, TrimPool) and ran
+	// it again.
+	OutcomeRetried = "out of memory: retried"
+	// OutcomePlan: the resident state chosen for a device at the start
+	// (Resident.Fit); Outcome is its Name, Bytes its size, Err notes the
+	// scratch reserved beside it.
+	OutcomePlan = "plan"
 )
 
 // Event is one entry of a Trace. Times are nanoseconds since the Run began.

@@ -82,6 +82,9 @@ func (w *worker[K]) attempt(ctx context.Context, it *item) (err error, devErr bo
 		return err, ctx.Err() == nil
 	}
 	sizes := job.Buffers()
+	if rs, ok := job.(ResidentSized[K]); ok {
+		sizes = rs.BuffersWith(w.dev.res) // loaded by ensureResident
+	}
 	set, err := w.stage(ctx, job, sizes)
 	if err != nil {
 		return err, ctx.Err() == nil
@@ -152,7 +155,13 @@ func (w *worker[K]) stage(ctx context.Context, job Job[K], sizes []int64) (*bufS
 		set = &bufSet{sizes: append([]int64(nil), sizes...), bufs: bufs, bytes: need}
 	}
 	if err := job.Upload(w.b, w.q, set.bufs); err != nil {
-		w.discard(set)
+		if set.direct {
+			// Freeing it is device-global: leave that to the compute
+			// region, which evicts idle sets.
+			w.dev.release(set, true)
+		} else {
+			w.discard(set)
+		}
 		w.leave(RegionStaging, "", err)
 		return nil, err
 	}
@@ -185,10 +194,11 @@ func (w *worker[K]) admit(sizes []int64) (set *bufSet, fresh bool, err error) {
 			d.active++
 			return nil, true, nil
 		}
-		if len(d.idle) > 0 {
-			// Idle sets of other sizes make room: free them (Free is
-			// not device-global) and look again.
-			ev := d.evictLocked()
+		if d.pooledIdleLocked() || (w.r.cfg.evictDirect && len(d.idle) > 0) {
+			// Idle sets of other sizes make room: free those from the
+			// pool (a pooled Free is not device-global; a direct one
+			// is, and waits for the compute region) and look again.
+			ev := d.evictLocked(w.r.cfg.evictDirect)
 			d.mu.Unlock()
 			err := w.freeSets(ev)
 			d.evicted(ev)
@@ -206,9 +216,13 @@ func (w *worker[K]) admit(sizes []int64) (set *bufSet, fresh bool, err error) {
 }
 
 // computeStep runs the job's device work in the compute region: on the
-// staged set, or through the fallback when set is nil.
+// staged set, or through the fallback when set is nil. A compute that runs
+// out of device memory is run again once, in the region, after makeRoom;
+// if it runs out again, the worker gives its set back and, when other jobs
+// hold memory they will release, waits for them and takes the fallback.
 func (w *worker[K]) computeStep(ctx context.Context, job Job[K], sizes []int64, set *bufSet) error {
 	outcome := OutcomeStaged
+	retried := false
 	for {
 		if err := w.acquire(ctx, RegionCompute); err != nil {
 			if set != nil {
@@ -249,9 +263,27 @@ func (w *worker[K]) computeStep(ctx context.Context, job Job[K], sizes []int64, 
 			}
 		}
 		start := time.Now()
-		err = job.Compute(w.b, w.q, res, set.bufs)
-		if err == nil {
-			err = w.wait()
+		err = w.runCompute(job, res, set)
+		if errors.Is(err, backend.ErrOutOfMemory) && !retried {
+			retried = true
+			w.note(OutcomeRetried, err)
+			if err = w.makeRoom(); err == nil {
+				if err = job.Upload(w.b, w.q, set.bufs); err == nil {
+					err = w.runCompute(job, res, set)
+				}
+			}
+		}
+		if errors.Is(err, backend.ErrOutOfMemory) {
+			w.discard(set)
+			set = nil
+			w.dev.mu.Lock()
+			gen := w.dev.gen
+			w.dev.mu.Unlock()
+			w.leave(RegionCompute, outcome, err)
+			if w.waitRelease(gen) {
+				continue
+			}
+			return err
 		}
 		if err == nil {
 			w.r.sched.observeCompute(time.Since(start))
@@ -264,6 +296,56 @@ func (w *worker[K]) computeStep(ctx context.Context, job Job[K], sizes []int64, 
 		w.leave(RegionCompute, outcome, err)
 		return err
 	}
+}
+
+// runCompute runs the job's Compute on set and waits for the queue. After an
+// error the queue is replaced: a failed queue may keep reporting it.
+func (w *worker[K]) runCompute(job Job[K], res K, set *bufSet) error {
+	err := job.Compute(w.b, w.q, res, set.bufs)
+	if err == nil {
+		err = w.wait()
+	}
+	if err != nil {
+		w.closeQueue()
+		q, qerr := w.b.NewQueue()
+		if qerr != nil {
+			return errors.Join(err, qerr)
+		}
+		w.q = q
+	}
+	return err
+}
+
+// makeRoom, in the compute region, frees the device's idle sets, waits for
+// the device and trims its pool, so that the memory they and other jobs'
+// finished work left cached is free for a retry.
+func (w *worker[K]) makeRoom() error {
+	d := w.dev
+	d.mu.Lock()
+	ev := d.evictLocked(true)
+	d.mu.Unlock()
+	err := w.freeSets(ev)
+	d.evicted(ev)
+	if err != nil {
+		return err
+	}
+	if err := w.b.Sync(); err != nil {
+		return err
+	}
+	if w.r.cfg.noTrim {
+		return nil
+	}
+	return w.b.TrimPool(0)
+}
+
+// note records an outcome event for the worker's job.
+func (w *worker[K]) note(name string, err error) {
+	now := w.r.trace.now()
+	ev := Event{Kind: KindOutcome, Name: name, Device: w.Device, Worker: w.ID, Partition: w.partition, Start: now, End: now}
+	if err != nil {
+		ev.Err = err.Error()
+	}
+	w.r.trace.add(ev)
 }
 
 // fallbackSet gets buffers inside the compute region: an idle set of the
@@ -279,7 +361,7 @@ func (w *worker[K]) fallbackSet(sizes []int64) (set *bufSet, gen uint64, err err
 		d.mu.Unlock()
 		return s, 0, nil
 	}
-	ev := d.evictLocked()
+	ev := d.evictLocked(true)
 	d.mu.Unlock()
 	err = w.freeSets(ev)
 	d.evicted(ev)
@@ -312,7 +394,7 @@ func (w *worker[K]) fallbackSet(sizes []int64) (set *bufSet, gen uint64, err err
 	d.held += need
 	d.active++
 	d.mu.Unlock()
-	return &bufSet{sizes: append([]int64(nil), sizes...), bufs: bufs, bytes: need}, gen, nil
+	return &bufSet{sizes: append([]int64(nil), sizes...), bufs: bufs, bytes: need, direct: true}, gen, nil
 }
 
 // waitRelease waits, outside both regions, until another job releases
@@ -333,7 +415,7 @@ func (w *worker[K]) waitRelease(gen uint64) bool {
 // first staging, so that staged sets never crowd out the state every job
 // needs.
 func (w *worker[K]) ensureResident(ctx context.Context) error {
-	if w.dev.resLoaded.Load() || w.r.res.Load == nil {
+	if w.dev.resLoaded.Load() || w.dev.spec.Load == nil {
 		return nil
 	}
 	if err := w.acquire(ctx, RegionCompute); err != nil {
@@ -352,31 +434,20 @@ func (w *worker[K]) ensureResident(ctx context.Context) error {
 // before its one retry.
 func (w *worker[K]) resident() (K, error) {
 	d := w.dev
-	if d.resLoaded.Load() || w.r.res.Load == nil {
+	if d.resLoaded.Load() || d.spec.Load == nil {
 		return d.res, nil
 	}
-	k, err := w.r.res.Load(w.dev.idx, w.b, w.q)
+	k, err := d.spec.Load(w.dev.idx, w.b, w.q)
 	if errors.Is(err, backend.ErrOutOfMemory) {
-		d.mu.Lock()
-		ev := d.evictLocked()
-		d.mu.Unlock()
-		ferr := w.freeSets(ev)
-		d.evicted(ev)
-		if ferr != nil {
-			return k, ferr
-		}
-		if err := w.b.Sync(); err != nil {
+		if err := w.makeRoom(); err != nil {
 			return k, err
 		}
-		if err := w.b.TrimPool(0); err != nil {
-			return k, err
-		}
-		k, err = w.r.res.Load(w.dev.idx, w.b, w.q)
+		k, err = d.spec.Load(w.dev.idx, w.b, w.q)
 	}
 	if err == nil {
 		err = w.wait() // other workers' queues will read it
 		if err != nil {
-			_ = w.r.res.Free(w.b, w.q, k)
+			_ = d.spec.Free(w.b, w.q, k)
 		}
 	}
 	if err != nil {

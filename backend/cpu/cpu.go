@@ -29,6 +29,7 @@ const (
 	OpQuotientStep Op = "QuotientStep"
 	OpMSMG1        Op = "MSMG1"
 	OpMSMG2        Op = "MSMG2"
+	OpScratch      Op = "Scratch" // an MSM pass taking its scratch memory
 )
 
 // Hook runs before each operation with its name and size (bytes for memory
@@ -43,6 +44,11 @@ type config struct {
 	capacity int64
 	tasks    int
 	hook     Hook
+
+	// The MSM's modelled scratch: perPoint bytes for each point of a pass
+	// of at most pass points.
+	scratchPerPoint int64
+	scratchPass     int
 }
 
 // WithCapacity sets the device's memory capacity in bytes (0: unlimited).
@@ -108,7 +114,7 @@ var _ backend.Backend = (*Backend)(nil)
 
 // New returns a CPU backend.
 func New(opts ...Option) (*Backend, error) {
-	cfg := config{tasks: runtime.NumCPU()}
+	cfg := config{tasks: runtime.NumCPU(), scratchPerPoint: DefaultMSMScratch, scratchPass: DefaultMSMPass}
 	for _, o := range opts {
 		if err := o(&cfg); err != nil {
 			return nil, err
@@ -289,6 +295,12 @@ func (b *Backend) Free(q backend.Queue, buf backend.Buffer) error {
 		return b.errorf(OpFree, "buf: buffer freed twice")
 	}
 	b.mu.Lock()
+	if !x.pooled {
+		// cudaFree waits for the whole device.
+		for b.inflight > 0 {
+			b.cond.Wait()
+		}
+	}
 	b.inUse -= x.bytes
 	if x.pooled {
 		b.cached += x.bytes

@@ -1,6 +1,9 @@
 package cpu
 
 import (
+	"errors"
+	"fmt"
+
 	"github.com/consensys/gnark-crypto/ecc"
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
@@ -18,7 +21,7 @@ func (b *Backend) MSMG1(q backend.Queue, out *bls12381.G1Jac, bases backend.Buff
 			}
 			_, err := r.MultiExp(points, s, ecc.MultiExpConfig{NbTasks: tasks})
 			return err
-		})
+		}, (*bls12381.G1Jac).AddAssign)
 }
 
 // MSMG2 computes Σ scalars[i]·bases[i] over G2.
@@ -31,13 +34,19 @@ func (b *Backend) MSMG2(q backend.Queue, out *bls12381.G2Jac, bases backend.Buff
 			}
 			_, err := r.MultiExp(points, s, ecc.MultiExpConfig{NbTasks: tasks})
 			return err
-		})
+		}, (*bls12381.G2Jac).AddAssign)
 }
 
-// msm checks an MSM's arguments, then runs multiExp on q with the tasks
-// msmTasks grants it. Point is the affine base type, Jac the result's.
+// msm checks an MSM's arguments, then runs multiExp on q, in passes, with
+// the tasks msmTasks grants it. Point is the affine base type, Jac the
+// result's; add sums two partial results.
+//
+// Each pass takes its modelled scratch (WithMSMScratch) from the pool for
+// as long as it runs. When the scratch does not fit, the pass is halved
+// and retried, down to minMSMPass points; the passes' sum is the same
+// group element whatever their length.
 func msm[Point, Jac any](b *Backend, q backend.Queue, op Op, out *Jac, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int, g2 bool,
-	multiExp func(r *Jac, points []Point, s []fr.Element, tasks int) error) error {
+	multiExp func(r *Jac, points []Point, s []fr.Element, tasks int) error, add func(r, p *Jac) *Jac) error {
 	if err := b.checkQueue(op, q); err != nil {
 		return err
 	}
@@ -60,8 +69,36 @@ func msm[Point, Jac any](b *Backend, q backend.Queue, op Op, out *Jac, bases bac
 		tasks, done := b.msmTasks(g2)
 		defer done()
 		var r Jac
-		if err := multiExp(&r, points, s, tasks); err != nil {
-			return b.errorf(op, "%v", err)
+		if n == 0 {
+			if err := multiExp(&r, nil, nil, tasks); err != nil {
+				return b.errorf(op, "%v", err)
+			}
+			*out = r
+			return nil
+		}
+		pass := min(n, b.cfg.scratchPass)
+		for off := 0; off < n; {
+			c := min(pass, n-off)
+			scratch := b.passScratch(c)
+			if err := b.takeScratch(scratch); err != nil {
+				if errors.Is(err, backend.ErrOutOfMemory) && c > minMSMPass {
+					pass = max(minMSMPass, c/2)
+					continue
+				}
+				return fmt.Errorf("%s: %s: %w", b.name, op, err)
+			}
+			var part Jac
+			err := multiExp(&part, points[off:off+c], s[off:off+c], tasks)
+			b.giveScratch(scratch)
+			if err != nil {
+				return b.errorf(op, "%v", err)
+			}
+			if off == 0 {
+				r = part
+			} else {
+				add(&r, &part)
+			}
+			off += c
 		}
 		*out = r
 		return nil

@@ -8,6 +8,7 @@ package cuda
 import "C"
 
 import (
+	"errors"
 	"fmt"
 	"unsafe"
 
@@ -87,8 +88,27 @@ var (
 	}()
 )
 
+// Scratch is the device memory one MSM pass takes (msmScratch, for a pass
+// of at most the chunk's points); the NTT and the quotient step run in
+// place and take none.
+func (b *Backend) Scratch(k backend.Kernel, n int) int64 {
+	switch k {
+	case backend.KernelMSMG1:
+		return msmScratch(1, n, b.cfg.msmChunk, b.cfg.msmWindow, b.cfg.msmMaxTask)
+	case backend.KernelMSMG2:
+		return msmScratch(2, n, b.cfg.msmChunk, b.cfg.msmWindow, b.cfg.msmMaxTask)
+	}
+	return 0
+}
+
+// minMSMPass is the shortest pass an MSM retries with when its scratch
+// does not fit.
+const minMSMPass = 1 << 16
+
 // msm runs the MSM in passes of at most cfg.msmChunk points, handing each
-// pass's window sums to combine.
+// pass's window sums to combine. A pass that runs out of memory is halved
+// and run again (its scratch is back in the pool), down to minMSMPass
+// points: the window sums of shorter passes add up to the same result.
 func (b *Backend) msm(q backend.Queue, op string, curve int, pointBytes int64, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int, combine func(win []fp.Element, nw, w int)) error {
 	if err := b.enter(op); err != nil {
 		return err
@@ -118,8 +138,9 @@ func (b *Backend) msm(q backend.Queue, op string, curve int, pointBytes int64, b
 	// Room for maxWindows XYZZ points of G2 (4 Fp2 = 8 Fp each).
 	win := make([]fp.Element, maxWindows*8)
 	var total MSMTiming
-	for off := 0; off < n; off += b.cfg.msmChunk {
-		c := min(b.cfg.msmChunk, n-off)
+	chunk := b.cfg.msmChunk
+	for off := 0; off < n; {
+		c := min(chunk, n-off)
 		var nw, w C.int
 		var tm C.g16_msm_timing
 		st := C.g16_msm(b.dev, s, C.int(curve),
@@ -128,8 +149,13 @@ func (b *Backend) msm(q backend.Queue, op string, curve int, pointBytes int64, b
 			C.int64_t(c), C.int(b.cfg.msmWindow), C.int(b.cfg.msmMaxTask), C.int(b.cfg.msmFlags),
 			unsafe.Pointer(&win[0]), &nw, &w, &tm)
 		if err := b.status(st); err != nil {
+			if errors.Is(err, backend.ErrOutOfMemory) && c > minMSMPass {
+				chunk = max(minMSMPass, c/2)
+				continue
+			}
 			return err
 		}
+		off += c
 		combine(win, int(nw), int(w))
 		total.Digits += float64(tm.digits)
 		total.Sort += float64(tm.sort)

@@ -1,0 +1,59 @@
+package cuda
+
+// The MSM's scratch memory, as kernels/msm.cu's msm_run allocates it for
+// one pass of c points with window w, nw = ⌈255/w⌉ windows, B = 2^(w−1)
+// buckets a window, N = c·nw digit pairs, at most R = min(N, nw·B + 1)
+// nonempty buckets (runs), tasks of at most L points and so at most
+// T = R + N/L + 1 tasks, and XYZZ points of P bytes (192 in G1, 384 in G2):
+//
+//	keys, refs and their sorted copies (live to the end)  16·N
+//	then the largest of
+//	  the digit sort (CUB's second key and value arrays)   9·N
+//	  accumulation: run starts, task counts and offsets,
+//	  task lists, their sort, two levels of sums           20·R + 29·T + 2·P·T
+//	  reduction: bucket sums, the last level of run sums,
+//	  the reduction levels                                 20·R + P·T + 1.15·P·nw·B
+//
+// plus 2 MiB for CUB's small temporaries. It is an upper bound; a GPU test
+// checks it against the peak the device records.
+func msmScratch(curve, n, chunk, window, maxTask int) int64 {
+	c := int64(min(n, chunk))
+	if c <= 0 {
+		return 0
+	}
+	w := window
+	if w == 0 {
+		w = pickWindow(c)
+	}
+	nw := int64((255 + w - 1) / w)
+	B := int64(1) << (w - 1)
+	N := c * nw
+	R := min(N, nw*B+1)
+	L := max(int64(32), 2*((c+B-1)/B))
+	if maxTask > 0 {
+		L = max(2, int64(maxTask))
+	}
+	T := R + N/L + 1
+	P := int64(192)
+	if curve == 2 {
+		P = 384
+	}
+	sortPhase := 9 * N
+	accumulate := 20*R + 29*T + 2*P*T
+	reduce := 20*R + P*T + P*nw*B*115/100
+	return 16*N + max(sortPhase, accumulate, reduce) + 2<<20
+}
+
+// pickWindow is msm.cu's pick_window: the window w in [4, 21] that
+// minimises nw·(n + 3.2·2^(w−1)).
+func pickWindow(n int64) int {
+	best, bestCost := 4, 0.0
+	for w := 4; w <= 21; w++ {
+		nw := float64((255 + w - 1) / w)
+		cost := nw * (float64(n) + 3.2*float64(int64(1)<<(w-1)))
+		if w == 4 || cost < bestCost {
+			best, bestCost = w, cost
+		}
+	}
+	return best
+}

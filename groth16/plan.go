@@ -1,0 +1,133 @@
+package groth16
+
+import (
+	"fmt"
+
+	gnarkgroth16 "github.com/consensys/gnark/backend/groth16/bls12-381"
+
+	"github.com/g16prover/g16/backend"
+)
+
+// plan is how one device proves a prover's partitions, chosen from the
+// device memory it may use (choosePlan):
+//
+//   - the key's bases resident and the five MSMs side by side (the
+//     fastest; the MSMs' scratch is taken five times at once);
+//   - the bases resident and the MSMs one at a time (one MSM's scratch);
+//   - the bases streamed from the host in chunks through a window of two
+//     chunk slots on the device (keys larger than the device): chunk k+1
+//     uploads while chunk k accumulates.
+type plan struct {
+	serial bool  // the MSMs run one at a time
+	chunk  int   // > 0: the bases stream in chunks of this many points
+	bytes  int64 // device memory the key (or the stream window) holds
+	// scratch is the scratch at its peak: the compute's MSMs'
+	// (backend.Scratch) as they overlap, and beside them one commitment
+	// MSM of a partition being solved.
+	scratch int64
+}
+
+func (pl plan) String() string {
+	switch {
+	case pl.chunk > 0:
+		return fmt.Sprintf("key streamed, chunks of %d points", pl.chunk)
+	case pl.serial:
+		return "key resident, MSMs one at a time"
+	}
+	return "key resident"
+}
+
+// minStreamChunk is the shortest chunk a streamed key uses.
+const minStreamChunk = 1 << 8
+
+// msmLengths lists the points of the five MSMs: A, B₁, K, Z in G1; B₂ in
+// G2 (last).
+func msmLengths(pk *gnarkgroth16.ProvingKey) (g1 []int, g2 int) {
+	return []int{len(pk.G1.A), len(pk.G1.B), len(pk.G1.K), len(pk.G1.Z)}, len(pk.G2.B)
+}
+
+// setBytes is the device memory of one partition's buffers (bufferSizes),
+// with the key resident or streamed.
+func setBytes(pk *gnarkgroth16.ProvingKey, streamed bool) int64 {
+	n := int64(pk.Domain.Cardinality)
+	s := backend.ScalarBytes
+	if streamed {
+		return 3*n*s + 3*s
+	}
+	return 3*n*s + (max(1, int64(len(pk.G1.A)))+max(1, int64(len(pk.G1.B)))+max(1, int64(len(pk.G1.K))))*s
+}
+
+// msmScratch is the MSMs' scratch on dev: summed, as when they run side by
+// side, and the largest one, as when they run one at a time. chunk > 0
+// bounds each MSM's length (a streamed key).
+func msmScratch(dev backend.Backend, pk *gnarkgroth16.ProvingKey, chunk int) (sum, peak int64) {
+	g1, g2 := msmLengths(pk)
+	clip := func(n int) int {
+		if chunk > 0 {
+			return min(n, chunk)
+		}
+		return n
+	}
+	for _, n := range g1 {
+		s := dev.Scratch(backend.KernelMSMG1, clip(n))
+		sum += s
+		peak = max(peak, s)
+	}
+	s := dev.Scratch(backend.KernelMSMG2, clip(g2))
+	return sum + s, max(peak, s)
+}
+
+// commitScratch is the scratch of the largest commitment MSM (they run one
+// at a time on a device, during solves).
+func commitScratch(dev backend.Backend, pk *gnarkgroth16.ProvingKey) int64 {
+	var s int64
+	for _, ck := range pk.CommitmentKeys {
+		s = max(s, dev.Scratch(backend.KernelMSMG1, len(ck.Basis)))
+	}
+	return s
+}
+
+// windowBytes is the device memory of a stream window of chunk-point
+// slots: two slots, each with room for a chunk of G2 bases (G1 chunks use
+// the same room) and its scalars.
+func windowBytes(chunk int) int64 {
+	return 2 * int64(chunk) * (backend.G2AffineBytes + backend.ScalarBytes)
+}
+
+// choosePlan picks the fastest plan whose key, one partition's buffers and
+// scratch fit in budget bytes of dev (0: unlimited). It fails, before any
+// solving, when not even the smallest stream window fits.
+func choosePlan(dev backend.Backend, pk *gnarkgroth16.ProvingKey, budget int64) (plan, error) {
+	set := setBytes(pk, false)
+	key := keyBytes(pk)
+	commit := commitScratch(dev, pk)
+	sum, peak := msmScratch(dev, pk, 0)
+	if budget <= 0 || key+set+sum+commit <= budget {
+		return plan{bytes: key, scratch: sum + commit}, nil
+	}
+	if key+set+peak+commit <= budget {
+		return plan{serial: true, bytes: key, scratch: peak + commit}, nil
+	}
+	// A streamed key keeps its commitment bases resident.
+	key = commitKeyBytes(pk)
+	g1, g2 := msmLengths(pk)
+	longest := g2
+	for _, n := range g1 {
+		longest = max(longest, n)
+	}
+	chunk := minStreamChunk
+	for chunk < longest {
+		chunk *= 2
+	}
+	set = setBytes(pk, true)
+	for ; chunk >= minStreamChunk; chunk /= 2 {
+		_, peak := msmScratch(dev, pk, chunk)
+		if w := key + windowBytes(chunk); w+set+peak+commit <= budget {
+			return plan{serial: true, chunk: chunk, bytes: w, scratch: peak + commit}, nil
+		}
+	}
+	_, peak = msmScratch(dev, pk, minStreamChunk)
+	need := set + key + windowBytes(minStreamChunk) + peak + commit
+	return plan{}, fmt.Errorf("%s: a partition needs at least %d bytes of device memory (its buffers %d, the smallest stream window, commitment bases and scratch %d), the budget is %d: %w",
+		dev, need, set, need-set, budget, backend.ErrOutOfMemory)
+}

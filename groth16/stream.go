@@ -1,0 +1,198 @@
+package groth16
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	curve "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	gnarkgroth16 "github.com/consensys/gnark/backend/groth16/bls12-381"
+
+	"github.com/g16prover/g16/backend"
+)
+
+// streamSlot is one slot of a stream window: room for a chunk of bases
+// (G2-sized, G1 chunks use the first half) and its scalars.
+type streamSlot struct {
+	bases, scalars backend.Buffer
+}
+
+func (s *streamSlot) bytes() int64 {
+	if s.bases == nil {
+		return 0
+	}
+	return s.bases.Bytes() + s.scalars.Bytes()
+}
+
+func (s *streamSlot) free(dev backend.Backend, q backend.Queue) error {
+	var errs []error
+	for _, b := range []backend.Buffer{s.bases, s.scalars} {
+		if b != nil {
+			errs = append(errs, dev.Free(q, b))
+		}
+	}
+	s.bases, s.scalars = nil, nil
+	return errors.Join(errs...)
+}
+
+// newStreamKey allocates a stream window of two slots of pl.chunk points;
+// the bases stay on the host, in pk.
+func newStreamKey(dev backend.Backend, q backend.Queue, pk *gnarkgroth16.ProvingKey, pl plan, alloc func(bytes int64) (backend.Buffer, error)) (*deviceKey, error) {
+	k := &deviceKey{plan: pl, pk: pk, nbA: len(pk.G1.A), nbB: len(pk.G1.B), nbK: len(pk.G1.K), nbZ: len(pk.G1.Z)}
+	c := int64(pl.chunk)
+	for i := range k.slots {
+		s := &k.slots[i]
+		var err error
+		if s.bases, err = alloc(c * backend.G2AffineBytes); err == nil {
+			s.scalars, err = alloc(c * backend.ScalarBytes)
+		}
+		if err != nil {
+			return nil, errors.Join(fmt.Errorf("groth16: stream window on %s: %w", dev, err), k.free(dev, q))
+		}
+	}
+	var err error
+	if k.commit, err = uploadCommitKey(dev, pk); err != nil {
+		return nil, errors.Join(err, k.free(dev, q))
+	}
+	return k, nil
+}
+
+// streamMSM computes Σ scalars[i]·bases[i] from bases and scalars on the
+// host, in chunks of key.plan.chunk points through the key's two window
+// slots, each with its own queue: while the MSM of chunk k runs in one
+// slot, a goroutine uploads chunk k+1 into the other. The chunks' sums add
+// up, in acc, to the whole MSM's.
+func streamMSM[P any, J any](dev backend.Backend, key *deviceKey, bases []P, scalars []fr.Element, acc *J,
+	msm func(q backend.Queue, out *J, bases, scalars backend.Buffer, n int) error, add func(acc, x *J) *J) (err error) {
+	if len(bases) != len(scalars) {
+		return fmt.Errorf("groth16: internal error: %d bases, %d scalars", len(bases), len(scalars))
+	}
+	c := key.plan.chunk
+	var qs [2]backend.Queue
+	for i := range qs {
+		if qs[i], err = dev.NewQueue(); err != nil {
+			return err
+		}
+		defer func() { err = errors.Join(err, qs[i].Close()) }()
+	}
+	chunks := (len(bases) + c - 1) / c
+	ready := make(chan int, 2)     // chunks uploaded, in order
+	free := make(chan struct{}, 2) // slots the MSMs have finished with
+	stop := make(chan struct{})    // the MSMs failed: stop uploading
+	upErr := make(chan error, 1)   // the uploader's outcome
+	free <- struct{}{}
+	free <- struct{}{}
+	go func() {
+		defer close(ready)
+		for k := range chunks {
+			select {
+			case <-free:
+			case <-stop:
+				upErr <- nil
+				return
+			}
+			lo, hi := k*c, min(len(bases), (k+1)*c)
+			s := &key.slots[k%2]
+			if err := dev.Upload(qs[k%2], s.bases, 0, backend.AsBytes(bases[lo:hi])); err != nil {
+				upErr <- err
+				return
+			}
+			if err := dev.Upload(qs[k%2], s.scalars, 0, backend.AsBytes(scalars[lo:hi])); err != nil {
+				upErr <- err
+				return
+			}
+			ready <- k
+		}
+		upErr <- nil
+	}()
+	var msmErr error
+	for k := range ready {
+		if msmErr != nil {
+			continue // drain: the uploader is stopping
+		}
+		lo, hi := k*c, min(len(bases), (k+1)*c)
+		s := &key.slots[k%2]
+		var part J
+		if msmErr = msm(qs[k%2], &part, s.bases, s.scalars, hi-lo); msmErr != nil {
+			close(stop)
+			continue
+		}
+		add(acc, &part)
+		free <- struct{}{}
+	}
+	return errors.Join(msmErr, <-upErr)
+}
+
+// computeStreamed is compute for a streamed key: H on q, h brought back to
+// the host, then the five MSMs one after another, each streaming its bases
+// and scalars from the host.
+func (t *partition) computeStreamed(dev backend.Backend, q backend.Queue, key *deviceKey, bufs []backend.Buffer, computeH func() error) error {
+	p := t.p
+	fail := func(stage string, err error) error {
+		return fmt.Errorf("groth16: partition %d: %s on %s (streamed key): %w", t.index, stage, dev, err)
+	}
+	if err := computeH(); err != nil {
+		return err
+	}
+	h := make([]fr.Element, p.n-1)
+	if err := dev.Download(q, backend.AsBytes(h), bufs[bufA], 0); err != nil {
+		return fail("download of h", err)
+	}
+	pk := key.pk
+	g1 := func(q backend.Queue, out *curve.G1Jac, bases, scalars backend.Buffer, n int) error {
+		return dev.MSMG1(q, out, bases, 0, scalars, n)
+	}
+	g2 := func(q backend.Queue, out *curve.G2Jac, bases, scalars backend.Buffer, n int) error {
+		return dev.MSMG2(q, out, bases, 0, scalars, n)
+	}
+	timed := func(took *time.Duration, f func() error) error {
+		s := time.Now()
+		err := f()
+		*took = time.Since(s)
+		return err
+	}
+	start := time.Now()
+	t.msmB2, t.msmK, t.msmA, t.msmB1, t.msmZ = g2Infinity(), g1Infinity(), g1Infinity(), g1Infinity(), g1Infinity()
+	steps := []struct {
+		name string
+		run  func() error
+	}{
+		{"MSM B2", func() error {
+			return timed(&t.times.MSMB2, func() error { return streamMSM(dev, key, pk.G2.B, t.wB, &t.msmB2, g2, (*curve.G2Jac).AddAssign) })
+		}},
+		{"MSM K", func() error {
+			return timed(&t.times.MSMK, func() error { return streamMSM(dev, key, pk.G1.K, t.wK, &t.msmK, g1, (*curve.G1Jac).AddAssign) })
+		}},
+		{"MSM A", func() error {
+			return timed(&t.times.MSMA, func() error { return streamMSM(dev, key, pk.G1.A, t.wA, &t.msmA, g1, (*curve.G1Jac).AddAssign) })
+		}},
+		{"MSM B1", func() error {
+			return timed(&t.times.MSMB1, func() error { return streamMSM(dev, key, pk.G1.B, t.wB, &t.msmB1, g1, (*curve.G1Jac).AddAssign) })
+		}},
+		{"MSM Z", func() error {
+			return timed(&t.times.MSMZ, func() error { return streamMSM(dev, key, pk.G1.Z, h, &t.msmZ, g1, (*curve.G1Jac).AddAssign) })
+		}},
+	}
+	for _, s := range steps {
+		if err := s.run(); err != nil {
+			return fail(s.name, err)
+		}
+	}
+	t.times.MSM = time.Since(start)
+	return nil
+}
+
+func g1Infinity() curve.G1Jac {
+	var p curve.G1Jac
+	p.X.SetOne()
+	p.Y.SetOne()
+	return p
+}
+
+func g2Infinity() curve.G2Jac {
+	var p curve.G2Jac
+	p.X.SetOne()
+	p.Y.SetOne()
+	return p
+}

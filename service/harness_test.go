@@ -202,8 +202,19 @@ func (e *env) startWorker(name string, factory service.ProverFactory) *worker {
 	return e.startWorkerWith(name, factory, 0)
 }
 
+// startWorkerMetrics starts a worker that records its metrics in m.
+func (e *env) startWorkerMetrics(name string, m *service.WorkerMetrics) *worker {
+	e.t.Helper()
+	return e.startWorkerFull(name, nil, 0, m)
+}
+
 // startWorkerWith starts a worker with a drain time (0: the default).
 func (e *env) startWorkerWith(name string, factory service.ProverFactory, drain time.Duration) *worker {
+	e.t.Helper()
+	return e.startWorkerFull(name, factory, drain, nil)
+}
+
+func (e *env) startWorkerFull(name string, factory service.ProverFactory, drain time.Duration, m *service.WorkerMetrics) *worker {
 	t := e.t
 	t.Helper()
 	nc, err := nats.Connect(e.emb.URL())
@@ -214,7 +225,7 @@ func (e *env) startWorkerWith(name string, factory service.ProverFactory, drain 
 	ctx, cancel := context.WithCancel(context.Background())
 	w, err := service.NewWorker(ctx, service.WorkerConfig{
 		NATS: nc, Devices: []backend.Backend{dev}, Name: name, NewProver: factory,
-		CacheDir: e.dir + "/cache-" + name, Logger: testLogger(t), Drain: drain,
+		CacheDir: e.dir + "/cache-" + name, Logger: testLogger(t), Drain: drain, Metrics: m,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -75,7 +75,7 @@ type WorkerMetrics struct {
 	ratioDesc   *prometheus.Desc
 	memDesc     *prometheus.Desc
 	mu          sync.Mutex
-	devices     []*busyDevice
+	devices     []workerDevice
 	lastCollect time.Time
 	lastBusy    map[*busyDevice]time.Duration
 }
@@ -98,9 +98,9 @@ func NewWorkerMetrics(reg prometheus.Registerer) (*WorkerMetrics, error) {
 		deviceTime: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "g16_device_seconds_total", Help: "Device time (upload, NTTs and quotient, MSMs) summed over proofs.",
 		}),
-		busyDesc:    prometheus.NewDesc("g16_device_busy_seconds_total", "Time the device had at least one backend call in flight.", []string{"device"}, nil),
-		ratioDesc:   prometheus.NewDesc("g16_device_busy_ratio", "Fraction of the time since the previous scrape the device was busy.", []string{"device"}, nil),
-		memDesc:     prometheus.NewDesc("g16_device_memory_bytes", "Device memory: capacity, in use by live buffers, cached in the pool.", []string{"device", "kind"}, nil),
+		busyDesc:    prometheus.NewDesc("g16_device_busy_seconds_total", "Time the device had at least one backend call in flight.", []string{"worker", "device"}, nil),
+		ratioDesc:   prometheus.NewDesc("g16_device_busy_ratio", "Fraction of the time since the previous scrape the device was busy.", []string{"worker", "device"}, nil),
+		memDesc:     prometheus.NewDesc("g16_device_memory_bytes", "Device memory: capacity, in use by live buffers, cached in the pool.", []string{"worker", "device", "kind"}, nil),
 		lastCollect: time.Now(),
 		lastBusy:    make(map[*busyDevice]time.Duration),
 	}
@@ -112,9 +112,15 @@ func NewWorkerMetrics(reg prometheus.Registerer) (*WorkerMetrics, error) {
 	return m, nil
 }
 
-func (m *WorkerMetrics) addDevice(d *busyDevice) {
+// workerDevice is a device of a worker, as the metrics label it.
+type workerDevice struct {
+	worker string
+	dev    *busyDevice
+}
+
+func (m *WorkerMetrics) addDevice(worker string, d *busyDevice) {
 	m.mu.Lock()
-	m.devices = append(m.devices, d)
+	m.devices = append(m.devices, workerDevice{worker, d})
 	m.mu.Unlock()
 }
 
@@ -131,12 +137,12 @@ func (m *WorkerMetrics) Collect(ch chan<- prometheus.Metric) {
 	now := time.Now()
 	wall := now.Sub(m.lastCollect)
 	m.lastCollect = now
-	for _, d := range m.devices {
-		name := d.String()
+	for _, wd := range m.devices {
+		d, name := wd.dev, wd.dev.String()
 		busy := d.busy()
-		ch <- prometheus.MustNewConstMetric(m.busyDesc, prometheus.CounterValue, busy.Seconds(), name)
+		ch <- prometheus.MustNewConstMetric(m.busyDesc, prometheus.CounterValue, busy.Seconds(), wd.worker, name)
 		if wall > 0 {
-			ch <- prometheus.MustNewConstMetric(m.ratioDesc, prometheus.GaugeValue, min(1, float64(busy-m.lastBusy[d])/float64(wall)), name)
+			ch <- prometheus.MustNewConstMetric(m.ratioDesc, prometheus.GaugeValue, min(1, float64(busy-m.lastBusy[d])/float64(wall)), wd.worker, name)
 		}
 		m.lastBusy[d] = busy
 		mem := d.Memory()
@@ -144,7 +150,7 @@ func (m *WorkerMetrics) Collect(ch chan<- prometheus.Metric) {
 			kind string
 			n    int64
 		}{{"capacity", mem.Capacity}, {"in_use", mem.InUse}, {"cached", mem.Cached}} {
-			ch <- prometheus.MustNewConstMetric(m.memDesc, prometheus.GaugeValue, float64(v.n), name, v.kind)
+			ch <- prometheus.MustNewConstMetric(m.memDesc, prometheus.GaugeValue, float64(v.n), wd.worker, name, v.kind)
 		}
 	}
 }

@@ -40,8 +40,12 @@ func TestManyJobsThreeWorkers(t *testing.T) {
 	e := newEnv(t, service.QueueConfig{AckWait: 10 * time.Second})
 	circuits := []client.Circuit{e.register(fs[0]), e.register(fs[1])}
 	var workers []*worker
+	metrics, err := service.NewWorkerMetrics(e.srv.Registry())
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i := range 3 {
-		workers = append(workers, e.startWorker(fmt.Sprintf("w%d", i), nil))
+		workers = append(workers, e.startWorkerMetrics(fmt.Sprintf("w%d", i), metrics))
 	}
 	n := 100
 	if testing.Short() {
@@ -91,6 +95,13 @@ func TestManyJobsThreeWorkers(t *testing.T) {
 	if proved != int64(n) {
 		t.Errorf("workers proved %d jobs, want %d (one result per job)", proved, n)
 	}
+	checkMetrics(t, e.http.URL+"/metrics", map[string]float64{
+		`g16_jobs{state="done"}`:                      float64(n),
+		`g16_jobs{state="queued"}`:                    0,
+		`g16_jobs_submitted_total`:                    float64(n),
+		`g16_job_latency_seconds_count`:               float64(n),
+		`g16_worker_proof_seconds_count{worker="w0"}`: float64(byWorker["w0"]),
+	}, []string{`g16_device_busy_seconds_total{device="cpu:0",worker="w1"}`, `g16_device_seconds_total`, `g16_solve_seconds_total`})
 	l, err := e.cli.List(ctx, client.ListOptions{Batch: "many"})
 	if err != nil {
 		t.Fatal(err)
@@ -347,6 +358,9 @@ func TestCorruptCircuitRefused(t *testing.T) {
 		}
 		return blob.SHA256
 	}
+	if cs, err := e.cli.Circuits(ctx); err != nil || len(cs) != 0 {
+		t.Fatalf("circuits of a new service: %v, %v; want none", cs, err)
+	}
 	r1cs, pk, vk := upload(fs[0].r1cs), upload(fs[0].pkRaw), upload(fs[0].vkBytes)
 
 	// Bytes damaged between client and server: the hash the client
@@ -528,4 +542,40 @@ func TestBoundedDeliveries(t *testing.T) {
 		t.Errorf("the exhausted job was delivered again and proved")
 	}
 	t.Logf("failed: %s", final.Error)
+}
+
+// checkMetrics reads a /metrics page: each of want must have its value,
+// each of positive a value above zero.
+func checkMetrics(t *testing.T, url string, want map[string]float64, positive []string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	values := make(map[string]float64)
+	for _, line := range strings.Split(string(body), "\n") {
+		var name string
+		var v float64
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		if i := strings.LastIndexByte(line, ' '); i > 0 {
+			name = line[:i]
+			if _, err := fmt.Sscan(line[i+1:], &v); err == nil {
+				values[name] += v
+			}
+		}
+	}
+	for name, w := range want {
+		if got, ok := values[name]; !ok || got != w {
+			t.Errorf("metric %s = %v (present %v), want %v", name, got, ok, w)
+		}
+	}
+	for _, name := range positive {
+		if values[name] <= 0 {
+			t.Errorf("metric %s = %v, want > 0", name, values[name])
+		}
+	}
 }

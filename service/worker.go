@@ -90,7 +90,7 @@ func NewWorker(ctx context.Context, cfg WorkerConfig) (*Worker, error) {
 	for _, d := range cfg.Devices {
 		if cfg.Metrics != nil {
 			bd := newBusyDevice(d)
-			cfg.Metrics.addDevice(bd)
+			cfg.Metrics.addDevice(cfg.Name, bd)
 			d = bd
 		}
 		w.devices = append(w.devices, d)

@@ -115,7 +115,17 @@ func (st *state) count(calldata []uint32, sc *scratch) error {
 		return fmt.Errorf("logderivarg count: at least one query required")
 	}
 	counts := sc.counts(nbTable)
-	if nbRow == 1 {
+	if nbRow == 1 && st.identityTable(calldata, j, nbTable) {
+		// the table is 0, 1, …, nbTable−1: a query is its own row.
+		j = skipExpressions(calldata, j, nbTable)
+		for i := 0; i < nbQueries; i++ {
+			j += st.read(&e, calldata[j:])
+			if !e.IsUint64() || e.Uint64() >= uint64(nbTable) {
+				return fmt.Errorf("logderivarg count: query element not in table")
+			}
+			counts[e.Uint64()]++
+		}
+	} else if nbRow == 1 {
 		idx := sc.elementIndex()
 		for i := 0; i < nbTable; i++ {
 			j += st.read(&e, calldata[j:])
@@ -163,6 +173,19 @@ func (st *state) count(calldata []uint32, sc *scratch) error {
 		st.set(lo+i, &e)
 	}
 	return nil
+}
+
+// identityTable reports whether the n linear expressions from calldata[j]
+// are 0, 1, …, n−1.
+func (st *state) identityTable(calldata []uint32, j, n int) bool {
+	var e fr.Element
+	for i := 0; i < n; i++ {
+		j += st.read(&e, calldata[j:])
+		if !e.IsUint64() || e.Uint64() != uint64(i) {
+			return false
+		}
+	}
+	return true
 }
 
 // slotOf returns the slot of the hint a hint instruction's calldata calls.

@@ -364,3 +364,21 @@ func TestConcurrentSolves(t *testing.T) {
 		sameSolution(t, sols[i], want)
 	}
 }
+
+// TestOutOfRange: a value outside its std/rangecheck range fails as in
+// gnark (the range check's table lookup finds no row).
+func TestOutOfRange(t *testing.T) {
+	c := testCircuits()[5]
+	cc := compile(t, c)
+	seed := newSeed(t)
+	a := rangeLookupAssignment(300, 64, rand.New(rand.NewPCG(seed, 30))).(*rangeLookup)
+	a.V[7] = 1 << 20
+	w := fullWitness(t, a)
+	opts := testHints(seed)
+	_, want := gnarkSolve(t, cc.r1cs, w, opts...)
+	_, got := cc.s.Solve(context.Background(), w, opts...)
+	if want == nil || got == nil || got.Error() != want.Error() {
+		t.Fatalf("error %v, gnark's %v", got, want)
+	}
+	t.Logf("error: %v", got)
+}

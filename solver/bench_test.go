@@ -4,9 +4,6 @@ import (
 	"context"
 	"math/rand/v2"
 	"testing"
-
-	"github.com/consensys/gnark/frontend"
-	"github.com/consensys/gnark/std/math/uints"
 )
 
 // BenchmarkSolve times gnark's Solve and ours on the same circuits and
@@ -16,15 +13,15 @@ import (
 //	go test ./solver -run '^$' -bench Solve -benchtime 10x
 func BenchmarkSolve(b *testing.B) {
 	circuits := []testCircuit{
-		{name: "sha256-400B", shape: &sha2Circuit{In: make([]uints.U8, 400)}, assign: func(r *rand.Rand) frontend.Circuit { return sha2Assignment(400, r) }},
-		{name: "ecdsa-secp256k1", shape: &ecdsaCircuit{}, assign: ecdsaAssignment},
+		std("sha256-400B", "sha256", 400, true),
+		std("ecdsa-secp256k1", "ecdsa", 1, true),
 	}
 	for _, c := range circuits {
 		b.Run("circuit="+c.name, func(b *testing.B) {
 			cc := compile(b, c)
 			seed := rand.Uint64()
 			b.Logf("seed %d", seed)
-			w := fullWitness(b, c.assign(rand.New(rand.NewPCG(seed, 1))))
+			w := assignment(b, c, rand.New(rand.NewPCG(seed, 1)))
 			opts := testHints(seed)
 			b.Run("solver=gnark", func(b *testing.B) {
 				b.ReportAllocs()

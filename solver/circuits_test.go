@@ -2,29 +2,15 @@ package solver_test
 
 import (
 	"crypto/sha256"
-	"crypto/sha3"
 	"errors"
 	"math/big"
 	"math/rand/v2"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
-	"github.com/consensys/gnark-crypto/ecc/bls12-381/twistededwards/eddsa"
-	secp "github.com/consensys/gnark-crypto/ecc/secp256k1/ecdsa"
-	tedwards "github.com/consensys/gnark-crypto/ecc/twistededwards"
-	"github.com/consensys/gnark-crypto/hash"
 	"github.com/consensys/gnark/constraint/solver"
 	"github.com/consensys/gnark/frontend"
-	"github.com/consensys/gnark/std/algebra/emulated/sw_emulated"
-	"github.com/consensys/gnark/std/algebra/native/twistededwards"
-	"github.com/consensys/gnark/std/hash/mimc"
-	"github.com/consensys/gnark/std/hash/sha2"
-	stdsha3 "github.com/consensys/gnark/std/hash/sha3"
 	"github.com/consensys/gnark/std/lookup/logderivlookup"
-	"github.com/consensys/gnark/std/math/emulated"
-	"github.com/consensys/gnark/std/math/uints"
 	"github.com/consensys/gnark/std/rangecheck"
-	stdecdsa "github.com/consensys/gnark/std/signature/ecdsa"
-	stdeddsa "github.com/consensys/gnark/std/signature/eddsa"
 )
 
 // Each circuit below comes with a function that draws a satisfying
@@ -106,143 +92,6 @@ func arithAssignment(n int, rng *rand.Rand) frontend.Circuit {
 		acc.Add(&acc, &s).Add(&acc, &z).Add(&acc, &lowE).Add(&acc, &d)
 	}
 	w.Out = acc.String()
-	return w
-}
-
-// sha2Circuit: SHA-256 of a message of fixed length.
-type sha2Circuit struct {
-	In       []uints.U8
-	Expected [32]uints.U8 `gnark:",public"`
-}
-
-func (c *sha2Circuit) Define(api frontend.API) error {
-	h, err := sha2.New(api)
-	if err != nil {
-		return err
-	}
-	u, err := uints.NewBytes(api)
-	if err != nil {
-		return err
-	}
-	h.Write(c.In)
-	for i, b := range h.Sum() {
-		u.AssertIsEqual(c.Expected[i], b)
-	}
-	return nil
-}
-
-func sha2Assignment(n int, rng *rand.Rand) frontend.Circuit {
-	msg := randBytes(rng, n)
-	d := sha256.Sum256(msg)
-	w := &sha2Circuit{In: uints.NewU8Array(msg)}
-	copy(w.Expected[:], uints.NewU8Array(d[:]))
-	return w
-}
-
-// sha3Circuit: SHA3-256 of a message of fixed length.
-type sha3Circuit struct {
-	In       []uints.U8
-	Expected [32]uints.U8 `gnark:",public"`
-}
-
-func (c *sha3Circuit) Define(api frontend.API) error {
-	h, err := stdsha3.New256(api)
-	if err != nil {
-		return err
-	}
-	u, err := uints.NewBytes(api)
-	if err != nil {
-		return err
-	}
-	h.Write(c.In)
-	for i, b := range h.Sum() {
-		u.AssertIsEqual(c.Expected[i], b)
-	}
-	return nil
-}
-
-func sha3Assignment(n int, rng *rand.Rand) frontend.Circuit {
-	msg := randBytes(rng, n)
-	d := sha3.Sum256(msg)
-	w := &sha3Circuit{In: uints.NewU8Array(msg)}
-	copy(w.Expected[:], uints.NewU8Array(d[:]))
-	return w
-}
-
-// ecdsaCircuit: one secp256k1 ECDSA verification in emulated arithmetic.
-type ecdsaCircuit struct {
-	Sig stdecdsa.Signature[emulated.Secp256k1Fr]
-	Msg emulated.Element[emulated.Secp256k1Fr]
-	Pub stdecdsa.PublicKey[emulated.Secp256k1Fp, emulated.Secp256k1Fr] `gnark:",public"`
-}
-
-func (c *ecdsaCircuit) Define(api frontend.API) error {
-	c.Pub.Verify(api, sw_emulated.GetCurveParams[emulated.Secp256k1Fp](), &c.Msg, &c.Sig)
-	return nil
-}
-
-func ecdsaAssignment(rng *rand.Rand) frontend.Circuit {
-	key, err := secp.GenerateKey(seededReader{rng})
-	if err != nil {
-		panic(err)
-	}
-	msg := randBytes(rng, 32)
-	sigBin, err := key.Sign(msg, nil)
-	if err != nil {
-		panic(err)
-	}
-	var sig secp.Signature
-	if _, err := sig.SetBytes(sigBin); err != nil {
-		panic(err)
-	}
-	r, s := new(big.Int).SetBytes(sig.R[:32]), new(big.Int).SetBytes(sig.S[:32])
-	return &ecdsaCircuit{
-		Sig: stdecdsa.Signature[emulated.Secp256k1Fr]{
-			R: emulated.ValueOf[emulated.Secp256k1Fr](r),
-			S: emulated.ValueOf[emulated.Secp256k1Fr](s),
-		},
-		Msg: emulated.ValueOf[emulated.Secp256k1Fr](secp.HashToInt(msg)),
-		Pub: stdecdsa.PublicKey[emulated.Secp256k1Fp, emulated.Secp256k1Fr]{
-			X: emulated.ValueOf[emulated.Secp256k1Fp](key.PublicKey.A.X),
-			Y: emulated.ValueOf[emulated.Secp256k1Fp](key.PublicKey.A.Y),
-		},
-	}
-}
-
-// eddsaCircuit: one EdDSA verification on Jubjub (the twisted Edwards
-// curve over BLS12-381's scalar field) with MiMC.
-type eddsaCircuit struct {
-	PublicKey stdeddsa.PublicKey `gnark:",public"`
-	Signature stdeddsa.Signature `gnark:",public"`
-	Message   frontend.Variable  `gnark:",public"`
-}
-
-func (c *eddsaCircuit) Define(api frontend.API) error {
-	curve, err := twistededwards.NewEdCurve(api, tedwards.BLS12_381)
-	if err != nil {
-		return err
-	}
-	h, err := mimc.NewMiMC(api)
-	if err != nil {
-		return err
-	}
-	return stdeddsa.Verify(curve, c.Signature, c.Message, c.PublicKey, &h)
-}
-
-func eddsaAssignment(rng *rand.Rand) frontend.Circuit {
-	key, err := eddsa.GenerateKey(seededReader{rng})
-	if err != nil {
-		panic(err)
-	}
-	m := randFr(rng)
-	msg := m.Marshal()
-	sig, err := key.Sign(msg, hash.MIMC_BLS12_381.New())
-	if err != nil {
-		panic(err)
-	}
-	w := &eddsaCircuit{Message: m.String()}
-	w.PublicKey.Assign(tedwards.BLS12_381, key.Public().Bytes())
-	w.Signature.Assign(tedwards.BLS12_381, sig)
 	return w
 }
 
@@ -357,24 +206,6 @@ func randFr(rng *rand.Rand) fr.Element {
 	var e fr.Element
 	e.SetBytes(b[:])
 	return e
-}
-
-func randBytes(rng *rand.Rand, n int) []byte {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte(rng.Uint32())
-	}
-	return b
-}
-
-// seededReader reads a seeded stream, for key generation.
-type seededReader struct{ rng *rand.Rand }
-
-func (r seededReader) Read(p []byte) (int, error) {
-	for i := range p {
-		p[i] = byte(r.rng.Uint32())
-	}
-	return len(p), nil
 }
 
 // testHints are the solver options both solvers get: the user hint, and

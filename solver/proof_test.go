@@ -28,8 +28,8 @@ func TestProofSameAsGnark(t *testing.T) {
 		opts []gnarkbackend.ProverOption
 	}{
 		{c: testCircuit{name: "rangecheck-lookup-small", shape: &rangeLookup{V: make([]frontend.Variable, 60), Table: make([]frontend.Variable, 16), Idx: make([]frontend.Variable, 60)},
-			assign: func(r *rand.Rand) frontend.Circuit { return rangeLookupAssignment(60, 16, r) }}},
-		{c: testCircuits()[6], opts: []gnarkbackend.ProverOption{gnarkbackend.WithSolverOptions(gsolver.WithHints(sqrtHint))}},
+			assign: ours(func(r *rand.Rand) frontend.Circuit { return rangeLookupAssignment(60, 16, r) })}},
+		{c: testCircuits()[tcUserHint], opts: []gnarkbackend.ProverOption{gnarkbackend.WithSolverOptions(gsolver.WithHints(sqrtHint))}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.c.name, func(t *testing.T) {
@@ -39,7 +39,7 @@ func TestProofSameAsGnark(t *testing.T) {
 				t.Fatal(err)
 			}
 			seed := newSeed(t)
-			w := fullWitness(t, tc.c.assign(rand.New(rand.NewPCG(seed, 20))))
+			w := assignment(t, tc.c, rand.New(rand.NewPCG(seed, 20)))
 			pub, err := w.Public()
 			if err != nil {
 				t.Fatal(err)

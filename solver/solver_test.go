@@ -23,9 +23,9 @@ import (
 	fcs "github.com/consensys/gnark/frontend/cs"
 	"github.com/consensys/gnark/frontend/cs/r1cs"
 	"github.com/consensys/gnark/logger"
-	"github.com/consensys/gnark/std/math/uints"
 	"github.com/rs/zerolog"
 
+	"github.com/g16prover/g16/internal/stdcircuits"
 	"github.com/g16prover/g16/internal/testvectors"
 	"github.com/g16prover/g16/solver"
 )
@@ -47,21 +47,57 @@ func init() {
 type testCircuit struct {
 	name   string
 	shape  frontend.Circuit
-	assign func(rng *rand.Rand) frontend.Circuit
+	assign func(rng *rand.Rand) (frontend.Circuit, error)
 	large  bool // skipped in -short mode
 }
 
+// ours wraps an assignment function of this package's circuits.
+func ours(f func(rng *rand.Rand) frontend.Circuit) func(*rand.Rand) (frontend.Circuit, error) {
+	return func(r *rand.Rand) (frontend.Circuit, error) { return f(r), nil }
+}
+
+// std returns the internal/stdcircuits circuit kind of the given size.
+func std(name, kind string, size int, large bool) testCircuit {
+	c, err := stdcircuits.New(kind, size)
+	if err != nil {
+		panic(err)
+	}
+	return testCircuit{name: name, shape: c.Shape, assign: c.Assign, large: large}
+}
+
+// The test circuits, by index.
+const (
+	tcMulChain = iota
+	tcArith
+	tcSHA256
+	tcSHA3
+	tcEdDSA
+	tcRangeLookup
+	tcUserHint
+	tcECDSA
+)
+
 func testCircuits() []testCircuit {
 	return []testCircuit{
-		{name: "mulchain-1000", shape: &mulChain{N: 1000}, assign: func(r *rand.Rand) frontend.Circuit { return mulChainAssignment(1000, r) }},
-		{name: "arith-12", shape: &arith{X: make([]frontend.Variable, 12), Y: make([]frontend.Variable, 12)}, assign: func(r *rand.Rand) frontend.Circuit { return arithAssignment(12, r) }},
-		{name: "sha2-64B", shape: &sha2Circuit{In: make([]uints.U8, 64)}, assign: func(r *rand.Rand) frontend.Circuit { return sha2Assignment(64, r) }},
-		{name: "sha3-32B", shape: &sha3Circuit{In: make([]uints.U8, 32)}, assign: func(r *rand.Rand) frontend.Circuit { return sha3Assignment(32, r) }},
-		{name: "eddsa-jubjub-mimc", shape: &eddsaCircuit{}, assign: eddsaAssignment},
-		{name: "rangecheck-lookup", shape: &rangeLookup{V: make([]frontend.Variable, 300), Table: make([]frontend.Variable, 64), Idx: make([]frontend.Variable, 300)}, assign: func(r *rand.Rand) frontend.Circuit { return rangeLookupAssignment(300, 64, r) }},
-		{name: "user-hint", shape: &withHint{X: make([]frontend.Variable, 50)}, assign: func(r *rand.Rand) frontend.Circuit { return withHintAssignment(50, r) }},
-		{name: "ecdsa-secp256k1", shape: &ecdsaCircuit{}, assign: ecdsaAssignment, large: true},
+		tcMulChain:    {name: "mulchain-1000", shape: &mulChain{N: 1000}, assign: ours(func(r *rand.Rand) frontend.Circuit { return mulChainAssignment(1000, r) })},
+		tcArith:       {name: "arith-12", shape: &arith{X: make([]frontend.Variable, 12), Y: make([]frontend.Variable, 12)}, assign: ours(func(r *rand.Rand) frontend.Circuit { return arithAssignment(12, r) })},
+		tcSHA256:      std("sha256-32B", "sha256", 32, false),
+		tcSHA3:        std("sha3-32B", "sha3", 32, false),
+		tcEdDSA:       std("eddsa-jubjub-mimc", "eddsa", 1, false),
+		tcRangeLookup: {name: "rangecheck-lookup", shape: &rangeLookup{V: make([]frontend.Variable, 300), Table: make([]frontend.Variable, 64), Idx: make([]frontend.Variable, 300)}, assign: ours(func(r *rand.Rand) frontend.Circuit { return rangeLookupAssignment(300, 64, r) })},
+		tcUserHint:    {name: "user-hint", shape: &withHint{X: make([]frontend.Variable, 50)}, assign: ours(func(r *rand.Rand) frontend.Circuit { return withHintAssignment(50, r) })},
+		tcECDSA:       std("ecdsa-secp256k1", "ecdsa", 1, true),
 	}
+}
+
+// assignment draws c's assignment and makes its full witness.
+func assignment(tb testing.TB, c testCircuit, rng *rand.Rand) witness.Witness {
+	tb.Helper()
+	a, err := c.assign(rng)
+	if err != nil {
+		tb.Fatalf("%s: assignment: %v", c.name, err)
+	}
+	return fullWitness(tb, a)
 }
 
 var (
@@ -160,7 +196,7 @@ func TestSameAsGnark(t *testing.T) {
 				t.Fatalf("falls back to gnark: %s", reason)
 			}
 			seed := newSeed(t)
-			w := fullWitness(t, c.assign(rand.New(rand.NewPCG(seed, 1))))
+			w := assignment(t, c, rand.New(rand.NewPCG(seed, 1)))
 			opts := testHints(seed)
 			want, err := gnarkSolve(t, cc.r1cs, w, opts...)
 			if err != nil {
@@ -238,7 +274,7 @@ func TestUnsatisfied(t *testing.T) {
 			cc := compile(t, c)
 			seed := newSeed(t)
 			rng := rand.New(rand.NewPCG(seed, 2))
-			w := fullWitness(t, c.assign(rng))
+			w := assignment(t, c, rng)
 			v := w.Vector().(fr.Vector)
 			nbPub := len(cc.r1cs.Public) - 1
 			// a public value (the claimed output) or, without one, a secret.
@@ -277,7 +313,7 @@ func TestUnsatisfied(t *testing.T) {
 // TestUnregisteredHint: a circuit whose hint is neither registered nor
 // given fails with gnark's error naming it.
 func TestUnregisteredHint(t *testing.T) {
-	cc := compile(t, testCircuits()[6])
+	cc := compile(t, testCircuits()[tcUserHint])
 	seed := newSeed(t)
 	w := fullWitness(t, withHintAssignment(50, rand.New(rand.NewPCG(seed, 3))))
 	_, want := gnarkSolve(t, cc.r1cs, w)
@@ -292,7 +328,7 @@ func TestUnregisteredHint(t *testing.T) {
 
 // TestHintError: a hint that fails stops the solve with its error.
 func TestHintError(t *testing.T) {
-	cc := compile(t, testCircuits()[6])
+	cc := compile(t, testCircuits()[tcUserHint])
 	w := fullWitness(t, withHintAssignment(50, rand.New(rand.NewPCG(newSeed(t), 4))))
 	failing := gsolver.OverrideHint(gsolver.GetHintID(sqrtHint), func(*big.Int, []*big.Int, []*big.Int) error {
 		return errors.New("hint says no")
@@ -306,7 +342,7 @@ func TestHintError(t *testing.T) {
 
 // TestWitnessSize: a witness of the wrong length gets gnark's error.
 func TestWitnessSize(t *testing.T) {
-	cc := compile(t, testCircuits()[0])
+	cc := compile(t, testCircuits()[tcMulChain])
 	w := fullWitness(t, withHintAssignment(50, rand.New(rand.NewPCG(newSeed(t), 5))))
 	_, want := gnarkSolve(t, cc.r1cs, w)
 	_, got := cc.s.Solve(context.Background(), w)
@@ -317,8 +353,9 @@ func TestWitnessSize(t *testing.T) {
 
 // TestCancel: a cancelled context stops the solve with its error.
 func TestCancel(t *testing.T) {
-	cc := compile(t, testCircuits()[2])
-	w := fullWitness(t, sha2Assignment(64, rand.New(rand.NewPCG(newSeed(t), 6))))
+	c := testCircuits()[tcSHA256]
+	cc := compile(t, c)
+	w := assignment(t, c, rand.New(rand.NewPCG(newSeed(t), 6)))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := cc.s.Solve(ctx, w, testHints(1)...); !errors.Is(err, context.Canceled) {
@@ -334,7 +371,7 @@ func TestCancel(t *testing.T) {
 
 // TestConcurrentSolves: one Solver, several witnesses solved at once.
 func TestConcurrentSolves(t *testing.T) {
-	c := testCircuits()[5]
+	c := testCircuits()[tcRangeLookup]
 	cc := compile(t, c)
 	seed := newSeed(t)
 	const n = 4
@@ -343,7 +380,7 @@ func TestConcurrentSolves(t *testing.T) {
 	sols := make([]*cs.R1CSSolution, n)
 	ws := make([]witness.Witness, n)
 	for i := range ws {
-		ws[i] = fullWitness(t, c.assign(rand.New(rand.NewPCG(seed, uint64(10+i)))))
+		ws[i] = assignment(t, c, rand.New(rand.NewPCG(seed, uint64(10+i))))
 	}
 	for i := 0; i < n; i++ {
 		wg.Add(1)
@@ -368,7 +405,7 @@ func TestConcurrentSolves(t *testing.T) {
 // TestOutOfRange: a value outside its std/rangecheck range fails as in
 // gnark (the range check's table lookup finds no row).
 func TestOutOfRange(t *testing.T) {
-	c := testCircuits()[5]
+	c := testCircuits()[tcRangeLookup]
 	cc := compile(t, c)
 	seed := newSeed(t)
 	a := rangeLookupAssignment(300, 64, rand.New(rand.NewPCG(seed, 30))).(*rangeLookup)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/g16prover/g16/solver"
 )
 
 // BenchmarkSolve times gnark's Solve and ours on the same circuits and
@@ -40,5 +42,17 @@ func BenchmarkSolve(b *testing.B) {
 				}
 			})
 		})
+	}
+}
+
+// BenchmarkNew times the preparation of a circuit's solver.
+func BenchmarkNew(b *testing.B) {
+	c := std("sha256-400B", "sha256", 400, true)
+	cc := compile(b, c)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := solver.New(cc.r1cs); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -6,9 +6,12 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/consensys/gnark-crypto/ecc"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/consensys/gnark/constraint"
+	cs "github.com/consensys/gnark/constraint/bls12-381"
 	"github.com/consensys/gnark/frontend"
+	"github.com/consensys/gnark/frontend/cs/r1cs"
 
 	"github.com/g16prover/g16/solver"
 )
@@ -146,6 +149,49 @@ func TestStatefulFallback(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, err := cc.s.Solve(context.Background(), w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameSolution(t, got, want)
+}
+
+// otherR1C is an R1C blueprint that is not gnark's generic one (the same
+// encoding, another type): the solver reads its R1Cs through DecompressR1C.
+type otherR1C struct{ constraint.BlueprintGenericR1C }
+
+// TestOtherR1CBlueprint swaps the generic R1C blueprint of a compiled
+// circuit for otherR1C and requires gnark's solution.
+func TestOtherR1CBlueprint(t *testing.T) {
+	c := testCircuits()[tcArith]
+	ccs, err := frontend.Compile(ecc.BLS12_381.ScalarField(), r1cs.NewBuilder, c.shape)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := ccs.(*cs.R1CS)
+	swapped := 0
+	for i, bp := range r.Blueprints {
+		if _, ok := bp.(*constraint.BlueprintGenericR1C); ok {
+			r.Blueprints[i] = &otherR1C{}
+			swapped++
+		}
+	}
+	if swapped == 0 {
+		t.Fatal("no generic R1C blueprint to swap")
+	}
+	s, err := solver.New(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reason := s.Fallback(); reason != "" {
+		t.Fatalf("falls back to gnark: %s", reason)
+	}
+	seed := newSeed(t)
+	w := assignment(t, c, rand.New(rand.NewPCG(seed, 40)))
+	want, err := gnarkSolve(t, r, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Solve(context.Background(), w)
 	if err != nil {
 		t.Fatal(err)
 	}

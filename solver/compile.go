@@ -2,7 +2,6 @@ package solver
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/consensys/gnark/constraint"
@@ -31,19 +30,23 @@ const (
 
 // op is one instruction of the circuit, decoded once by New.
 //
-// For an R1C, terms[t : t+nL+nR+nO] are its known terms (L, then R, then O)
-// with the unknown term left out; wire and coeff are the unknown term's wire
-// and coefficient ID. For a hint, slot indexes Solver.hintIDs.
+// An R1C's terms are nL + nR + nO (coefficient ID, wire) pairs from word t
+// of the system's CallData, or of Solver.own when own is set (an R1C
+// blueprint other than gnark's generic one). wire and coeff are its
+// unknown term's wire and coefficient ID: when it is evaluated that wire
+// is unsolved, its value still zero, so the term adds nothing. For a hint,
+// slot indexes Solver.hintIDs; for a lookup, Solver.lookups.
 type op struct {
 	kind       opKind
 	loc        uint8
+	own        bool
 	cid        uint32 // constraint offset (the R1C's index, or a blueprint's first)
 	inst       uint32 // instruction index
 	wire       uint32
 	coeff      uint32
 	slot       uint32
-	t          uint32
 	nL, nR, nO uint32
+	t          uint64
 }
 
 // lookupTable is where each entry of one lookup blueprint's table starts in
@@ -110,32 +113,43 @@ func (s *Solver) compile() (string, error) {
 			switch b := bp.(type) {
 			case constraint.BlueprintR1C:
 				o.kind = opR1C
-				b.DecompressR1C(&r1c, pi.Unpack(&r.System))
-				o.t = uint32(len(s.terms))
-				var unknown int
-				for side, le := range [3]constraint.LinearExpression{r1c.L, r1c.R, r1c.O} {
-					n := uint32(0)
-					for _, t := range le {
-						if t.IsConstant() || !inRange(t.VID) {
-							return fmt.Sprintf("constraint %d has a term on wire %d", o.cid, t.VID), nil
+				var pairs []uint32 // coefficient and wire of each term: L, R, O
+				if _, ok := bp.(*constraint.BlueprintGenericR1C); ok {
+					// calldata: size, len L, len R, len O, the terms
+					o.nL, o.nR, o.nO = calldata[1], calldata[2], calldata[3]
+					o.t = pi.StartCallData + 4
+					pairs = calldata[4 : 4+2*(uint64(o.nL)+uint64(o.nR)+uint64(o.nO))]
+				} else {
+					b.DecompressR1C(&r1c, pi.Unpack(&r.System))
+					o.own = true
+					o.t = uint64(len(s.own))
+					for _, le := range [3]constraint.LinearExpression{r1c.L, r1c.R, r1c.O} {
+						for _, t := range le {
+							s.own = append(s.own, t.CID, t.VID)
 						}
-						if solved[t.VID] {
-							s.terms = append(s.terms, t)
-							n++
-							continue
-						}
-						unknown++
-						o.loc = uint8(side) + 1
-						o.wire, o.coeff = t.VID, t.CID
 					}
-					switch side {
-					case 0:
-						o.nL = n
-					case 1:
-						o.nR = n
-					case 2:
-						o.nO = n
+					o.nL, o.nR, o.nO = uint32(len(r1c.L)), uint32(len(r1c.R)), uint32(len(r1c.O))
+					pairs = s.own[o.t:]
+				}
+				unknown := 0
+				for k := 0; 2*k < len(pairs); k++ {
+					cid, vid := pairs[2*k], pairs[2*k+1]
+					if vid == constantWire || !inRange(vid) {
+						return fmt.Sprintf("constraint %d has a term on wire %d", o.cid, vid), nil
 					}
+					if solved[vid] {
+						continue
+					}
+					unknown++
+					switch {
+					case k < int(o.nL):
+						o.loc = locL
+					case k < int(o.nL+o.nR):
+						o.loc = locR
+					default:
+						o.loc = locO
+					}
+					o.wire, o.coeff = vid, cid
 				}
 				if unknown > 1 {
 					return fmt.Sprintf("constraint %d has %d unsolved wires", o.cid, unknown), nil
@@ -147,7 +161,7 @@ func (s *Solver) compile() (string, error) {
 					s.needInverse(o.coeff)
 					solved[o.wire] = true
 				}
-				cost = 4 + int64(o.nL+o.nR+o.nO)
+				cost = 4 + int64(len(pairs)/2)
 			case *constraint.BlueprintGenericHint:
 				o.kind = opHint
 				id := csolver.HintID(calldata[1])
@@ -208,9 +222,6 @@ func (s *Solver) compile() (string, error) {
 		}
 	}
 	s.levels = append(s.levels, len(s.ops))
-	if len(s.terms) > math.MaxUint32 {
-		return "", fmt.Errorf("solver: %d terms do not fit the decoded form", len(s.terms))
-	}
 	return "", nil
 }
 

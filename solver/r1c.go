@@ -66,11 +66,17 @@ func (st *state) chunk(lo, hi int, sc *scratch) error {
 // solves or checks it, or queues it for division.
 func (st *state) r1c(i int32, o *op, sc *scratch) error {
 	s := st.s
-	t := s.terms[o.t : o.t+o.nL+o.nR+o.nO]
+	src := s.r1cs.CallData
+	if o.own {
+		src = s.own
+	}
+	l := src[o.t : o.t+2*uint64(o.nL)]
+	r := src[o.t+2*uint64(o.nL) : o.t+2*uint64(o.nL+o.nR)]
+	out := src[o.t+2*uint64(o.nL+o.nR) : o.t+2*uint64(o.nL+o.nR+o.nO)]
 	a, b, c := &st.a[o.cid], &st.b[o.cid], &st.c[o.cid]
-	st.eval(a, t[:o.nL])
-	st.eval(b, t[o.nL:o.nL+o.nR])
-	st.eval(c, t[o.nL+o.nR:])
+	st.eval(a, l)
+	st.eval(b, r)
+	st.eval(c, out)
 	switch o.loc {
 	case locNone:
 		return st.check(o, a, b, c)
@@ -126,22 +132,23 @@ func (st *state) setTerm(o *op, term *fr.Element) {
 	st.solved[o.wire] = true
 }
 
-// eval sets r to the sum of the terms, every wire solved.
-func (st *state) eval(r *fr.Element, terms []constraint.Term) {
+// eval sets r to the sum of the terms, (coefficient ID, wire) pairs.
+func (st *state) eval(r *fr.Element, pairs []uint32) {
 	values, coeffs := st.values, st.s.r1cs.Coefficients
 	var acc, t fr.Element
-	for _, term := range terms {
-		switch term.CID {
+	for k := 0; k+1 < len(pairs); k += 2 {
+		cid, vid := pairs[k], pairs[k+1]
+		switch cid {
 		case constraint.CoeffIdZero:
 		case constraint.CoeffIdOne:
-			acc.Add(&acc, &values[term.VID])
+			acc.Add(&acc, &values[vid])
 		case constraint.CoeffIdTwo:
-			t.Double(&values[term.VID])
+			t.Double(&values[vid])
 			acc.Add(&acc, &t)
 		case constraint.CoeffIdMinusOne:
-			acc.Sub(&acc, &values[term.VID])
+			acc.Sub(&acc, &values[vid])
 		default:
-			t.Mul(&coeffs[term.CID], &values[term.VID])
+			t.Mul(&coeffs[cid], &values[vid])
 			acc.Add(&acc, &t)
 		}
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/consensys/gnark-crypto/ecc"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/consensys/gnark/backend/witness"
-	"github.com/consensys/gnark/constraint"
 	cs "github.com/consensys/gnark/constraint/bls12-381"
 	csolver "github.com/consensys/gnark/constraint/solver"
 )
@@ -25,10 +24,10 @@ type Solver struct {
 	fallback string // why gnark's solver solves this circuit; "" when we do
 
 	nbWires int
-	ops     []op    // instructions in level order
-	levels  []int   // ops[levels[i]:levels[i+1]] is level i
-	cost    []int64 // cost[i] is the estimated work of ops[:i]
-	terms   []constraint.Term
+	ops     []op             // instructions in level order
+	levels  []int            // ops[levels[i]:levels[i+1]] is level i
+	cost    []int64          // cost[i] is the estimated work of ops[:i]
+	own     []uint32         // the terms of R1Cs of other blueprints than gnark's generic one
 	hintIDs []csolver.HintID // the hints the circuit calls, by slot
 	lookups []lookupTable
 

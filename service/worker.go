@@ -22,7 +22,9 @@ type WorkerConfig struct {
 	Devices []backend.Backend // the devices to prove on (required; the caller closes them)
 	Name    string            // default: host name and process id
 	// MaxBatch is the most jobs of one circuit proved in one batch
-	// (default 4 per device).
+	// (default 8 per device). A fetch takes what is queued up to this bound, so
+	// batches are small when the queue is short and full under a backlog,
+	// where fewer batch boundaries keep the devices busier.
 	MaxBatch int
 	// CacheDir keeps circuits' R1CS and keys on local disk by hash
 	// (default: none, read from the object store each time a circuit's
@@ -71,7 +73,7 @@ func NewWorker(ctx context.Context, cfg WorkerConfig) (*Worker, error) {
 		cfg.Name = fmt.Sprintf("%s-%d-%d", host, os.Getpid(), workerSeq.Add(1))
 	}
 	if cfg.MaxBatch <= 0 {
-		cfg.MaxBatch = 4 * len(cfg.Devices)
+		cfg.MaxBatch = 8 * len(cfg.Devices)
 	}
 	if cfg.NewProver == nil {
 		cfg.NewProver = NewProver

@@ -114,6 +114,14 @@ func (x *index) wait(ctx context.Context, id string) (client.Job, bool) {
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	if ws := x.waiters[id]; ws != nil {
+		ws = slices.DeleteFunc(ws, func(w chan struct{}) bool { return w == c })
+		if len(ws) == 0 {
+			delete(x.waiters, id)
+		} else {
+			x.waiters[id] = ws
+		}
+	}
 	j, ok := x.jobs[id]
 	return j, ok
 }

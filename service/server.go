@@ -73,6 +73,7 @@ func NewServer(ctx context.Context, cfg ServerConfig) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{st: st, log: cfg.Logger, uploads: newUploads(cfg.UploadDir), reg: cfg.Registry}
+	s.uploads.removeStale()
 	s.metrics = newServerMetrics()
 	s.idx = newIndex(s.metrics.finished)
 	if err := s.metrics.register(cfg.Registry, s.idx); err != nil {

@@ -202,6 +202,16 @@ func TestServerRestart(t *testing.T) {
 		jobs[j.ID] = submitted{fs[1], w, seed}
 		ids = append(ids, j.ID)
 	}
+	// A wait that times out reports the job as it stands.
+	resp, err := http.Get(e.http.URL + "/v1/jobs/" + ids[0] + "/wait?timeout=100ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var waited client.Job
+	decodeJSON(t, resp.Body, &waited)
+	if waited.ID != ids[0] || waited.State != client.Queued {
+		t.Fatalf("wait with no worker: %+v, want the queued job", waited)
+	}
 	e.restart()
 	l, err := e.cli.List(ctx, client.ListOptions{})
 	if err != nil {
@@ -380,6 +390,38 @@ func TestCorruptCircuitRefused(t *testing.T) {
 	_, err = e.cli.Commit(ctx, up.Upload, pk)
 	if err == nil || !strings.Contains(err.Error(), "corrupt") {
 		t.Errorf("damaged upload: %v, want it refused as corrupt", err)
+	}
+
+	// An upload in three chunks; a chunk at a stale offset (a retry after a
+	// lost reply) is refused with the size the server holds.
+	start, err = http.Post(e.http.URL+"/v1/uploads", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decodeJSON(t, start.Body, &up)
+	data := fs[0].pkRaw
+	cuts := []int{0, len(data) / 3, 2 * len(data) / 3, len(data)}
+	put := func(off, end int) int {
+		req, _ := http.NewRequest(http.MethodPut, fmt.Sprintf("%s/v1/uploads/%s?offset=%d", e.http.URL, up.Upload, off), bytes.NewReader(data[off:end]))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for i := range 3 {
+		if code := put(cuts[i], cuts[i+1]); code != http.StatusOK {
+			t.Fatalf("chunk %d: HTTP %d", i, code)
+		}
+		if i == 1 {
+			if code := put(cuts[0], cuts[1]); code != http.StatusConflict {
+				t.Fatalf("chunk at a stale offset: HTTP %d, want 409", code)
+			}
+		}
+	}
+	if b, err := e.cli.Commit(ctx, up.Upload, pk); err != nil || b.SHA256 != pk || b.Size != int64(len(data)) {
+		t.Fatalf("three-chunk upload: %+v, %v", b, err)
 	}
 
 	// A key file damaged before the upload: it hashes consistently, but

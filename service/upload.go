@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -28,7 +29,22 @@ type uploads struct {
 	mu  sync.Mutex // serialises appends and commits
 }
 
+// staleUpload is the age at which an upload never committed is removed.
+const staleUpload = 24 * time.Hour
+
 func newUploads(dir string) *uploads { return &uploads{dir: dir} }
+
+// removeStale removes uploads untouched for staleUpload, the leftovers of
+// clients that never committed.
+func (u *uploads) removeStale() {
+	entries, _ := os.ReadDir(u.dir)
+	for _, e := range entries {
+		info, err := e.Info()
+		if err == nil && filepath.Ext(e.Name()) == ".upload" && time.Since(info.ModTime()) > staleUpload {
+			os.Remove(filepath.Join(u.dir, e.Name()))
+		}
+	}
+}
 
 func (u *uploads) path(id string) (string, error) {
 	if len(id) != 32 || !validID(id) {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"io"
+	mrand "math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -86,6 +87,15 @@ func TestSetupProveVerify(t *testing.T) {
 		{"witness/corrupt-values", fileWitness, corrupt, "not satisfied"},
 		{"witness/corrupt-header", fileWitness, func(b []byte) []byte { b[0] ^= 0xff; b[1] ^= 0xff; return b }, "witness"},
 		{"r1cs/truncated", fileR1CS, truncate, "constraint system"},
+		// The reproduction: gnark's decoder panicked in a goroutine
+		// of its own, which killed the process.
+		{"r1cs/100-random-bytes-at-1000", fileR1CS, func(b []byte) []byte {
+			rng := mrand.New(mrand.NewPCG(uint64(len(b)), 1000))
+			for i := 1000; i < 1100; i++ {
+				b[i] = byte(rng.Uint32())
+			}
+			return b
+		}, "corrupt"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -15,9 +15,9 @@ import (
 	curve "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
 	groth16bls "github.com/consensys/gnark/backend/groth16/bls12-381"
-	"github.com/consensys/gnark/backend/witness"
 
 	"github.com/g16prover/g16/groth16"
+	"github.com/g16prover/g16/internal/gnarkio"
 	"github.com/g16prover/g16/internal/synth"
 )
 
@@ -120,22 +120,19 @@ func runProve(args []string, stdout, stderr io.Writer) error {
 	}
 
 	start := time.Now()
-	ccs := gnarkgroth16.NewCS(ecc.BLS12_381)
-	if err := readFile(*r1csPath, "constraint system", ccs.ReadFrom); err != nil {
+	ccs, err := readChecked(*r1csPath, "constraint system", gnarkio.ReadR1CS)
+	if err != nil {
 		return err
 	}
-	pk := gnarkgroth16.NewProvingKey(ecc.BLS12_381)
-	if err := readFile(*pkPath, "proving key", pk.UnsafeReadFrom); err != nil {
+	pk, err := readKey(*pkPath)
+	if err != nil {
 		return err
 	}
 	if err := checkKeyPoints(pk); err != nil {
 		return fmt.Errorf("%s: %w", *pkPath, err)
 	}
-	w, err := witness.New(ecc.BLS12_381.ScalarField())
+	w, err := readChecked(*wPath, "witness", gnarkio.ReadWitness)
 	if err != nil {
-		return err
-	}
-	if err := readFile(*wPath, "witness", w.ReadFrom); err != nil {
 		return err
 	}
 	opts := []groth16.Option{groth16.WithLogger(log)}
@@ -212,11 +209,8 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	if err := readFile(*proofPath, "proof", proof.ReadFrom); err != nil {
 		return err
 	}
-	pub, err := witness.New(ecc.BLS12_381.ScalarField())
+	pub, err := readChecked(*pubPath, "public witness", gnarkio.ReadWitness)
 	if err != nil {
-		return err
-	}
-	if err := readFile(*pubPath, "public witness", pub.ReadFrom); err != nil {
 		return err
 	}
 	if err := gnarkgroth16.Verify(proof, vk, pub); err != nil {
@@ -225,6 +219,40 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	logFor(fs).Debug("verify: gnark's verifier accepts the proof", "vk", *vkPath, "proof", *proofPath, "public", *pubPath)
 	fmt.Fprintln(stdout, "proof verified")
 	return nil
+}
+
+// readChecked reads a file with one of package gnarkio's validating
+// readers, which fail on corrupt data instead of crashing.
+func readChecked[T any](path, what string, read func(io.Reader) (T, error)) (T, error) {
+	var zero T
+	f, err := os.Open(path)
+	if err != nil {
+		return zero, fmt.Errorf("reading %s: %w", what, err)
+	}
+	defer f.Close()
+	v, err := read(bufio.NewReaderSize(f, 1<<20))
+	if err != nil {
+		return zero, describe(path, what, err)
+	}
+	return v, nil
+}
+
+// readKey reads a proving key, raw or compressed, checking the file before
+// gnark decodes it.
+func readKey(path string) (*groth16bls.ProvingKey, error) {
+	pk, err := gnarkio.ReadProvingKey(func() (io.ReadCloser, error) { return os.Open(path) }, true)
+	if err != nil {
+		return nil, describe(path, "proving key", err)
+	}
+	return pk, nil
+}
+
+// describe says what was wrong with a file a gnarkio reader rejected.
+func describe(path, what string, err error) error {
+	if errors.Is(err, gnarkio.ErrCorrupt) {
+		return fmt.Errorf("reading %s %s: corrupt or truncated file: %w", what, path, err)
+	}
+	return fmt.Errorf("reading %s %s: %w", what, path, err)
 }
 
 // readFile decodes a gnark file, turning a decoder's panic on corrupt data
@@ -256,11 +284,7 @@ func readFile(path, what string, read func(io.Reader) (int64, error)) (err error
 // checkKeyPoints checks that every base of a key read without checks lies
 // on the curve: a cheap test that catches corrupt raw key files (the full
 // subgroup check costs far more).
-func checkKeyPoints(pk gnarkgroth16.ProvingKey) error {
-	key, ok := pk.(*groth16bls.ProvingKey)
-	if !ok {
-		return fmt.Errorf("not a BLS12-381 key")
-	}
+func checkKeyPoints(key *groth16bls.ProvingKey) error {
 	g1 := [][]curve.G1Affine{key.G1.A, key.G1.B, key.G1.K, key.G1.Z,
 		{key.G1.Alpha, key.G1.Beta, key.G1.Delta}}
 	names := []string{"A", "B", "K", "Z", "α/β/δ"}

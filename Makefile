@@ -4,7 +4,7 @@ GO      ?= go
 PKGS    := ./...
 BUNDLE  := gpu-bundle
 
-.PHONY: help test test-short bench lint vectors vectors-check cuda-toolchain cuda test-cuda-host test-cuda gpu-bundle build clean
+.PHONY: help test race fuzz test-short bench lint vectors vectors-check cuda-toolchain cuda test-cuda-host test-cuda gpu-bundle build clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-15s %s\n", $$1, $$2}'
@@ -14,6 +14,17 @@ build: ## build the g16 command into bin/
 
 test: ## run every test on the CPU backend (what CI runs)
 	$(GO) test -count=1 -timeout 15m $(PKGS)
+
+race: ## every package's tests in -short mode under the race detector (CI)
+	$(GO) test -count=1 -short -race -timeout 20m $(PKGS)
+
+FUZZTIME ?= 10s
+fuzz: ## run each fuzz target for FUZZTIME (default 10s; CI)
+	$(GO) test -run XXX -fuzz '^FuzzDecodeR1CS$$' -fuzztime $(FUZZTIME) ./internal/gnarkio
+	$(GO) test -run XXX -fuzz '^FuzzReadProvingKey$$' -fuzztime $(FUZZTIME) ./internal/gnarkio
+	$(GO) test -run XXX -fuzz '^FuzzReadWitness$$' -fuzztime $(FUZZTIME) ./internal/gnarkio
+	$(GO) test -run XXX -fuzz '^FuzzWitnessHeader$$' -fuzztime $(FUZZTIME) ./groth16
+	$(GO) test -run XXX -fuzz '^FuzzContract$$' -fuzztime $(FUZZTIME) ./internal/testvectors
 
 test-short: ## the tests in -short mode
 	$(GO) test -count=1 -short $(PKGS)

@@ -1,4 +1,4 @@
-package testvectors
+package cpu_test
 
 import (
 	"strings"
@@ -9,17 +9,19 @@ import (
 
 	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/backend/cpu"
+	"github.com/g16prover/g16/internal/testvectors"
 )
 
 // FuzzContract makes one call of a Backend method with fuzzed offsets,
-// lengths and sizes on the CPU backend: it must not panic, an error must
+// lengths and sizes on the CPU backend (the contract of
+// internal/testvectors, ContractCases, holds the fixed cases): it must not panic, an error must
 // name the method, and the buffers the call only reads must keep their
 // contents. The seed corpus (testdata/fuzz/FuzzContract) holds the
 // contract's edge values.
 func FuzzContract(f *testing.F) {
 	b := cpu.MustNew(cpu.WithTasks(1))
 	other := cpu.MustNew(cpu.WithTasks(1))
-	fix, err := NewContractFixture(b, other, 1)
+	fix, err := testvectors.NewContractFixture(b, other, 1)
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -19,6 +19,8 @@ import (
 	groth16bls "github.com/consensys/gnark/backend/groth16/bls12-381"
 	"github.com/consensys/gnark/constraint"
 	cs "github.com/consensys/gnark/constraint/bls12-381"
+
+	"github.com/g16prover/g16/internal/gnarkio"
 )
 
 // circuitFiles is a circuit decoded from its blobs.
@@ -110,10 +112,7 @@ func (s *store) fetchBlob(ctx context.Context, hash, cacheDir string) (io.ReadCl
 // every proving key base is on the curve (registration does; workers
 // trust what registration checked).
 func (s *store) loadCircuit(ctx context.Context, c *RegisterInfo, cacheDir string, checkPoints bool) (*circuitFiles, error) {
-	f := &circuitFiles{
-		ccs: gnarkgroth16.NewCS(ecc.BLS12_381),
-		pk:  gnarkgroth16.NewProvingKey(ecc.BLS12_381),
-	}
+	f := &circuitFiles{}
 	read := func(what, hash string, into func(io.Reader) (int64, error)) error {
 		r, err := s.fetchBlob(ctx, hash, cacheDir)
 		if err != nil {
@@ -122,12 +121,24 @@ func (s *store) loadCircuit(ctx context.Context, c *RegisterInfo, cacheDir strin
 		defer r.Close()
 		return decode(what, r, into)
 	}
-	if err := read("R1CS", c.R1CS, f.ccs.ReadFrom); err != nil {
+	// The R1CS and the key go through gnarkio, which checks them before
+	// gnark decodes: gnark's R1CS decoder can panic in goroutines of its
+	// own, and both allocate what corrupt counts say.
+	r, err := s.fetchBlob(ctx, c.R1CS, cacheDir)
+	if err != nil {
 		return nil, err
 	}
-	if err := read("proving key", c.PK, f.pk.UnsafeReadFrom); err != nil {
-		return nil, err
+	ccs, err := gnarkio.ReadR1CS(bufio.NewReaderSize(r, 1<<20))
+	r.Close()
+	if err != nil {
+		return nil, fmt.Errorf("service: R1CS is corrupt: %w", err)
 	}
+	f.ccs = ccs
+	pk, err := gnarkio.ReadProvingKey(func() (io.ReadCloser, error) { return s.fetchBlob(ctx, c.PK, cacheDir) }, true)
+	if err != nil {
+		return nil, fmt.Errorf("service: proving key is corrupt: %w", err)
+	}
+	f.pk = pk
 	if checkPoints {
 		if err := checkKeyPoints(f.pk); err != nil {
 			return nil, err

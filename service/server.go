@@ -24,6 +24,7 @@ import (
 
 	"github.com/g16prover/g16/backend/cpu"
 	"github.com/g16prover/g16/groth16"
+	"github.com/g16prover/g16/internal/gnarkio"
 	"github.com/g16prover/g16/service/client"
 )
 
@@ -316,6 +317,9 @@ func checkWitnessBytes(b []byte, circ *client.Circuit) error {
 
 // decodeWitness decodes a full witness in gnark's binary encoding.
 func decodeWitness(b []byte) (w witness.Witness, err error) {
+	if err := gnarkio.CheckWitness(b); err != nil {
+		return nil, fmt.Errorf("witness is corrupt: %w", err)
+	}
 	w, err = witness.New(ecc.BLS12_381.ScalarField())
 	if err != nil {
 		return nil, err

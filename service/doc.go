@@ -21,8 +21,10 @@
 //
 // Delivery is at least once. A worker marks a job running, proves it, stores
 // the proof and moves the record to done with a compare-and-set on its
-// revision, then acks; a job proved twice (a redelivery racing a slow
-// worker) keeps the first stored result. While it proves, a worker tells
+// revision, then acks. A job proved twice (a redelivery racing a slow
+// worker) keeps one result: its record moves to done once, and the proof
+// stored under its id is the same bytes whichever worker wrote it, since a
+// proof depends only on the witness and the job's seed. While it proves, a worker tells
 // JetStream the job is in progress every third of the ack wait; a worker
 // that dies stops doing so, and the job is redelivered after the ack wait to
 // any worker. A witness that does not solve fails its job at once with the

@@ -18,6 +18,7 @@ import (
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
 	"github.com/consensys/gnark/backend/witness"
 	"github.com/consensys/gnark/constraint"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/groth16"
@@ -287,7 +288,33 @@ func TestIdempotencyKey(t *testing.T) {
 	if err != nil || again.ID != j.ID || again.State != client.Done {
 		t.Fatalf("resubmission after completion: %+v, %v", again, err)
 	}
-	time.Sleep(2 * time.Second)
+	// A duplicate delivery of the finished job (at-least-once: a message
+	// published again past the stream's duplicate window) is acked
+	// without a second proof or result.
+	js, err := jetstream.New(e.nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := js.Publish(ctx, "g16.jobs."+circ.ID, []byte(j.ID)); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		info, err := js.Stream(ctx, "G16_JOBS")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.CachedInfo().State.Msgs == 0 {
+			break // the work queue holds nothing: the duplicate was acked
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the duplicate delivery was never acked")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if after, _ := e.cli.Job(ctx, j.ID); !after.Finished.Equal(j.Finished) || after.State != client.Done {
+		t.Errorf("the duplicate delivery changed the job: %+v, was %+v", after, j)
+	}
 	l, err := e.cli.List(ctx, client.ListOptions{})
 	if err != nil {
 		t.Fatal(err)

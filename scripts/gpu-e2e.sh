@@ -55,7 +55,9 @@ for s in $steps; do
 	ecdsa) step "ecdsa secp256k1, 1 signature, gnark setup key" ecdsa.log "$bin/g16" bench --backend cuda --circuit ecdsa --signatures 1 --keydir "$keys" --proofs 3 ;;
 	service)
 		step "service beside ProveBatch, 64 jobs of 2^16" service16.log "$bin/g16" loadtest --backend cuda --size 2^16 --jobs 64 --rounds 3 --log-level warn
-		step "service beside ProveBatch, 64 jobs of 2^16, batches of 16" service16-b16.log "$bin/g16" loadtest --backend cuda --size 2^16 --jobs 64 --rounds 3 --max-batch 16 --log-level warn
+		for b in 16 64; do
+			step "service beside ProveBatch, 64 jobs of 2^16, batches of $b" "service16-b$b.log" "$bin/g16" loadtest --backend cuda --size 2^16 --jobs 64 --rounds 3 --max-batch "$b" --log-level warn
+		done
 		step "service beside ProveBatch, 16 jobs of 2^20" service20.log "$bin/g16" loadtest --backend cuda --size 2^20 --jobs 16 --rounds 3 --log-level warn
 		;;
 	gpus) step "batch 10 x 2^22, 1 and 2 GPUs" gpus22.log "$bin/g16" bench --backend cuda --size 2^22 --keys random --partitions 10 --gpus 1,2 --no-gnark --compare-cpu=false ;;

@@ -179,6 +179,11 @@ func (s *Solver) compile() (string, error) {
 					return "", fmt.Errorf("solver: hint outputs [%d, %d) out of %d wires", lo, hi, s.nbWires)
 				}
 				cost = 24 + 2*int64(j) + 4*int64(hi-lo)
+				if _, native := nativeHints[r.MHintsDependencies[id]]; !native {
+					// a hint through big.Ints: conversions, allocations,
+					// and usually big-number arithmetic of its own.
+					cost += bigHintCost
+				}
 			case *constraint.BlueprintBatchInverse[constraint.U64]:
 				o.kind = opBatchInverse
 				n := calldata[1]
@@ -224,6 +229,10 @@ func (s *Solver) compile() (string, error) {
 	s.levels = append(s.levels, len(s.ops))
 	return "", nil
 }
+
+// bigHintCost is the estimated cost of calling a hint function through
+// big.Ints, beyond reading its inputs: about one emulated-field hint.
+const bigHintCost = 512
 
 // needInverse records that a solved wire is divided by coefficient cID.
 func (s *Solver) needInverse(cID uint32) {

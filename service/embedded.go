@@ -17,6 +17,10 @@ type EmbeddedConfig struct {
 	Dir  string // JetStream's file storage (required)
 	Host string // listen address (default 127.0.0.1: this host only)
 	Port int    // client port (default: a free one; -1 as well)
+	// SyncAlways makes JetStream sync every write to disk. Without it, what
+	// is written survives the process (a crash, a kill) at once, and the
+	// host (power loss) once JetStream's periodic sync has run.
+	SyncAlways bool
 }
 
 // StartEmbedded starts a NATS server with JetStream on file storage in
@@ -40,6 +44,7 @@ func StartEmbedded(cfg EmbeddedConfig) (*Embedded, error) {
 		NoSigs:     true,
 		NoLog:      true,
 		MaxPayload: 8 << 20,
+		SyncAlways: cfg.SyncAlways,
 	}
 	srv, err := server.NewServer(opts)
 	if err != nil {

@@ -21,6 +21,7 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	natsURL := fs.String("nats", "", "use this NATS server or cluster instead of the embedded one")
 	natsListen := fs.String("nats-listen", "127.0.0.1:4222", "address the embedded NATS server listens on (0.0.0.0:4222 to take workers of other hosts)")
 	noWorkers := fs.Bool("no-workers", false, "run no local workers (only the API; workers run elsewhere)")
+	syncAlways := fs.Bool("sync", false, "embedded NATS: sync every JetStream write to disk, so that even a host crash loses nothing (slower)")
 	queue := queueFlags(fs)
 	wf := addWorkerFlags(fs)
 	newLog := logFlags(fs, stderr)
@@ -44,7 +45,7 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("--nats-listen %q: bad port", *natsListen)
 		}
-		emb, err := service.StartEmbedded(service.EmbeddedConfig{Dir: filepath.Join(*data, "jetstream"), Host: host, Port: port})
+		emb, err := service.StartEmbedded(service.EmbeddedConfig{Dir: filepath.Join(*data, "jetstream"), Host: host, Port: port, SyncAlways: *syncAlways})
 		if err != nil {
 			return err
 		}

@@ -4,7 +4,12 @@ GO      ?= go
 PKGS    := ./...
 BUNDLE  := gpu-bundle
 
-.PHONY: help test race fuzz test-short bench lint vectors vectors-check cuda-toolchain cuda test-cuda-host test-cuda gpu-bundle build clean
+# make cuda installs libg16cuda and g16cuda.pc into this tree-local prefix;
+# cgo finds them through pkg-config.
+CUDA_PREFIX := $(CURDIR)/backend/cuda/kernels/build
+export PKG_CONFIG_PATH := $(CUDA_PREFIX)/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
+
+.PHONY: help test race fuzz test-short bench lint lint-cuda cuda-install vectors vectors-check cuda-toolchain cuda test-cuda-host test-cuda gpu-bundle build clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-15s %s\n", $$1, $$2}'
@@ -35,9 +40,12 @@ test-short: ## the tests in -short mode
 bench: build ## g16 bench at 2^16 constraints, ours beside gnark
 	./bin/g16 bench --size 2^16
 
-lint: ## gofmt and go vet (with and without the cuda tag)
+lint: ## gofmt and go vet (without the cuda tag; lint-cuda adds it)
 	@out="$$(gofmt -l .)"; if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
+
+lint-cuda: cuda ## go vet with the cuda tag (needs the kernel library: make cuda)
+	$(GO) vet -tags cuda $(PKGS)
 
 vectors: ## regenerate the checked-in test vectors
 	$(GO) run ./internal/testvectors/gen
@@ -48,8 +56,11 @@ vectors-check: ## check that regenerating the vectors reproduces the checked-in 
 cuda-toolchain: ## install nvcc (Debian's nvidia-cuda-toolkit, non-free); idempotent
 	bash scripts/cuda-toolchain.sh
 
-cuda: ## compile the CUDA kernels into a static library
+cuda: ## build libg16cuda and install it with g16cuda.pc into backend/cuda/kernels/build
 	bash scripts/build-cuda.sh
+
+cuda-install: ## build libg16cuda and install it into PREFIX (default /usr/local if writable, else ~/.local)
+	$(GO) run ./cmd/g16-cuda-install $(if $(PREFIX),-prefix $(PREFIX))
 
 test-cuda-host: cuda ## run the CUDA kernels' host emulation against gnark (no GPU needed)
 	$(GO) test -count=1 -tags cuda -run 'Host' ./backend/cuda

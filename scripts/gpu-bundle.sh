@@ -11,6 +11,8 @@ out=gpu-bundle
 if [ "${SKIP_CUDA_BUILD:-0}" != 1 ]; then
 	bash scripts/build-cuda.sh
 fi
+# make cuda's tree-local install of libg16cuda and g16cuda.pc.
+export PKG_CONFIG_PATH="$root/backend/cuda/kernels/build/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 rm -rf "$out"
 mkdir -p "$out"
 

@@ -4,7 +4,7 @@ package cuda
 
 /*
 #cgo CFLAGS: -I${SRCDIR}/kernels
-#cgo LDFLAGS: -L${SRCDIR}/kernels/build -lg16cuda -L/usr/lib/x86_64-linux-gnu -lcudart_static -lstdc++ -lm -ldl -lpthread -lrt
+#cgo pkg-config: g16cuda
 #include <stdlib.h>
 #include "g16cuda.h"
 */

@@ -3,10 +3,18 @@
 // Pippenger multi-scalar multiplication on G1 and G2, the NTT over Fr and the
 // quotient step of the prover's H computation.
 //
-// It is built only with the build tag cuda, after `make cuda-toolchain` (nvcc)
-// and `make cuda` (the static library kernels/build/libg16cuda.a). Without the
-// tag the package still compiles, and New returns an error saying how to
-// build it.
+// It is built only with the build tag cuda, once the kernel library
+// libg16cuda is installed with its pkg-config file, g16cuda.pc, which cgo
+// reads (#cgo pkg-config: g16cuda):
+//
+//	go run github.com/g16prover/g16/cmd/g16-cuda-install [-prefix DIR]
+//
+// builds it with nvcc from the kernel sources of the g16 version in use and
+// installs it under DIR (in the repository, `make cuda` installs it into
+// kernels/build). When pkg-config reports that g16cuda is not found, run
+// that command, and put DIR/lib/pkgconfig on PKG_CONFIG_PATH. Without the
+// tag the package still compiles, with the same API: New, DeviceCount and
+// every method return ErrNotBuilt.
 //
 // # Guarantees
 //

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/g16prover/g16/backend/cuda/kernels"
+)
+
+// TestPkgConfigFile: pkg-config reads the .pc file the installer writes
+// and gives the flags cgo needs: the library under the prefix, the CUDA
+// runtime from the directory found beside nvcc, the headers.
+func TestPkgConfigFile(t *testing.T) {
+	pc, err := exec.LookPath("pkg-config")
+	if err != nil {
+		t.Skip("pkg-config not installed")
+	}
+	prefix := t.TempDir()
+	dir := filepath.Join(prefix, "lib", "pkgconfig")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "g16cuda.pc"), []byte(pkgConfig(prefix, "/opt/cuda-x/lib64")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(pc, "--cflags", "--libs", "g16cuda")
+	cmd.Env = append(os.Environ(), "PKG_CONFIG_PATH="+dir)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("pkg-config: %v\n%s", err, out)
+	}
+	for _, want := range []string{"-I" + filepath.Join(prefix, "include", "g16cuda"), "-L" + filepath.Join(prefix, "lib"), "-lg16cuda", "-L/opt/cuda-x/lib64", "-lcudart_static"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("pkg-config output %q lacks %q", out, want)
+		}
+	}
+	if !onSearchPathWith(dir, dir) {
+		t.Errorf("a directory on PKG_CONFIG_PATH is not seen as searched")
+	}
+}
+
+func onSearchPathWith(pathEnv, dir string) bool {
+	old := os.Getenv("PKG_CONFIG_PATH")
+	os.Setenv("PKG_CONFIG_PATH", pathEnv)
+	defer os.Setenv("PKG_CONFIG_PATH", old)
+	return onSearchPath(dir)
+}
+
+// TestSourcesEmbedded: the installer carries every kernel source of the
+// tree, so that what it builds is what cgo's headers describe.
+func TestSourcesEmbedded(t *testing.T) {
+	tree, err := filepath.Glob("../../backend/cuda/kernels/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for _, p := range tree {
+		switch filepath.Ext(p) {
+		case ".cu", ".cuh", ".h":
+			want++
+			data, err := fs.ReadFile(kernels.Sources, filepath.Base(p))
+			if err != nil {
+				t.Errorf("%s not embedded: %v", filepath.Base(p), err)
+				continue
+			}
+			disk, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(data) != string(disk) {
+				t.Errorf("%s: embedded copy differs from the tree", filepath.Base(p))
+			}
+		}
+	}
+	if want < 5 {
+		t.Fatalf("only %d kernel sources in the tree", want)
+	}
+}

@@ -13,8 +13,8 @@
 //   - the compute region, where the device work runs, and where the
 //     fallback runs when staging was skipped.
 //
-// The rules, from DESIGN.md section 2 (the failures of the scheduler that
-// inspired g16):
+// The rules, from the design notes (docs/design.md: the failures of the
+// scheduler that inspired g16):
 //
 //   - Sync and TrimPool are device-global. The pool calls them only while
 //     holding the compute region (or when the device is idle at the end of

@@ -4,7 +4,7 @@
 # g16 bench at several sizes. Run on the GPU machine from the repository
 # root, with a bundle made by scripts/gpu-bundle.sh:
 #   bash scripts/gpu-e2e.sh BUNDLE_DIR [STEP...]
-# Steps: tests sanitize bench20 bench22 batch22 bench24 gpus sha256 sha256batch ecdsa service
+# Steps: tests examples sanitize bench20 bench22 batch22 bench24 gpus sha256 sha256batch ecdsa service
 # (default: all but gpus and the std circuits sha256, sha256batch, ecdsa).
 # Logs go to $OUT (or ./e2e-logs). The std circuits' gnark setup keys are
 # cached in $G16_KEYS (default $TMPDIR/g16-keys), outside $OUT: sha256batch
@@ -36,10 +36,14 @@ step() { # name, log, command...
 	echo "== $name: exit $r, $((SECONDS - t0)) s"
 	[ $r -eq 0 ] || rc=1
 }
-steps=${*:-tests sanitize bench20 bench22 batch22 bench24}
+steps=${*:-tests examples sanitize bench20 bench22 batch22 bench24}
 for s in $steps; do
 	case $s in
 	tests) (cd "$repo/groth16" && step "groth16 cuda tests" groth16.log "$bin/groth16.test" -test.v -test.timeout 15m -test.run 'CUDA') ;;
+	examples)
+		(cd "$repo/groth16" && step "groth16 examples (ExampleNewProver_cuda on the GPUs)" examples-groth16.log "$bin/groth16.test" -test.v -test.timeout 5m -test.run 'Example')
+		(cd "$repo/backend/cuda" && step "cuda examples" examples-cuda.log "$bin/backend_cuda.test" -test.v -test.timeout 5m -test.run 'Example')
+		;;
 	sanitize) (cd "$repo/groth16" && step "compute-sanitizer memcheck, small proofs" sanitize.log compute-sanitizer --tool memcheck --error-exitcode 9 --leak-check no "$bin/groth16.test" -test.v -test.short -test.run 'TestCUDAProveMatchesGnark|TestCUDABatchFallback') ;;
 	bench20) step "bench 2^20" bench20.log "$bin/g16" bench --backend cuda --size 2^20 --keys random --proofs 3 ;;
 	bench22) step "bench 2^22" bench22.log "$bin/g16" bench --backend cuda --size 2^22 --keys random --proofs 1 --compare-cpu=false ;;

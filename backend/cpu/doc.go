@@ -2,7 +2,7 @@
 // run on the host, behind a model of device memory.
 //
 // The model is what lets plain CI reproduce the scheduling failures that
-// package pool guards against (see DESIGN.md, section 2):
+// package pool guards against (see the design notes, docs/design.md):
 //
 //   - A capacity (WithCapacity; default unlimited) bounds what the device
 //     holds: live buffers plus bytes cached by the pool.

@@ -4,7 +4,6 @@ package cuda
 
 import (
 	"errors"
-	"fmt"
 	"math/big"
 	mrand "math/rand/v2"
 	"testing"
@@ -370,15 +369,4 @@ func TestOutOfMemory(t *testing.T) {
 
 func withMaxTask(n int) Option {
 	return func(c *config) error { c.msmMaxTask = n; return nil }
-}
-
-func ExampleBackend_MSMG1() {
-	b, err := New(0)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer b.Close()
-	// Upload bases and scalars once with Alloc and Upload, then call
-	// b.MSMG1(q, &out, bases, 0, scalars, n).
 }

@@ -59,11 +59,18 @@ func Example() {
 	fmt.Println("in use:", dev.Memory().InUse, "bytes")
 	dev.Free(q, bBuf)
 	dev.Free(q, sBuf)
-	fmt.Println("after Free, in use:", dev.Memory().InUse, "cached:", dev.Memory().Cached)
+	// Freed bytes stay cached by the modelled pool until TrimPool.
+	fmt.Println("after Free, in use:", dev.Memory().InUse, "cached:", dev.Memory().Cached > 0)
+	if err := dev.TrimPool(0); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("after TrimPool(0), cached:", dev.Memory().Cached)
 	// Output:
 	// Σ i·[i]G = [Σ i²]G: true
 	// in use: 12800 bytes
-	// after Free, in use: 0 cached: 12800
+	// after Free, in use: 0 cached: true
+	// after TrimPool(0), cached: 0
 }
 
 func bigInt(v int) *big.Int { return big.NewInt(int64(v)) }

@@ -117,8 +117,15 @@ func (w *Worker) claim(ctx context.Context, m jetstream.Msg, now time.Time) *tas
 	t.rec = rec
 	w.log.Debug("job claimed", "job", t.id, "delivery", t.delivery)
 	b, err := w.st.witnesses.GetBytes(ctx, t.id)
+	if errors.Is(err, jetstream.ErrObjectNotFound) {
+		// Gone: the job was finished meanwhile (fail then leaves its
+		// record as it is), or its witness was lost.
+		w.fail(ctx, t, fmt.Errorf("service: job %s: its witness is not stored", t.id))
+		return nil
+	}
 	if err != nil {
-		w.fail(ctx, t, fmt.Errorf("service: job %s: reading its witness: %w", t.id, err))
+		w.log.Warn("reading witness", "job", t.id, "err", err)
+		m.Nak()
 		return nil
 	}
 	if t.witness, err = decodeWitness(b); err != nil {
@@ -282,10 +289,11 @@ func (w *Worker) settle(ctx context.Context, t *task, proof gnarkgroth16.Proof, 
 	w.log.Debug("job done", "job", t.id, "delivery", t.delivery)
 }
 
-// fail records a job's failure and takes it off the queue.
+// fail records a job's failure (unless it finished elsewhere meanwhile)
+// and takes it off the queue.
 func (w *Worker) fail(ctx context.Context, t *task, err error) {
 	msg := err.Error()
-	_, _, uerr := w.st.updateJob(ctx, t.id, func(r *record) bool {
+	_, changed, uerr := w.st.updateJob(ctx, t.id, func(r *record) bool {
 		if r.State.Finished() {
 			return false
 		}
@@ -298,6 +306,10 @@ func (w *Worker) fail(ctx context.Context, t *task, err error) {
 		return
 	}
 	t.msg.Term()
+	if !changed {
+		w.count("duplicate") // finished elsewhere meanwhile
+		return
+	}
 	w.count("failed")
 	w.log.Warn("job failed", "job", t.id, "err", msg)
 }

@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -202,9 +206,15 @@ func TestOptionMisuse(t *testing.T) {
 		"WithMemoryBudget":     groth16.WithMemoryBudget(1 << 40),
 		"WithTrace":            groth16.WithTrace(pool.NewTrace()),
 		"WithPoolOptions":      groth16.WithPoolOptions(pool.WithRetry(false)),
+		"WithSolvers":          groth16.WithSolvers(1),
+	}
+	for _, name := range exportedOptions(t) {
+		if _, ok := opts[name]; !ok {
+			t.Errorf("option %s has no misuse test: add it to this table", name)
+		}
 	}
 	proverOnly := []string{"WithBackend", "WithBackends", "WithDeviceKey", "WithProverOptions", "WithLogger"}
-	batchOnly := []string{"WithBatchRandomness", "WithWorkersPerDevice", "WithMemoryBudget", "WithTrace", "WithPoolOptions"}
+	batchOnly := []string{"WithBatchRandomness", "WithWorkersPerDevice", "WithMemoryBudget", "WithTrace", "WithPoolOptions", "WithSolvers"}
 	callOnly := []string{"WithRandomness", "WithPhaseTimes", "WithVerify"}
 
 	pr, err := groth16.NewProver(f.ccs, f.pk, groth16.WithBackend(dev))
@@ -260,6 +270,40 @@ func TestOptionMisuse(t *testing.T) {
 	}
 }
 
+// exportedOptions lists the package's exported functions that return an
+// Option, from its source.
+func exportedOptions(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Recv != nil || !fn.Name.IsExported() || fn.Type.Results == nil || len(fn.Type.Results.List) != 1 {
+				continue
+			}
+			if id, ok := fn.Type.Results.List[0].Type.(*ast.Ident); ok && id.Name == "Option" {
+				names = append(names, fn.Name.Name)
+			}
+		}
+	}
+	if len(names) < 10 {
+		t.Fatalf("found only %d options: %v", len(names), names)
+	}
+	return names
+}
+
 // TestBadOptionArguments: each option's bad argument is an error naming
 // the option.
 func TestBadOptionArguments(t *testing.T) {
@@ -284,6 +328,7 @@ func TestBadOptionArguments(t *testing.T) {
 		"WithMemoryBudget":     groth16.WithMemoryBudget(1),
 		"WithTrace":            groth16.WithTrace(nil),
 		"WithPoolOptions":      groth16.WithPoolOptions(nil),
+		"WithSolvers":          groth16.WithSolvers(0),
 	} {
 		_, err := groth16.ProveBatch(context.Background(), f.ccs, f.pk, same(f, 1), o, groth16.WithBackend(dev))
 		if name == "WithBackend" || name == "WithBackends" || name == "WithDeviceKey" {

@@ -179,7 +179,7 @@ func (j *batchJob) Prepare(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := j.t.solve(); err != nil {
+	if err := j.t.solve(ctx); err != nil {
 		return err
 	}
 	return ctx.Err()

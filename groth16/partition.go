@@ -1,6 +1,7 @@
 package groth16
 
 import (
+	"context"
 	cryptorand "crypto/rand"
 	"errors"
 	"fmt"
@@ -170,7 +171,7 @@ func (p *prover) newPartition(index int, w witness.Witness, rand io.Reader) *par
 // commitments from within the solver, as gnark does, their MSMs on a
 // device: commit.go), folds the commitments' proofs of knowledge, draws r
 // and s, and filters the wire values for each MSM.
-func (t *partition) solve() error {
+func (t *partition) solve(ctx context.Context) error {
 	start := time.Now()
 	p := t.p
 	if err := checkWitness(p.r1cs, t.witness); err != nil {
@@ -203,7 +204,7 @@ func (t *partition) solve() error {
 		}))
 	}
 
-	solution, err := t.solveWitness(opts)
+	solution, err := t.solveWitness(ctx, opts)
 	if err != nil {
 		return fmt.Errorf("groth16: solving the circuit: %w", err)
 	}

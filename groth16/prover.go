@@ -298,7 +298,7 @@ func (pr *Prover) prove(ctx context.Context, w witness.Witness, cfg *callConfig)
 	if t.commitKeys, err = pr.commitKeys([]*proverDevice{d}, &t.times, 0); err != nil {
 		return nil, err
 	}
-	if err := t.solve(); err != nil {
+	if err := t.solve(ctx); err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {

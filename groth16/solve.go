@@ -29,9 +29,10 @@ func newWitnessSolver(r1cs *cs.R1CS) (*witnessSolver, error) {
 
 // solveWitness solves t's witness with the solver options opts (gnark's
 // Solve options, the commitment hints included) and records in t.times
-// whether gnark's solver did it.
-func (t *partition) solveWitness(opts []solver.Option) (*cs.R1CSSolution, error) {
+// whether gnark's solver did it. g16's solver stops between levels when
+// ctx is done and returns ctx.Err().
+func (t *partition) solveWitness(ctx context.Context, opts []solver.Option) (*cs.R1CSSolution, error) {
 	ws := t.p.witnessSolver
 	t.times.SolverFallback = ws.s.Fallback()
-	return ws.s.Solve(context.Background(), t.witness, opts...)
+	return ws.s.Solve(ctx, t.witness, opts...)
 }

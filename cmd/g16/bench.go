@@ -442,6 +442,11 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(
 	}
 	tw.Flush()
 
+	for _, r := range ours {
+		if len(r.phases) > 0 && r.phases[0].SolverFallback != "" {
+			fmt.Fprintf(stdout, "%s: gnark's solver solved the witnesses (%s)\n", r.name, r.phases[0].SolverFallback)
+		}
+	}
 	verdict := "verified by gnark"
 	if vk == nil {
 		verdict = "not verifiable (random key)"

@@ -24,7 +24,9 @@
 //	Krs = Σ wᵢ[Kᵢ]₁ + Σ hᵢ[Zᵢ]₁ + s·Ar + r·Bs₁ − rs[δ]₁
 //
 // Every NTT and MSM runs on the Backend; solving, wire filtering and the
-// final assembly run on the host. BSB22 commitments (eprint 2022/1072) are
+// final assembly run on the host. Witnesses are solved by package solver
+// (gnark's results, faster), or by gnark's solver for a circuit that
+// package hands back (PhaseTimes.SolverFallback says why). BSB22 commitments (eprint 2022/1072) are
 // computed as gnark computes them, their two MSMs (the Pedersen commitment
 // and its proof of knowledge) on the Backend, from inside the solve; their
 // bases stay resident on each device with the proving key's.

@@ -8,11 +8,12 @@ import (
 	csolver "github.com/consensys/gnark/constraint/solver"
 )
 
-// minTaskCost is the least estimated work (about one term's multiply-add
-// per unit) worth handing to another goroutine; a level with less than
-// twice that runs inline on the calling goroutine. (A variable for the
-// tests, which lower it to cut small levels.)
-var minTaskCost int64 = 2048
+// minTaskCost is the least estimated work worth handing to another
+// goroutine; a level with less than twice that runs inline on the calling
+// goroutine. A unit is about one term's multiply-add, some 10–15 ns, so a
+// task is at least about 10 µs, several times the cost of waking a worker.
+// (A variable for the tests, which lower it to cut small levels.)
+var minTaskCost int64 = 1024
 
 // run solves the levels in order. The instructions of a level depend only
 // on earlier levels, so a large level is cut into contiguous runs of about

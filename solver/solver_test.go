@@ -202,16 +202,17 @@ func TestSameAsGnark(t *testing.T) {
 			if err != nil {
 				t.Fatalf("gnark's solver: %v", err)
 			}
-			for _, par := range []struct {
-				name    string
-				tasks   int
-				minCost int64
-			}{{"default", 0, 2048}, {"tasks=5", 5, 1}} {
-				restore := solver.SetParallelism(par.tasks, par.minCost)
+			// with the default parallelism, then with 5 tasks cutting every
+			// level of more than one instruction.
+			for _, tasks := range []int{0, 5} {
+				restore := func() {}
+				if tasks > 0 {
+					restore = solver.SetParallelism(tasks, 1)
+				}
 				got, err := cc.s.Solve(context.Background(), w, opts...)
 				restore()
 				if err != nil {
-					t.Fatalf("%s: %v", par.name, err)
+					t.Fatalf("tasks=%d: %v", tasks, err)
 				}
 				sameSolution(t, got, want)
 			}

@@ -10,6 +10,9 @@ import (
 // gnark's solver alone, and a batch with explicit solvers prints how many
 // solves ran at once; every proof is byte-identical to gnark's.
 func TestBenchStdCircuit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles and proves a std circuit several times: not in -short (the race run)")
+	}
 	code, out := g16("bench", "--circuit", "eddsa", "--signatures", "1", "--proofs", "1", "--keys", "random", "--warmup=false")
 	if code != 0 {
 		t.Fatalf("bench: exit %d\n%s", code, out)

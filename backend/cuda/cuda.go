@@ -80,6 +80,9 @@ func New(device int, opts ...Option) (*Backend, error) {
 			return nil, err
 		}
 	}
+	if err := checkLibrary(); err != nil {
+		return nil, err
+	}
 	epoch, err := resetIfLost(device)
 	if err != nil {
 		return nil, err

@@ -12,7 +12,9 @@
 // builds it with nvcc from the kernel sources of the g16 version in use and
 // installs it under DIR (in the repository, `make cuda` installs it into
 // kernels/build). When pkg-config reports that g16cuda is not found, run
-// that command, and put DIR/lib/pkgconfig on PKG_CONFIG_PATH. Without the
+// that command, and put DIR/lib/pkgconfig on PKG_CONFIG_PATH. New refuses
+// a library built from other kernel sources than this package's (one left
+// from another g16 version), with an error that says to rebuild it. Without the
 // tag the package still compiles, with the same API: New, DeviceCount and
 // every method return ErrNotBuilt.
 //

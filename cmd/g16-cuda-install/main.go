@@ -14,6 +14,10 @@
 //	DIR/include/g16cuda/*.h
 //	DIR/lib/pkgconfig/g16cuda.pc
 //
+// The library carries the identity of its sources (kernels.ID), which
+// package cuda checks when it opens a GPU, so that a library left from
+// another g16 version is refused rather than misused.
+//
 // The .pc file links the static CUDA runtime from the directory nvcc itself
 // uses (its -dryrun LIBRARIES line), so no machine path is written into g16.
 // The default DIR is /usr/local when it is writable, else $HOME/.local.
@@ -170,6 +174,7 @@ func compile(nvcc, src, out string, stderr io.Writer) (string, error) {
 	}
 	flags := []string{"-std=c++17", "-O3", "--threads", envOr("NVCC_THREADS", "0"),
 		"-Xcompiler", "-fPIC", "-Xcompiler", "-Wall", "-Xcompiler", "-Wno-unknown-pragmas"}
+	flags = append(flags, "-DG16_SOURCES_ID="+kernels.ID())
 	flags = append(flags, strings.Fields(envOr("GENCODE", defaultGencode))...)
 	flags = append(flags, strings.Fields(os.Getenv("NVCC_EXTRA"))...)
 	objs := make([]string, len(units))

@@ -74,11 +74,15 @@ func (s *Solver) compile() (string, error) {
 		solved[i] = true
 	}
 	inRange := func(w uint32) bool { return int(w) < s.nbWires }
+	twice := uint32(0) // a wire two instructions output, plus one
 	mark := func(lo, hi uint32) bool {
 		if hi < lo || int(hi) > s.nbWires {
 			return false
 		}
 		for w := lo; w < hi; w++ {
+			if solved[w] && twice == 0 {
+				twice = w + 1
+			}
 			solved[w] = true
 		}
 		return true
@@ -227,6 +231,9 @@ func (s *Solver) compile() (string, error) {
 		}
 	}
 	s.levels = append(s.levels, len(s.ops))
+	if twice != 0 {
+		return fmt.Sprintf("wire %d is solved by two instructions", twice-1), nil
+	}
 	return "", nil
 }
 

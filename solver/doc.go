@@ -32,10 +32,10 @@
 // the same errors: a *cs.UnsatisfiedConstraintError naming the same
 // constraint with the same message and debug information, the same
 // messages for a missing hint, a wrong witness size, or a failing hint.
-// Where gnark's parallel solver would report whichever failing instruction
-// of a level its goroutines reach first, Solve reports the first in level
-// order. The tests compare all of this with gnark's solver on gnark's std
-// circuits.
+// Where gnark's parallel solver reports whichever failing instruction of a
+// level its goroutines reach first, Solve reports the first in level order,
+// on any number of goroutines, as gnark's does on one (WithNbTasks(1)). The
+// tests compare all of this with gnark's solver on gnark's std circuits.
 //
 // # Fallback
 //
@@ -44,7 +44,8 @@
 // lookup (gnark's GKR blueprints, for instance: gnark resets their state
 // in the blueprint itself, on every solve), an R1C with a constant term or
 // with more than one unsolved wire, or levels that do not cover the
-// instructions. Fallback says why, and the prover reports it.
+// instructions, or a wire that two instructions solve. Fallback says why,
+// and the prover reports it.
 //
 // New fails when the linked gnark is not v0.16.1, whose instruction layout
 // this package reads.

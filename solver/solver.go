@@ -104,7 +104,7 @@ func (s *Solver) Solve(ctx context.Context, w witness.Witness, opts ...csolver.O
 	}
 
 	st := s.getState()
-	defer s.states.Put(st)
+	defer s.putState(st)
 	st.start(v, &cfg)
 	defer st.printLogs()
 	if err := st.run(ctx, &cfg); err != nil {
@@ -146,6 +146,17 @@ func (s *Solver) getState() *state {
 		return st
 	}
 	return &state{s: s, q: s.r1cs.Field(), solved: make([]bool, s.nbWires)}
+}
+
+// putState keeps st's buffers for the next solve, and drops what belongs
+// to the finished one (the caller's hint closures hold its data).
+func (s *Solver) putState(st *state) {
+	clear(st.hints)
+	st.hints = st.hints[:0]
+	st.native = st.native[:0]
+	st.cfg = nil
+	st.values, st.a, st.b, st.c = nil, nil, nil, nil
+	s.states.Put(st)
 }
 
 // start resets st for a solve of witness v.

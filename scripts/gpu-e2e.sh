@@ -5,7 +5,10 @@
 # root, with a bundle made by scripts/gpu-bundle.sh:
 #   bash scripts/gpu-e2e.sh BUNDLE_DIR [STEP...]
 # Steps: tests examples sanitize bench20 bench22 batch22 bench24 gpus sha256 sha256batch ecdsa service
-# (default: all but gpus and the std circuits sha256, sha256batch, ecdsa).
+# limit25 batch24limit big26 big27
+# (default: all but gpus, the std circuits sha256, sha256batch, ecdsa, and the
+# large sizes limit25, batch24limit, big26, big27: each of those is one command
+# of several minutes; the big ones poll nvidia-smi for the device's peak).
 # Logs go to $OUT (or ./e2e-logs). The std circuits' gnark setup keys are
 # cached in $G16_KEYS (default $TMPDIR/g16-keys), outside $OUT: sha256batch
 # after sha256 in one run reuses the key.
@@ -32,9 +35,24 @@ step() { # name, log, command...
 	local t0=$SECONDS
 	"$@" >"$logs/$log" 2>&1
 	local r=$?
-	grep -E '^(--- |ok|FAIL|PASS|panic|=+ ERROR SUMMARY)|^ *(phase|total|ours|solve|commit|upload|H |MSM|assemble|prover|gnark|g16|byte|partitions|staged|host|staging|compute|cuda|cpu|compile|keys|setup)|^[0-9]+ +(ProveBatch|service)|^(median|every service)' "$logs/$log" | tail -n 40
+	grep -E '^(--- |ok|FAIL|PASS|panic|=+ ERROR SUMMARY)|^ *(phase|total|ours|solve|commit|upload|H |MSM|assemble|prover|gnark|g16|byte|partitions|staged|host|staging|compute|cuda|cpu|compile|keys|setup|memory|proofs sha256|device|nvidia-smi)|^[0-9]+ +(ProveBatch|service)|^(median|every service)' "$logs/$log" | tail -n 40
 	echo "== $name: exit $r, $((SECONDS - t0)) s"
 	[ $r -eq 0 ] || rc=1
+}
+# smipeak runs a command while nvidia-smi polls GPU 0's memory every 0.2 s,
+# and appends the peak it saw to the command's output.
+smipeak() {
+	local f
+	f=$(mktemp)
+	nvidia-smi --id=0 --query-gpu=memory.used --format=csv,noheader,nounits -lms 200 >"$f" 2>/dev/null &
+	local pid=$!
+	"$@"
+	local r=$?
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	echo "nvidia-smi: GPU 0 peak memory used $(sort -n "$f" | tail -n 1) MiB (polled every 0.2 s)"
+	rm -f "$f"
+	return $r
 }
 steps=${*:-tests examples sanitize bench20 bench22 batch22 bench24}
 for s in $steps; do
@@ -64,6 +82,10 @@ for s in $steps; do
 		done
 		step "service beside ProveBatch, 16 jobs of 2^20" service20.log "$bin/g16" loadtest --backend cuda --size 2^20 --jobs 16 --rounds 3 --log-level warn
 		;;
+	limit25) step "2^25 under a 16 GiB limit, beside an unlimited backend" limit25.log smipeak "$bin/g16" bench --backend cuda --size 2^25 --keys random --proofs 1 --no-gnark --compare-cpu=false --warmup=false --device-memory 16GiB ;;
+	batch24limit) step "batch 10 x 2^24 under a 16 GiB limit, beside an unlimited backend" batch24limit.log smipeak "$bin/g16" bench --backend cuda --size 2^24 --keys random --partitions 10 --no-gnark --compare-cpu=false --device-memory 16GiB ;;
+	big26) step "2^26, random key" big26.log smipeak "$bin/g16" bench --backend cuda --size 2^26 --keys random --proofs 1 --no-gnark --compare-cpu=false --warmup=false ;;
+	big27) step "2^27, random key" big27.log smipeak "$bin/g16" bench --backend cuda --size 2^27 --keys random --proofs 1 --no-gnark --compare-cpu=false --warmup=false ;;
 	gpus) step "batch 10 x 2^22, 1 and 2 GPUs" gpus22.log "$bin/g16" bench --backend cuda --size 2^22 --keys random --partitions 10 --gpus 1,2 --no-gnark --compare-cpu=false ;;
 	esac
 done

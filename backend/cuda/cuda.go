@@ -284,6 +284,26 @@ func (b *Backend) Memory() backend.MemStats {
 	return backend.MemStats{Capacity: int64(capacity), InUse: int64(inUse), Cached: int64(cached)}
 }
 
+// PeakMemory reports the most device memory the backend has had in use
+// (buffers and kernels' scratch, as Memory counts InUse) since it opened or
+// since the last reset; reset starts a new count from what is in use now.
+// 0 when the backend is closed or lost.
+func (b *Backend) PeakMemory(reset bool) int64 {
+	if b.enter("PeakMemory") != nil {
+		return 0
+	}
+	defer b.leave()
+	var peak C.int64_t
+	r := C.int(0)
+	if reset {
+		r = 1
+	}
+	if b.status(C.g16_memory_peak(b.dev, &peak, r)) != nil {
+		return 0
+	}
+	return int64(peak)
+}
+
 // NewQueue creates a CUDA stream.
 func (b *Backend) NewQueue() (backend.Queue, error) {
 	if err := b.enter("NewQueue"); err != nil {

@@ -63,6 +63,9 @@ func (b *Backend) Sync() error { return ErrNotBuilt }
 // Memory reports zero.
 func (b *Backend) Memory() backend.MemStats { return backend.MemStats{} }
 
+// PeakMemory is 0: nothing runs in this build.
+func (b *Backend) PeakMemory(reset bool) int64 { return 0 }
+
 // Scratch is 0: nothing runs in this build.
 func (b *Backend) Scratch(backend.Kernel, int) int64 { return 0 }
 

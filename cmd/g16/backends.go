@@ -12,6 +12,14 @@ import (
 // CPU backend beside a GPU one when compareCPU is set. With "cuda" it opens
 // every visible GPU, up to maxGPUs (0: no limit); single proofs use the first.
 func openBackends(name string, compareCPU bool, maxGPUs int) ([]namedBackend, error) {
+	return openBackendsLimited(name, compareCPU, maxGPUs, 0)
+}
+
+// openBackendsLimited is openBackends with each GPU's memory capped at
+// limit bytes (cuda.WithMemoryLimit; 0: what the GPU has). Under a limit,
+// a second backend on GPU 0 without it runs beside the limited ones, so
+// that their proofs are compared byte for byte.
+func openBackendsLimited(name string, compareCPU bool, maxGPUs int, limit int64) ([]namedBackend, error) {
 	switch name {
 	case "cpu":
 		b, err := cpu.New()
@@ -20,11 +28,26 @@ func openBackends(name string, compareCPU bool, maxGPUs int) ([]namedBackend, er
 		}
 		return []namedBackend{{name: "g16 " + b.String(), dev: b, all: []backend.Backend{b}}}, nil
 	case "cuda":
-		gpus, err := cuda.OpenAll(maxGPUs)
+		var opts []cuda.Option
+		if limit > 0 {
+			opts = append(opts, cuda.WithMemoryLimit(limit))
+		}
+		gpus, err := cuda.OpenAll(maxGPUs, opts...)
 		if err != nil {
 			return nil, err
 		}
 		devs := []namedBackend{{name: "g16 " + gpus[0].String(), dev: gpus[0], all: gpus}}
+		if limit > 0 {
+			devs[0].name += fmt.Sprintf(" (limit %s)", gib(limit))
+			free, err := cuda.New(0)
+			if err != nil {
+				for _, g := range gpus {
+					g.Close()
+				}
+				return nil, err
+			}
+			devs = append(devs, namedBackend{name: "g16 " + free.String() + " (no limit)", dev: free, all: []backend.Backend{free}})
+		}
 		if compareCPU {
 			b, err := cpu.New()
 			if err != nil {

@@ -145,6 +145,11 @@ func benchBatch(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(i
 			continue
 		}
 		fmt.Fprintf(stdout, "\nscheduler, %s:\n%s\n", r.name, strings.TrimRight(r.trace.Summary().String(), "\n"))
+		for _, e := range r.trace.Events() {
+			if e.Kind == pool.KindOutcome && e.Name == pool.OutcomePlan {
+				fmt.Fprintf(stdout, "device %d: %s (%s reserved in the budget, %s)\n", e.Device, e.Outcome, gib(e.Bytes), e.Err)
+			}
+		}
 	}
 	if f.trace != "" {
 		last := results[len(results)-1]

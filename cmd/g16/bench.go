@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	cryptorand "crypto/rand"
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -43,6 +44,7 @@ type benchFlags struct {
 	residentKey bool
 	gpus        string
 	gpuCounts   []int // parsed from gpus; nil: all
+	deviceMem   bytesFlag
 }
 
 func runBench(args []string, stdout, stderr io.Writer) error {
@@ -66,6 +68,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.keydir, "keydir", "", "key cache directory (default $G16_KEYS or the user cache dir)")
 	fs.StringVar(&f.trace, "trace", "", "with --partitions, write the scheduler trace as JSON to this file")
 	fs.Uint64Var(&f.seed, "seed", 0, "seed for the provers' randomness (default: drawn fresh)")
+	fs.Var(&f.deviceMem, "device-memory", "with --backend cuda: cap each GPU's memory (cuda.WithMemoryLimit), e.g. 16GiB, a key that does not fit then streams; an unlimited backend on GPU 0 runs beside it for comparison")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -87,7 +90,10 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	f.gpuCounts = gpuCounts
-	devs, err := openBackends(f.backend, f.compareCPU, maxGPUs)
+	if f.deviceMem > 0 && f.backend != "cuda" {
+		return errors.New("--device-memory needs --backend cuda")
+	}
+	devs, err := openBackendsLimited(f.backend, f.compareCPU, maxGPUs, int64(f.deviceMem))
 	if err != nil {
 		return deviceFailure(err)
 	}
@@ -138,9 +144,12 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "compile %s, keys: %s in %s\n", compileTime.Round(time.Millisecond), keyNote, keyTime.Round(time.Millisecond))
 
 	if f.partitions > 0 {
-		return benchBatch(f, ccs, circuit.witness, pk, vk, devs, stdout, stderr)
+		err = benchBatch(f, ccs, circuit.witness, pk, vk, devs, stdout, stderr)
+	} else {
+		err = benchSingle(f, ccs, circuit.witness, pk, vk, devs, stdout, stderr)
 	}
-	return benchSingle(f, ccs, circuit.witness, pk, vk, devs, stdout, stderr)
+	reportMemory(stdout, pk, devs)
+	return err
 }
 
 func ecNextPow2(n int) int {
@@ -441,6 +450,11 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(
 		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 	}
 	tw.Flush()
+	for _, r := range ours {
+		if len(r.phases) > 0 && r.phases[0].Plan != "" {
+			fmt.Fprintf(stdout, "%s: %s\n", r.name, r.phases[0].Plan)
+		}
+	}
 
 	for _, r := range ours {
 		if len(r.phases) > 0 && r.phases[0].SolverFallback != "" {
@@ -452,6 +466,13 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(
 		verdict = "not verifiable (random key)"
 	}
 	fmt.Fprintf(stdout, "%d proofs per prover; byte-identical across provers: %s; %s\n", f.proofs, agreement(identical, len(runs)), verdict)
+	// A digest of every proof, to compare runs (with and without
+	// --device-memory, say) made with the same --seed.
+	all := sha256.New()
+	for _, p := range runs[len(runs)-1].proofs {
+		all.Write(p)
+	}
+	fmt.Fprintf(stdout, "proofs sha256 (seed %d): %x\n", f.seed, all.Sum(nil))
 	if !identical {
 		return deviceFailure(errors.New("provers disagree"))
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc"
 	curve "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fp"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr/fft"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr/pedersen"
@@ -126,16 +127,25 @@ func randomPoints[P any](n int, mul func([]fr.Element) []P, sums func(out, R, Q 
 	return out, nil
 }
 
+// sumBlock is how many points a goroutine sums in Jacobian form before it
+// converts them to affine: the Jacobian scratch stays a few MiB a goroutine
+// however many points are drawn (a whole vector in Jacobian form would be
+// 1.5× the affine key).
+const sumBlock = 1 << 14
+
 func randomPointsG1(g *curve.G1Affine, n int) ([]curve.G1Affine, error) {
 	return randomPoints(n,
 		func(s []fr.Element) []curve.G1Affine { return curve.BatchScalarMultiplicationG1(g, s) },
 		func(out, R, Q []curve.G1Affine, side, lo, hi int) {
-			jac := make([]curve.G1Jac, hi-lo)
-			for i := lo; i < hi; i++ {
-				jac[i-lo].FromAffine(&R[i/side])
-				jac[i-lo].AddMixed(&Q[i%side])
+			jac := make([]curve.G1Jac, min(sumBlock, hi-lo))
+			for b := lo; b < hi; b += sumBlock {
+				e := min(hi, b+sumBlock)
+				for i := b; i < e; i++ {
+					jac[i-b].FromAffine(&R[i/side])
+					jac[i-b].AddMixed(&Q[i%side])
+				}
+				batchToAffineG1(jac[:e-b], out[b-lo:e-lo])
 			}
-			copy(out, curve.BatchJacobianToAffineG1(jac))
 		})
 }
 
@@ -143,13 +153,42 @@ func randomPointsG2(g *curve.G2Affine, n int) ([]curve.G2Affine, error) {
 	return randomPoints(n,
 		func(s []fr.Element) []curve.G2Affine { return curve.BatchScalarMultiplicationG2(g, s) },
 		func(out, R, Q []curve.G2Affine, side, lo, hi int) {
-			jac := make([]curve.G2Jac, hi-lo)
-			for i := lo; i < hi; i++ {
-				jac[i-lo].FromAffine(&R[i/side])
-				jac[i-lo].AddMixed(&Q[i%side])
+			jac := make([]curve.G2Jac, min(sumBlock, hi-lo))
+			for b := lo; b < hi; b += sumBlock {
+				e := min(hi, b+sumBlock)
+				for i := b; i < e; i++ {
+					jac[i-b].FromAffine(&R[i/side])
+					jac[i-b].AddMixed(&Q[i%side])
+				}
+				batchToAffineG2(jac[:e-b], out[b-lo:e-lo])
 			}
-			batchToAffineG2(jac, out)
 		})
+}
+
+// batchToAffineG1 is batchToAffineG2 over Fp.
+func batchToAffineG1(in []curve.G1Jac, out []curve.G1Affine) {
+	prefix := make([]fp.Element, len(in))
+	var acc fp.Element
+	acc.SetOne()
+	for i := range in {
+		prefix[i] = acc
+		if !in[i].Z.IsZero() {
+			acc.Mul(&acc, &in[i].Z)
+		}
+	}
+	acc.Inverse(&acc)
+	for i := len(in) - 1; i >= 0; i-- {
+		if in[i].Z.IsZero() {
+			out[i] = curve.G1Affine{}
+			continue
+		}
+		var zInv, zInv2 fp.Element
+		zInv.Mul(&acc, &prefix[i])
+		acc.Mul(&acc, &in[i].Z)
+		zInv2.Square(&zInv)
+		out[i].X.Mul(&in[i].X, &zInv2)
+		out[i].Y.Mul(&in[i].Y, &zInv2).Mul(&out[i].Y, &zInv)
+	}
 }
 
 // batchToAffineG2 converts Jacobian points to affine with one inversion

@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"runtime"
 	"testing"
 
 	curve "github.com/consensys/gnark-crypto/ecc/bls12-381"
@@ -46,6 +47,47 @@ func TestRandomPoints(t *testing.T) {
 	batchToAffineG2(jac, got)
 	for i := range jac {
 		var want curve.G2Affine
+		want.FromJacobian(&jac[i])
+		if !got[i].Equal(&want) {
+			t.Fatalf("batch conversion of point %d: got %v want %v", i, got[i], want)
+		}
+	}
+}
+
+// TestRandomPointsBlocks: more points than one conversion block, so that
+// each goroutine sums and converts several blocks in turn: every point is
+// on the curve (a wrong conversion would leave it off), a sample is in the
+// subgroup, and none repeats; the G1 batch conversion agrees with the
+// point-by-point one, infinity included.
+func TestRandomPointsBlocks(t *testing.T) {
+	_, _, g1, _ := curve.Generators()
+	n := 2*sumBlock*max(1, runtime.NumCPU()) + 7
+	p, err := randomPointsG1(&g1, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := make(map[curve.G1Affine]bool, n)
+	for i := range p {
+		if !p[i].IsOnCurve() || p[i].IsInfinity() || (i%97 == 0 && !p[i].IsInSubGroup()) {
+			t.Fatalf("point %d of %d is not a valid non-zero point", i, n)
+		}
+		if seen[p[i]] {
+			t.Fatalf("point %d repeats", i)
+		}
+		seen[p[i]] = true
+	}
+	jac := make([]curve.G1Jac, 5)
+	for i := range jac {
+		jac[i].FromAffine(&p[i])
+		jac[i].Double(&jac[i])
+	}
+	jac[3] = curve.G1Jac{}
+	jac[3].X.SetOne()
+	jac[3].Y.SetOne()
+	got := make([]curve.G1Affine, len(jac))
+	batchToAffineG1(jac, got)
+	for i := range jac {
+		var want curve.G1Affine
 		want.FromJacobian(&jac[i])
 		if !got[i].Equal(&want) {
 			t.Fatalf("batch conversion of point %d: got %v want %v", i, got[i], want)

@@ -70,7 +70,14 @@ extern "C" g16_status g16_open(int ordinal, int64_t limit, g16_device** out) {
 		size_t free_b = 0, total_b = 0;
 		G16_CK(ordinal, cudaMemGetInfo(&free_b, &total_b));
 		dev->total = (int64_t)total_b;
-		G16_CK(ordinal, cudaDeviceGetDefaultMemPool(&dev->pool, ordinal));
+		// A pool of the backend's own: settings and trims of the default
+		// pool would reach every CUDA user in the process.
+		cudaMemPoolProps props = {};
+		props.allocType = cudaMemAllocationTypePinned;
+		props.handleTypes = cudaMemHandleTypeNone;
+		props.location.type = cudaMemLocationTypeDevice;
+		props.location.id = ordinal;
+		G16_CK(ordinal, cudaMemPoolCreate(&dev->pool, &props));
 		uint64_t threshold = UINT64_MAX; // keep freed memory cached until TrimPool
 		G16_CK(ordinal, cudaMemPoolSetAttribute(dev->pool, cudaMemPoolAttrReleaseThreshold, &threshold));
 		G16_CK(ordinal, cudaStreamCreateWithFlags(&dev->internal, cudaStreamNonBlocking));
@@ -101,6 +108,7 @@ extern "C" g16_status g16_close(g16_device* dev) {
 			if (dev->stage_ev[k]) cudaEventDestroy(dev->stage_ev[k]);
 		}
 		if (dev->internal) cudaStreamDestroy(dev->internal);
+		if (dev->pool) cudaMemPoolDestroy(dev->pool);
 		delete dev;
 	}
 	return st;
@@ -180,6 +188,14 @@ extern "C" g16_status g16_memory(g16_device* dev, int64_t* capacity, int64_t* in
 		*capacity = dev->limit > 0 ? dev->limit : dev->total;
 		*in_use = dev->in_use.load();
 		*cached = (int64_t)(reserved - used);
+	});
+}
+
+extern "C" g16_status g16_memory_peak(g16_device* dev, int64_t* peak, int reset) {
+	return guard([&] {
+		if (!dev) fail(G16_INVALID, "cuda: no device");
+		*peak = dev->peak.load();
+		if (reset) dev->peak.store(dev->in_use.load());
 	});
 }
 

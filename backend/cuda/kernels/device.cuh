@@ -1,5 +1,7 @@
-// g16_device: one GPU as the Go backend sees it: its stream-ordered pool,
-// its memory budget, and its pinned staging buffers.
+// g16_device: one GPU as the Go backend sees it: its own stream-ordered
+// pool (cudaMemPoolCreate: the device's default pool, shared with every
+// other CUDA user in the process, is left alone), its memory budget, and
+// its pinned staging buffers.
 #pragma once
 #include <atomic>
 #include <mutex>
@@ -11,7 +13,8 @@ struct g16_device {
 	int64_t limit; // bytes the backend may hand out; 0: what CUDA gives
 	int64_t total; // the device's memory, from cudaMemGetInfo at open
 	std::atomic<int64_t> in_use{0};
-	cudaMemPool_t pool;
+	std::atomic<int64_t> peak{0}; // the most in_use has been since the last reset
+	cudaMemPool_t pool = nullptr;
 	cudaStream_t internal; // frees with no stream, staging
 
 	// Two pinned host buffers, used in turn by uploads and downloads; each
@@ -34,7 +37,10 @@ struct g16_device {
 				              (long long)bytes, (long long)cur, (long long)limit);
 				g16::fail(G16_OOM, buf);
 			}
-			if (in_use.compare_exchange_weak(cur, cur + bytes)) return;
+			if (in_use.compare_exchange_weak(cur, cur + bytes)) break;
+		}
+		int64_t now = cur + bytes, p = peak.load();
+		while (now > p && !peak.compare_exchange_weak(p, now)) {
 		}
 	}
 	void unreserve(int64_t bytes) { in_use.fetch_sub(bytes); }
@@ -43,10 +49,10 @@ struct g16_device {
 		if (bytes <= 0) return nullptr;
 		reserve(bytes);
 		void* p = nullptr;
-		cudaError_t e = cudaMallocAsync(&p, (size_t)bytes, st);
+		cudaError_t e = cudaMallocFromPoolAsync(&p, (size_t)bytes, pool, st);
 		if (e != cudaSuccess) {
 			unreserve(bytes);
-			g16::fail_cuda(e, "cudaMallocAsync(&p, bytes, stream)", __FILE__, __LINE__, ord);
+			g16::fail_cuda(e, "cudaMallocFromPoolAsync(&p, bytes, pool, stream)", __FILE__, __LINE__, ord);
 		}
 		return p;
 	}

@@ -61,13 +61,17 @@ g16_status g16_stream_create(g16_device* dev, void** stream);
 g16_status g16_stream_destroy(g16_device* dev, void* stream);
 g16_status g16_stream_sync(g16_device* dev, void* stream);
 
-/* pooled != 0: cudaMallocAsync on the stream (NULL: the device's internal
+/* pooled != 0: from the backend's own pool (cudaMallocFromPoolAsync) on the
+ * stream (NULL: the device's internal
  * stream); else cudaMalloc. bytes is needed again by g16_free. */
 g16_status g16_alloc(g16_device* dev, void* stream, int64_t bytes, int pooled, void** ptr);
 g16_status g16_free(g16_device* dev, void* stream, void* ptr, int64_t bytes, int pooled);
 g16_status g16_trim(g16_device* dev, int64_t keep);
 g16_status g16_sync(g16_device* dev);
 g16_status g16_memory(g16_device* dev, int64_t* capacity, int64_t* in_use, int64_t* cached);
+/* The most bytes in use (buffers and kernels' scratch) since the last reset;
+ * reset != 0 starts a new count from what is in use now. */
+g16_status g16_memory_peak(g16_device* dev, int64_t* peak, int reset);
 g16_status g16_name(g16_device* dev, char* name, int len);
 
 /* Host to device through pinned staging buffers; returns once src may be

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
+	groth16bls "github.com/consensys/gnark/backend/groth16/bls12-381"
+
+	"github.com/g16prover/g16/backend"
+)
+
+// keyHostBytes is what the proving key's bases take in host memory, in
+// gnark's affine form: G1 A, B, K, Z at 96 bytes a point and G2 B at 192,
+// and the commitment bases.
+func keyHostBytes(pk gnarkgroth16.ProvingKey) int64 {
+	k, ok := pk.(*groth16bls.ProvingKey)
+	if !ok {
+		return 0
+	}
+	g1 := int64(len(k.G1.A) + len(k.G1.B) + len(k.G1.K) + len(k.G1.Z))
+	for _, ck := range k.CommitmentKeys {
+		g1 += int64(len(ck.Basis) + len(ck.BasisExpSigma))
+	}
+	return g1*backend.G1AffineBytes + int64(len(k.G2.B))*backend.G2AffineBytes
+}
+
+// peakDevice is what a backend that records it (cuda.Backend) says was its
+// peak of device memory in use.
+type peakDevice interface {
+	PeakMemory(reset bool) int64
+}
+
+// reportMemory prints the process's peak resident memory (getrusage) beside
+// the key's size, and each device's peak of memory in use where the device
+// records one.
+func reportMemory(w io.Writer, pk gnarkgroth16.ProvingKey, devs []namedBackend) {
+	key := keyHostBytes(pk)
+	rss := peakRSS()
+	line := fmt.Sprintf("memory: peak RSS %s", gib(rss))
+	if rss == 0 {
+		line = "memory: peak RSS unknown on this system"
+	} else if key > 0 {
+		line += fmt.Sprintf(" (%.2f× the key's %s)", float64(rss)/float64(key), gib(key))
+	}
+	var peaks []string
+	for _, d := range devs {
+		for _, b := range d.all {
+			if p, ok := b.(peakDevice); ok {
+				peaks = append(peaks, fmt.Sprintf("%s %s", b, gib(p.PeakMemory(false))))
+			}
+		}
+	}
+	if len(peaks) > 0 {
+		line += "; device peak in use: " + strings.Join(peaks, ", ")
+	}
+	fmt.Fprintln(w, line)
+}
+
+func gib(b int64) string {
+	if b < 1<<30 {
+		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
+	}
+	return fmt.Sprintf("%.2f GiB", float64(b)/(1<<30))
+}

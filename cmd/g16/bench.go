@@ -110,6 +110,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	}
 	ccs := circuit.ccs
 	compileTime := time.Since(start)
+	rssCompile := peakRSS()
 	n := ccs.GetNbConstraints()
 
 	var pk gnarkgroth16.ProvingKey
@@ -138,6 +139,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	keyTime := time.Since(start)
+	rssKeys := peakRSS()
 
 	fmt.Fprintf(stdout, "g16 bench: %d constraints (%s circuit, domain %s), %d CPUs, seed %d\n",
 		n, circuit.name, formatSize(int(ecNextPow2(n))), runtime.NumCPU(), f.seed)
@@ -148,7 +150,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	} else {
 		err = benchSingle(f, ccs, circuit.witness, pk, vk, devs, stdout, stderr)
 	}
-	reportMemory(stdout, pk, devs)
+	reportMemory(stdout, pk, devs, rssCompile, rssKeys)
 	return err
 }
 

@@ -33,16 +33,20 @@ type peakDevice interface {
 }
 
 // reportMemory prints the process's peak resident memory (getrusage) beside
-// the key's size, and each device's peak of memory in use where the device
-// records one.
-func reportMemory(w io.Writer, pk gnarkgroth16.ProvingKey, devs []namedBackend) {
+// the key's size, with the peak as it stood after compiling and after the
+// keys, and each device's peak of memory in use where the device records
+// one.
+func reportMemory(w io.Writer, pk gnarkgroth16.ProvingKey, devs []namedBackend, afterCompile, afterKeys int64) {
 	key := keyHostBytes(pk)
 	rss := peakRSS()
 	line := fmt.Sprintf("memory: peak RSS %s", gib(rss))
 	if rss == 0 {
 		line = "memory: peak RSS unknown on this system"
-	} else if key > 0 {
-		line += fmt.Sprintf(" (%.2f× the key's %s)", float64(rss)/float64(key), gib(key))
+	} else {
+		if key > 0 {
+			line += fmt.Sprintf(" (%.2f× the key's %s)", float64(rss)/float64(key), gib(key))
+		}
+		line += fmt.Sprintf("; peak after compiling %s, after the keys %s", gib(afterCompile), gib(afterKeys))
 	}
 	var peaks []string
 	for _, d := range devs {

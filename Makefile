@@ -9,7 +9,7 @@ BUNDLE  := gpu-bundle
 CUDA_PREFIX := $(CURDIR)/backend/cuda/kernels/build
 export PKG_CONFIG_PATH := $(CUDA_PREFIX)/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
-.PHONY: help test race fuzz test-short bench lint lint-cuda cuda-install vectors vectors-check cuda-toolchain cuda test-cuda-host test-cuda gpu-bundle build clean
+.PHONY: help test race fuzz soak test-short bench lint lint-cuda cuda-install vectors vectors-check cuda-toolchain cuda test-cuda-host test-cuda gpu-bundle build clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-15s %s\n", $$1, $$2}'
@@ -25,6 +25,9 @@ test: ## run every test on the CPU backend (what CI runs)
 RACE_PKGS = $(shell $(GO) list ./... | grep -v /internal/stdcircuits)
 race: ## the tests in -short mode under the race detector, all packages but internal/stdcircuits (CI)
 	$(GO) test -count=1 -short -race -timeout 20m $(RACE_PKGS)
+
+soak: ## 1000 proofs through ProveBatch on the CPU backend: heap, goroutines and device memory flat (CI)
+	G16_SOAK=1000 $(GO) test -count=1 -run '^TestSoak$$' -v -timeout 15m ./groth16
 
 FUZZTIME ?= 10s
 fuzz: ## run each fuzz target for FUZZTIME (default 10s; CI)

@@ -69,8 +69,9 @@ func (fakeQueue) Close() error { return nil }
 // with t.Cleanup): every case of ContractCases fails, before any work is
 // done, with an error naming the method and the argument, and panics
 // nowhere; the buffers the rejected calls named still hold what was
-// uploaded; the same calls with good arguments (and a nil queue) work; and
-// a closed backend fails every method with backend.ErrClosed.
+// uploaded; the same calls with good arguments (and a nil queue) work;
+// Scratch neither panics nor goes negative at any size; and a closed
+// backend fails every method with backend.ErrClosed.
 func RunContract(t *testing.T, newBackend func(t *testing.T) backend.Backend) {
 	t.Helper()
 	seed, err := CrossSeed()
@@ -96,6 +97,11 @@ func RunContract(t *testing.T, newBackend func(t *testing.T) backend.Backend) {
 	})
 	t.Run("good-calls", func(t *testing.T) {
 		if err := f.GoodCalls(); err != nil {
+			t.Error(err)
+		}
+	})
+	t.Run("scratch", func(t *testing.T) {
+		if err := scratchErrors(f.B); err != nil {
 			t.Error(err)
 		}
 	})
@@ -334,6 +340,24 @@ func closedErrors(b backend.Backend) []error {
 		errs = append(errs, fmt.Errorf("Memory after Close: %w", err))
 	}
 	return errs
+}
+
+// scratchErrors checks that Scratch, for every kernel (and one that does
+// not exist) and sizes from MinInt to MaxInt, neither panics nor reports a
+// negative size.
+func scratchErrors(b backend.Backend) error {
+	for _, k := range []backend.Kernel{backend.KernelMSMG1, backend.KernelMSMG2, backend.KernelNTT, backend.KernelQuotientStep, 99} {
+		for _, n := range []int{math.MinInt, -1, 0, 1, 1 << 20, 1 << 40, math.MaxInt} {
+			var v int64
+			if err := safeCall(func() error { v = b.Scratch(k, n); return nil }); err != nil {
+				return fmt.Errorf("Scratch(%v, %d): %w", k, n, err)
+			}
+			if v < 0 {
+				return fmt.Errorf("Scratch(%v, %d) = %d, negative", k, n, v)
+			}
+		}
+	}
+	return nil
 }
 
 func safeCall(f func() error) (err error) {

@@ -33,6 +33,17 @@
 // how much, so that a scheduler's budget counts it next to the buffers it
 // hands out.
 //
+// # Errors
+//
+// Every error names the device and the method, and for a bad argument the
+// argument: bad calls (nil, freed or foreign buffers and queues, negative
+// or overflowing sizes, spans outside a buffer) fail before any work is
+// enqueued. ErrOutOfMemory, ErrClosed and ErrDeviceLost are matched with
+// errors.Is. A lost device (a GPU whose context a fault poisoned) fails
+// every later call; close it and open the device again. The suite in
+// internal/testvectors (RunContract) checks every backend against these
+// rules; docs/design.md in the repository says why they are what they are.
+//
 // # Layout
 //
 // Every value crosses the boundary in gnark-crypto's in-memory form:

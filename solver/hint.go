@@ -17,6 +17,7 @@ type scratch struct {
 
 	elems  [3][]fr.Element // native hints' temporaries
 	count  []uint64
+	parts  [][]uint64 // the count hint's parts beyond the first
 	byElem map[fr.Element]int
 	byRow  map[string]int
 	key    []byte

@@ -1,7 +1,10 @@
 package solver
 
 import (
+	"errors"
 	"fmt"
+	"slices"
+	"sync"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	csolver "github.com/consensys/gnark/constraint/solver"
@@ -118,12 +121,8 @@ func (st *state) count(calldata []uint32, sc *scratch) error {
 	if nbRow == 1 && st.identityTable(calldata, j, nbTable) {
 		// the table is 0, 1, …, nbTable−1: a query is its own row.
 		j = skipExpressions(calldata, j, nbTable)
-		for i := 0; i < nbQueries; i++ {
-			j += st.read(&e, calldata[j:])
-			if !e.IsUint64() || e.Uint64() >= uint64(nbTable) {
-				return fmt.Errorf("logderivarg count: query element not in table")
-			}
-			counts[e.Uint64()]++
+		if err := st.countQueries(counts, calldata, j, nbQueries, sc); err != nil {
+			return err
 		}
 	} else if nbRow == 1 {
 		idx := sc.elementIndex()
@@ -174,6 +173,72 @@ func (st *state) count(calldata []uint32, sc *scratch) error {
 	}
 	return nil
 }
+
+// countQueries adds to counts[q] one for each of the n queries q (linear
+// expressions from calldata[j]), each below len(counts). Many queries are
+// cut into parts counted by several goroutines, each part but the first
+// into counts of its own, summed after.
+func (st *state) countQueries(counts []uint64, calldata []uint32, j, n int, sc *scratch) error {
+	count := func(counts []uint64, j, n int) bool {
+		var e fr.Element
+		for i := 0; i < n; i++ {
+			j += st.read(&e, calldata[j:])
+			if !e.IsUint64() || e.Uint64() >= uint64(len(counts)) {
+				return false
+			}
+			counts[e.Uint64()]++
+		}
+		return true
+	}
+	parts := min(st.nt, n/int(4*minTaskCost))
+	if parts <= 1 {
+		if !count(counts, j, n) {
+			return errQueryNotInTable
+		}
+		return nil
+	}
+	sc.parts = slices.Grow(sc.parts[:0], parts-1)[:parts-1]
+	ok := make([]bool, parts)
+	var wg sync.WaitGroup
+	firstEnd := 0
+	at, done := j, 0
+	for p := 0; p < parts; p++ {
+		m := (n - done) / (parts - p)
+		start := at
+		at = skipExpressions(calldata, at, m)
+		done += m
+		if p == 0 {
+			firstEnd = m
+			continue
+		}
+		pc := &sc.parts[p-1]
+		if cap(*pc) < len(counts) {
+			*pc = make([]uint64, len(counts))
+		}
+		*pc = (*pc)[:len(counts)]
+		clear(*pc)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ok[p] = count(*pc, start, m)
+		}()
+	}
+	ok[0] = count(counts, j, firstEnd)
+	wg.Wait()
+	for p := range ok {
+		if !ok[p] {
+			return errQueryNotInTable
+		}
+	}
+	for _, pc := range sc.parts {
+		for i, c := range pc {
+			counts[i] += c
+		}
+	}
+	return nil
+}
+
+var errQueryNotInTable = errors.New("logderivarg count: query element not in table")
 
 // identityTable reports whether the n linear expressions from calldata[j]
 // are 0, 1, …, n−1.

@@ -22,6 +22,7 @@ var minTaskCost int64 = 1024
 func (st *state) run(ctx context.Context, cfg *csolver.Config) error {
 	s := st.s
 	nt := tasks(cfg)
+	st.nt = nt
 	for len(st.scratch) < nt {
 		st.scratch = append(st.scratch, new(scratch))
 	}

@@ -139,6 +139,7 @@ type state struct {
 	native []nativeHint   // by slot; nil: call hints[slot]
 
 	scratch []*scratch // one per task
+	nt      int        // tasks of this solve
 }
 
 func (s *Solver) getState() *state {

@@ -8,7 +8,10 @@
 # limit25 batch24limit big26 big27
 # (default: all but gpus, the std circuits sha256, sha256batch, ecdsa, and the
 # large sizes limit25, batch24limit, big26, big27: each of those is one command
-# of several minutes; the big ones poll nvidia-smi for the device's peak).
+# of several minutes; the big ones poll nvidia-smi for the device's peak;
+# limit25 and batch24limit keep their circuit and random key in $G16_KEYS, so
+# a second run skips the compile; big26 and big27 do not, their keys would
+# fill the disk).
 # Logs go to $OUT (or ./e2e-logs). The std circuits' gnark setup keys are
 # cached in $G16_KEYS (default $TMPDIR/g16-keys), outside $OUT: sha256batch
 # after sha256 in one run reuses the key.
@@ -82,8 +85,8 @@ for s in $steps; do
 		done
 		step "service beside ProveBatch, 16 jobs of 2^20" service20.log "$bin/g16" loadtest --backend cuda --size 2^20 --jobs 16 --rounds 3 --log-level warn
 		;;
-	limit25) step "2^25 under a 16 GiB limit, beside an unlimited backend" limit25.log smipeak "$bin/g16" bench --backend cuda --size 2^25 --keys random --proofs 1 --no-gnark --compare-cpu=false --warmup=false --device-memory 16GiB ;;
-	batch24limit) step "batch 10 x 2^24 under a 16 GiB limit, beside an unlimited backend" batch24limit.log smipeak "$bin/g16" bench --backend cuda --size 2^24 --keys random --partitions 10 --no-gnark --compare-cpu=false --device-memory 16GiB ;;
+	limit25) step "2^25 under a 16 GiB limit, beside an unlimited backend" limit25.log smipeak "$bin/g16" bench --backend cuda --size 2^25 --keys random --proofs 1 --no-gnark --compare-cpu=false --warmup=false --device-memory 16GiB --cache "$keys" ;;
+	batch24limit) step "batch 10 x 2^24 under a 16 GiB limit, beside an unlimited backend" batch24limit.log smipeak "$bin/g16" bench --backend cuda --size 2^24 --keys random --partitions 10 --no-gnark --compare-cpu=false --device-memory 16GiB --cache "$keys" ;;
 	big26) step "2^26, random key" big26.log smipeak "$bin/g16" bench --backend cuda --size 2^26 --keys random --proofs 1 --no-gnark --compare-cpu=false --warmup=false ;;
 	big27) step "2^27, random key" big27.log smipeak "$bin/g16" bench --backend cuda --size 2^27 --keys random --proofs 1 --no-gnark --compare-cpu=false --warmup=false ;;
 	gpus) step "batch 10 x 2^22, 1 and 2 GPUs" gpus22.log "$bin/g16" bench --backend cuda --size 2^22 --keys random --partitions 10 --gpus 1,2 --no-gnark --compare-cpu=false ;;

@@ -45,6 +45,8 @@ type benchFlags struct {
 	gpus        string
 	gpuCounts   []int // parsed from gpus; nil: all
 	deviceMem   bytesFlag
+	cache       string // --cache: compiled synthetic circuits and random keys
+	cachedR1CS  bool   // the circuit came from the cache
 }
 
 func runBench(args []string, stdout, stderr io.Writer) error {
@@ -68,6 +70,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.keydir, "keydir", "", "key cache directory (default $G16_KEYS or the user cache dir)")
 	fs.StringVar(&f.trace, "trace", "", "with --partitions, write the scheduler trace as JSON to this file")
 	fs.Uint64Var(&f.seed, "seed", 0, "seed for the provers' randomness (default: drawn fresh)")
+	fs.StringVar(&f.cache, "cache", "", "directory that keeps the compiled synthetic circuit and the random key, so that a later run on this machine reuses them (default: none)")
 	fs.Var(&f.deviceMem, "device-memory", "with --backend cuda: cap each GPU's memory (cuda.WithMemoryLimit), e.g. 16GiB, a key that does not fit then streams; an unlimited backend on GPU 0 runs beside it for comparison")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -104,7 +107,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	}()
 
 	start := time.Now()
-	circuit, err := compileBenchCircuit(f)
+	circuit, err := compileBenchCircuit(&f)
 	if err != nil {
 		return err
 	}
@@ -118,11 +121,21 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	keyNote := ""
 	start = time.Now()
 	if f.keys == "random" {
-		fmt.Fprintf(stderr, "keys: drawing random bases for %d constraints\n", n)
-		if pk, err = synth.RandomKey(ccs); err != nil {
-			return err
-		}
 		keyNote = "random bases (proofs cannot verify; backends must still agree byte for byte)"
+		if f.cache != "" {
+			var cached bool
+			if pk, cached, err = cachedRandomKey(f.cache, circuit.name, ccs); err != nil {
+				return err
+			}
+			if cached {
+				keyNote += ", cached"
+			}
+		} else {
+			fmt.Fprintf(stderr, "keys: drawing random bases for %d constraints\n", n)
+			if pk, err = synth.RandomKey(ccs); err != nil {
+				return err
+			}
+		}
 	} else {
 		dir, err := keyCacheDir(f.keydir)
 		if err != nil {
@@ -143,7 +156,11 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 
 	fmt.Fprintf(stdout, "g16 bench: %d constraints (%s circuit, domain %s), %d CPUs, seed %d\n",
 		n, circuit.name, formatSize(int(ecNextPow2(n))), runtime.NumCPU(), f.seed)
-	fmt.Fprintf(stdout, "compile %s, keys: %s in %s\n", compileTime.Round(time.Millisecond), keyNote, keyTime.Round(time.Millisecond))
+	compileNote := "compile"
+	if f.cachedR1CS {
+		compileNote = "circuit from the cache"
+	}
+	fmt.Fprintf(stdout, "%s %s, keys: %s in %s\n", compileNote, compileTime.Round(time.Millisecond), keyNote, keyTime.Round(time.Millisecond))
 
 	if f.partitions > 0 {
 		err = benchBatch(f, ccs, circuit.witness, pk, vk, devs, stdout, stderr)

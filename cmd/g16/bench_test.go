@@ -36,3 +36,39 @@ func TestBenchStdCircuit(t *testing.T) {
 		t.Errorf("unknown circuit accepted\n%s", out)
 	}
 }
+
+// TestBenchCache: a second bench with the same --cache reads the compiled
+// circuit and the random key back and, with the same seed, writes the same
+// proofs; it reports peak RSS and the plan.
+func TestBenchCache(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"bench", "--size", "2^10", "--keys", "random", "--proofs", "1", "--no-gnark", "--warmup=false", "--seed", "7", "--cache", dir}
+	code, first := g16(args...)
+	if code != 0 {
+		t.Fatalf("bench: exit %d\n%s", code, first)
+	}
+	code, second := g16(args...)
+	if code != 0 {
+		t.Fatalf("second bench: exit %d\n%s", code, second)
+	}
+	for _, want := range []string{"circuit from the cache", "random bases (proofs cannot verify; backends must still agree byte for byte), cached",
+		"memory: peak RSS", "key resident"} {
+		if !strings.Contains(second, want) {
+			t.Errorf("second bench output lacks %q\n%s", want, second)
+		}
+	}
+	digest := func(out string) string {
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, "proofs sha256") {
+				return l
+			}
+		}
+		return ""
+	}
+	if d := digest(first); d == "" || d != digest(second) {
+		t.Errorf("proof digests differ across runs with the cache: %q and %q", d, digest(second))
+	}
+	if code, out := g16("bench", "--device-memory", "16GiB"); code == 0 || !strings.Contains(out, "--device-memory needs --backend cuda") {
+		t.Errorf("--device-memory without cuda: exit %d\n%s", code, out)
+	}
+}

@@ -30,10 +30,18 @@ var stdKinds = map[string]bool{"sha256": true, "sha3": true, "ecdsa": true, "edd
 const circuitHelp = "circuit: mix (chain, bit decompositions, range checks with a BSB22 commitment) or chain, sized by --size; " +
 	"or from gnark's std: sha256 or sha3 (of --msg-bytes bytes), ecdsa (secp256k1, emulated; --signatures) or eddsa (Jubjub with MiMC; --signatures)"
 
-// compileBenchCircuit compiles the circuit the flags name.
-func compileBenchCircuit(f benchFlags) (*benchCircuit, error) {
+// compileBenchCircuit compiles the circuit the flags name (or, for the
+// synthetic circuits with --cache, reads it from the cache).
+func compileBenchCircuit(f *benchFlags) (*benchCircuit, error) {
 	if !stdKinds[f.mix] {
-		ccs, s, err := synth.Compile(f.mix, int(f.size))
+		var ccs constraint.ConstraintSystem
+		var s synth.Shape
+		var err error
+		if f.cache != "" {
+			ccs, s, f.cachedR1CS, err = cachedSynth(f.cache, f.mix, int(f.size))
+		} else {
+			ccs, s, err = synth.Compile(f.mix, int(f.size))
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -16,22 +16,29 @@
 // The rules, from the design notes (docs/design.md: the failures of the
 // scheduler that inspired g16):
 //
-//   - Sync and TrimPool are device-global. The pool calls them only while
-//     holding the compute region (or when the device is idle at the end of
-//     a Run), never while holding only the staging region.
+//   - Sync, TrimPool and the Free of a direct (AllocDirect) buffer are
+//     device-global. The pool calls them only while holding the compute
+//     region (or when the device is idle at the end of a Run), never while
+//     holding only the staging region: staging frees only pooled idle sets.
 //   - Staging calls Alloc directly: no free-memory probing, no Sync. If
 //     Alloc reports backend.ErrOutOfMemory, staging is skipped.
 //   - Admission is by budget (WithMemoryBudget; default: the device's
-//     capacity less what is in use at the start, less a margin). Staging is
-//     attempted only when the budget says the job's buffers fit beside
-//     everything the device already holds for the Run; otherwise the worker
-//     waits, outside both regions, for a running job to release its buffers.
+//     capacity less what is in use at the start, less a margin). The budget
+//     counts the resident state, the scratch its jobs' kernels take while
+//     one computes (Resident.Scratch, reserved once per device) and every
+//     buffer set. Staging is attempted only when the budget says the job's
+//     buffers fit beside everything the device already holds for the Run;
+//     otherwise the worker waits, outside both regions, for a running job
+//     to release its buffers. Resident.Fit chooses the resident state per
+//     device from its budget (a key streamed rather than resident, say).
 //   - Buffers are kept per device and reused by the next job of the same
 //     sizes, so a steady batch allocates only its first sets.
 //   - The fallback, inside the compute region: take an idle set of buffers
 //     if one fits; otherwise release idle sets, Sync, TrimPool, and
-//     AllocDirect; then upload and compute. A fallback is slower, never an
-//     error the caller sees.
+//     AllocDirect; then upload and compute. A compute that runs out of
+//     memory is run again there after the same trim, then through the
+//     fallback once other jobs release memory. A fallback is slower, never
+//     an error the caller sees while a smaller plan exists.
 //   - Host work (Job.Prepare, Job.Finish) runs outside both regions, so it
 //     overlaps device work. Device work inside Prepare (groth16's BSB22
 //     commitment MSMs, which the solve waits for) keeps to a queue of its

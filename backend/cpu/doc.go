@@ -11,6 +11,12 @@
 //     allocation may reuse cached bytes.
 //   - AllocDirect is cudaMalloc: it cannot use cached bytes, so it fails
 //     while the pool caches what it would need, and succeeds after a trim.
+//     Freeing a direct buffer waits, as cudaFree does, for every operation
+//     in flight on the device.
+//   - An MSM takes scratch from the pool while it runs (WithMSMScratch;
+//     by default what the CUDA backend's MSM takes, about 320 bytes a
+//     point for passes of up to 2^25 points), reported by Scratch; when it
+//     does not fit, the MSM runs in shorter passes.
 //   - Sync waits for every operation in flight on the device, started from
 //     any goroutine on any queue.
 //

@@ -25,10 +25,13 @@
 // points, and results come back as gnark Jacobian points. Every CUDA error
 // becomes a Go error of type *Error naming the call and the device; running
 // out of memory, or past the limit set with WithMemoryLimit, matches
-// backend.ErrOutOfMemory. Device memory comes from the device's
-// stream-ordered pool (cudaMallocAsync, release threshold at its maximum, so
+// backend.ErrOutOfMemory. Device memory comes from the backend's
+// stream-ordered pool of its own (cudaMemPoolCreate and
+// cudaMallocFromPoolAsync: the device's default pool, which other CUDA users
+// of the process share, is left alone; release threshold at its maximum, so
 // freed memory stays cached until TrimPool) or, for AllocDirect, from
-// cudaMalloc. Queues are CUDA streams.
+// cudaMalloc. Scratch reports what an MSM pass takes from the pool; a pass
+// that runs out of memory is halved and run again. Queues are CUDA streams.
 //
 // # Not guaranteed
 //

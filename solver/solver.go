@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/consensys/gnark-crypto/ecc"
@@ -106,14 +107,13 @@ func (s *Solver) Solve(ctx context.Context, w witness.Witness, opts ...csolver.O
 	st := s.getState()
 	defer s.putState(st)
 	st.start(v, &cfg)
-	defer st.printLogs()
-	if err := st.run(ctx, &cfg); err != nil {
-		return nil, err
+	err = st.run(ctx, &cfg)
+	if err == nil && slices.Contains(st.solved, false) {
+		err = errors.New("solver didn't assign a value to all wires")
 	}
-	for _, ok := range st.solved {
-		if !ok {
-			return nil, errors.New("solver didn't assign a value to all wires")
-		}
+	st.printLogs() // after solving or failing, as gnark does
+	if err != nil {
+		return nil, err
 	}
 	sol := &cs.R1CSSolution{W: st.values, A: st.a, B: st.b, C: st.c}
 	st.values, st.a, st.b, st.c = nil, nil, nil, nil

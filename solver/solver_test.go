@@ -423,3 +423,43 @@ func TestOutOfRange(t *testing.T) {
 	}
 	t.Logf("error: %v", got)
 }
+
+// printing is a circuit with api.Println lines.
+type printing struct {
+	X frontend.Variable `gnark:",secret"`
+	Y frontend.Variable `gnark:",public"`
+}
+
+func (c *printing) Define(api frontend.API) error {
+	sq := api.Mul(c.X, c.X)
+	api.Println("x", c.X, "x²", sq)
+	api.AssertIsEqual(api.Mul(sq, c.X), c.Y)
+	api.Println("done", c.Y)
+	return nil
+}
+
+// TestPrintln: a circuit's Println lines go to the options' logger as
+// gnark's solver writes them, after a solve and after a failed one.
+func TestPrintln(t *testing.T) {
+	c := testCircuit{name: "println", shape: &printing{}}
+	cc := compile(t, c)
+	rng := rand.New(rand.NewPCG(newSeed(t), 50))
+	x := randFr(rng)
+	var y fr.Element
+	y.Square(&x).Mul(&y, &x)
+	for _, good := range []bool{true, false} {
+		if !good {
+			y.SetUint64(7)
+		}
+		w := fullWitness(t, &printing{X: x.String(), Y: y.String()})
+		var gb, ob bytes.Buffer
+		_, werr := gnarkSolve(t, cc.r1cs, w, gsolver.WithLogger(zerolog.New(&gb).Level(zerolog.DebugLevel)))
+		_, gerr := cc.s.Solve(context.Background(), w, gsolver.WithLogger(zerolog.New(&ob).Level(zerolog.DebugLevel)))
+		if (werr == nil) != good || (gerr == nil) != good {
+			t.Fatalf("satisfied %v: error %v, gnark's %v", good, gerr, werr)
+		}
+		if gb.Len() == 0 || ob.String() != gb.String() {
+			t.Fatalf("satisfied %v: log\\n%s\\ngnark's\\n%s", good, ob.String(), gb.String())
+		}
+	}
+}

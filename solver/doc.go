@@ -14,10 +14,11 @@
 //   - the R1Cs of a run whose unknown wire needs a division share one
 //     field inversion (Montgomery's batch inversion);
 //   - hints get big.Int inputs and outputs from per-goroutine buffers
-//     reused across calls and solves; the std hints that gnark v0.16.1
-//     solves natively (bits.nBits, rangecheck.DecomposeHint,
-//     logderivarg.countHint) are solved natively here too, unless the
-//     caller replaced them;
+//     reused across calls and solves; bits.nBits, rangecheck.DecomposeHint
+//     and logderivarg.countHint, which gnark v0.16.1 also solves natively,
+//     are solved on field elements here, unless the caller replaced them
+//     (gnark's fourth native hint, logderivarg.batchDivBySubHint, is for
+//     PLONK tables and goes through big.Ints here);
 //   - gnark's batch-inverse and log-derivative lookup blueprints are solved
 //     here; any other blueprint that solves itself is called through
 //     gnark's constraint.Solver interface, implemented by the solve's state;

@@ -31,6 +31,16 @@ func CheckR1CS(r *cs.R1CS) error {
 	if r.NbInternalVariables < 0 {
 		return fmt.Errorf("%d internal variables: %w", r.NbInternalVariables, ErrCorrupt)
 	}
+	// Every internal wire is the output of an instruction; bound the count
+	// by what the instructions can solve before allocating per wire (the
+	// solver allocates as much again).
+	outputs, err := countOutputs(r)
+	if err != nil {
+		return err
+	}
+	if uint64(r.NbInternalVariables) > outputs {
+		return fmt.Errorf("%d internal variables, but the instructions solve at most %d: %w", r.NbInternalVariables, outputs, ErrCorrupt)
+	}
 	tree := &wireTree{
 		nbInputs: nbInputs,
 		nbWires:  nbInputs + uint64(r.NbInternalVariables),
@@ -59,30 +69,73 @@ func CheckR1CS(r *cs.R1CS) error {
 	return nil
 }
 
-func checkInstruction(r *cs.R1CS, id, li int, tree *wireTree, nbCoeffs, nbConstraints uint64) error {
-	pi := r.Instructions[id]
+// countOutputs checks every instruction's blueprint and call data range,
+// and returns how many wires the instructions can solve at most: one per
+// R1C, a hint's output range, what other blueprints say (NbOutputs).
+func countOutputs(r *cs.R1CS) (uint64, error) {
+	var total uint64
+	for id, pi := range r.Instructions {
+		bp, inst, err := unpack(r, pi)
+		if err != nil {
+			return 0, fmt.Errorf("instruction %d: %w", id, err)
+		}
+		var n uint64
+		switch b := bp.(type) {
+		case constraint.BlueprintR1C:
+			n = 1
+		case constraint.BlueprintHint:
+			var h constraint.HintMapping
+			if _, err := guarded(func() bool { b.DecompressHint(&h, inst); return true }); err != nil {
+				return 0, fmt.Errorf("instruction %d: %w: %w", id, err, ErrCorrupt)
+			}
+			if h.OutputRange.Start > h.OutputRange.End {
+				return 0, fmt.Errorf("instruction %d: hint outputs [%d, %d): %w", id, h.OutputRange.Start, h.OutputRange.End, ErrCorrupt)
+			}
+			n = uint64(h.OutputRange.End - h.OutputRange.Start)
+		default:
+			k, err := guarded(func() int { return bp.NbOutputs(inst) })
+			if err != nil || k < 0 {
+				return 0, fmt.Errorf("instruction %d: %d outputs (%v): %w", id, k, err, ErrCorrupt)
+			}
+			n = uint64(k)
+		}
+		total += n
+	}
+	return total, nil
+}
+
+// unpack checks pi's blueprint and call data range and unpacks it.
+func unpack(r *cs.R1CS, pi constraint.PackedInstruction) (constraint.Blueprint, constraint.Instruction, error) {
 	if uint64(pi.BlueprintID) >= uint64(len(r.Blueprints)) || r.Blueprints[pi.BlueprintID] == nil {
-		return fmt.Errorf("blueprint %d of %d: %w", pi.BlueprintID, len(r.Blueprints), ErrCorrupt)
+		return nil, constraint.Instruction{}, fmt.Errorf("blueprint %d of %d: %w", pi.BlueprintID, len(r.Blueprints), ErrCorrupt)
 	}
 	bp := r.Blueprints[pi.BlueprintID]
 	start, size := pi.StartCallData, uint64(0)
 	if start > uint64(len(r.CallData)) {
-		return fmt.Errorf("call data from %d of %d: %w", start, len(r.CallData), ErrCorrupt)
+		return nil, constraint.Instruction{}, fmt.Errorf("call data from %d of %d: %w", start, len(r.CallData), ErrCorrupt)
 	}
 	if cs := bp.CalldataSize(); cs >= 0 {
 		size = uint64(cs)
 	} else if start < uint64(len(r.CallData)) {
 		size = uint64(r.CallData[start])
 	} else {
-		return fmt.Errorf("no call data length at %d: %w", start, ErrCorrupt)
+		return nil, constraint.Instruction{}, fmt.Errorf("no call data length at %d: %w", start, ErrCorrupt)
 	}
 	if size > uint64(len(r.CallData))-start {
-		return fmt.Errorf("%d call data values from %d of %d: %w", size, start, len(r.CallData), ErrCorrupt)
+		return nil, constraint.Instruction{}, fmt.Errorf("%d call data values from %d of %d: %w", size, start, len(r.CallData), ErrCorrupt)
+	}
+	return bp, pi.Unpack(&r.System), nil
+}
+
+func checkInstruction(r *cs.R1CS, id, li int, tree *wireTree, nbCoeffs, nbConstraints uint64) error {
+	pi := r.Instructions[id]
+	bp, inst, err := unpack(r, pi)
+	if err != nil {
+		return err
 	}
 	if uint64(pi.ConstraintOffset)+uint64(bp.NbConstraints()) > nbConstraints {
 		return fmt.Errorf("constraints from %d past the system's %d: %w", pi.ConstraintOffset, nbConstraints, ErrCorrupt)
 	}
-	inst := pi.Unpack(&r.System)
 
 	tree.at, tree.outs, tree.err = li, tree.outs[:0], nil
 	lvl, err := guarded(func() constraint.Level { return bp.UpdateInstructionTree(inst, tree) })

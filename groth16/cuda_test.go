@@ -176,10 +176,21 @@ func TestCUDABatchFallback(t *testing.T) {
 		peak := probe.Memory().Held()
 		t.Logf("one proof holds %d bytes at its peak (key %d, buffer set %d)", peak, key, set)
 		gpu := newGPU(t, cuda.WithMemoryLimit(peak+set/2))
+		// The budget lies: four buffer sets beside the key and the MSMs'
+		// scratch (Backend.Scratch, summed as when they run side by side).
+		pk := f.pk.(*groth16bls.ProvingKey)
+		var scratch int64
+		for _, n := range []int{len(pk.G1.A), len(pk.G1.B), len(pk.G1.K), len(pk.G1.Z)} {
+			scratch += gpu.Scratch(backend.KernelMSMG1, n)
+		}
+		scratch += gpu.Scratch(backend.KernelMSMG2, len(pk.G2.B))
+		for _, ck := range pk.CommitmentKeys {
+			scratch += gpu.Scratch(backend.KernelMSMG1, len(ck.Basis))
+		}
 		trace := pool.NewTrace()
 		proofs, err := proveBatch(t, context.Background(), f, same(f, partitions),
 			groth16.WithBackends(gpu), groth16.WithWorkersPerDevice(3), groth16.WithTrace(trace),
-			groth16.WithMemoryBudget(key+4*set), groth16.WithBatchRandomness(seedsFrom(batchSeed)))
+			groth16.WithMemoryBudget(key+4*set+scratch), groth16.WithBatchRandomness(seedsFrom(batchSeed)))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -30,6 +30,10 @@ if [ -d cmd/g16 ]; then
 	go build -tags cuda -ldflags='-s -w' -o "$out/g16" ./cmd/g16
 	echo "gpu-bundle: $out/g16"
 fi
+# The witness solver's benchmarks (not run by run.sh; symbols kept for
+# -test.cpuprofile): cd solver && "$bin/solver.test" -test.run '^$' -test.bench Solve
+go test -c -o "$out/solver.test" ./solver
+echo "gpu-bundle: $out/solver.test"
 
 cat >"$out/run.sh" <<RUN
 #!/usr/bin/env bash

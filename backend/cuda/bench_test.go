@@ -126,8 +126,9 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // three, after a warm-up; and with bases and scalars uploaded) and with
 // gnark-crypto on the host, in one run. G16_MSM_TABLE=1 enables it;
 // G16_TABLE_G1, G16_TABLE_G2 (log sizes), G16_TABLE_CPU_MAX (largest log size
-// run on the CPU) and G16_TABLE_SWEEP (window sizes tried at the largest G1
-// size below 2^26) adjust it.
+// run on the CPU), G16_TABLE_SWEEP (window:flags variants tried at the largest
+// G1 size below 2^26) and G16_TABLE_SWEEP2 (the same at the largest G2 size)
+// adjust it.
 func TestMSMTable(t *testing.T) {
 	if os.Getenv("G16_MSM_TABLE") != "1" {
 		t.Skip("set G16_MSM_TABLE=1")
@@ -193,48 +194,23 @@ func TestMSMTable(t *testing.T) {
 			}
 			row("G1", k, res, up, cpu, tm)
 		}
-		// Variants at the largest size below 2^26: G16_TABLE_SWEEP lists
-		// window:flags pairs (window 0: automatic; flags: G16_MSM_*).
-		kk := 0
-		for _, k := range g1Logs {
-			if k < 26 && k > kk {
-				kk = k
-			}
-		}
+		// Variants at the largest size below 2^26 (G16_TABLE_SWEEP).
+		kk := largestBelow(g1Logs, 26)
 		var want bls12381.G1Jac
-		if sweep := os.Getenv("G16_TABLE_SWEEP"); sweep != "" {
+		if sweep := os.Getenv("G16_TABLE_SWEEP"); sweep != "" && kk > 0 {
 			if err := g.MSMG1(nil, &want, bb, 0, sb, 1<<kk); err != nil {
 				t.Fatal(err)
 			}
-			for _, v := range strings.Split(sweep, ",") {
-				var w, flags int
-				if _, err := fmt.Sscanf(v, "%d:%d", &w, &flags); err != nil {
-					t.Fatalf("G16_TABLE_SWEEP %q: %v", v, err)
-				}
-				opts := []Option{withMSMFlags(flags)}
-				if w != 0 {
-					opts = append(opts, WithMSMWindow(w))
-				}
-				gw, err := New(0, opts...)
-				if err != nil {
-					t.Fatal(err)
-				}
+			sweepVariants(t, "G1", kk, sweep, func(gw *Backend) func() bls12381.G1Jac {
 				bw, sw := upload(t, gw, p[:1<<kk]), upload(t, gw, s[:1<<kk])
-				var r bls12381.G1Jac
-				run := func() {
+				return func() bls12381.G1Jac {
+					var r bls12381.G1Jac
 					if err := gw.MSMG1(nil, &r, bw, 0, sw, 1<<kk); err != nil {
-						t.Fatalf("MSMG1 %s: %v", v, err)
+						t.Fatalf("MSMG1: %v", err)
 					}
+					return r
 				}
-				run()
-				d := median(3, run)
-				tm := gw.LastMSMTiming()
-				t.Logf("sweep G1 2^%d window:flags %s: %.2f ms (w=%d digits %.1f sort %.1f plan %.1f accumulate %.1f reduce %.1f)", kk, v, ms(d), tm.Window, tm.Digits, tm.Sort, tm.Plan, tm.Accumulate, tm.Reduce)
-				if !r.Equal(&want) {
-					t.Errorf("sweep %s: result differs from the default configuration's", v)
-				}
-				gw.Close()
-			}
+			}, func(r bls12381.G1Jac) bool { return r.Equal(&want) })
 		}
 		g.Free(nil, bb)
 		g.Free(nil, sb)
@@ -277,6 +253,24 @@ func TestMSMTable(t *testing.T) {
 				}
 			}
 			row("G2", k, res, up, cpu, tm)
+		}
+		// Variants at the largest G2 size (G16_TABLE_SWEEP2).
+		kk := largestBelow(g2Logs, 64)
+		var want bls12381.G2Jac
+		if sweep := os.Getenv("G16_TABLE_SWEEP2"); sweep != "" && kk > 0 {
+			if err := g.MSMG2(nil, &want, bb, 0, sb, 1<<kk); err != nil {
+				t.Fatal(err)
+			}
+			sweepVariants(t, "G2", kk, sweep, func(gw *Backend) func() bls12381.G2Jac {
+				bw, sw := upload(t, gw, p[:1<<kk]), upload(t, gw, s[:1<<kk])
+				return func() bls12381.G2Jac {
+					var r bls12381.G2Jac
+					if err := gw.MSMG2(nil, &r, bw, 0, sw, 1<<kk); err != nil {
+						t.Fatalf("MSMG2: %v", err)
+					}
+					return r
+				}
+			}, func(r bls12381.G2Jac) bool { return r.Equal(&want) })
 		}
 	}
 	fmt.Println("| curve | n | GPU resident (ms) | GPU with upload (ms) | gnark CPU (ms) | CPU/GPU | GPU stages (ms) |")

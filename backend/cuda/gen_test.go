@@ -26,32 +26,51 @@ func randScalars(rng *mrand.Rand, n int) []fr.Element {
 	return s
 }
 
-// parts splits [0, n) among the cores, each part with its own random start.
-func parts(rng *mrand.Rand, n int, f func(lo, hi int, seed uint64)) {
+// parts splits [0, n) among the cores, each part with its own random seed,
+// and returns the (s, t) that f returns for each part.
+func parts(rng *mrand.Rand, n int, f func(lo, hi int, seed uint64) (fr.Element, fr.Element)) []logPart {
 	k := runtime.NumCPU()
 	step := (n + k - 1) / k
-	var wg sync.WaitGroup
+	var out []logPart
 	for lo := 0; lo < n; lo += step {
-		hi := min(n, lo+step)
+		out = append(out, logPart{lo: lo, hi: min(n, lo+step)})
+	}
+	var wg sync.WaitGroup
+	for i := range out {
+		p := &out[i]
 		seed := rng.Uint64()
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			f(lo, hi, seed)
+			p.s, p.t = f(p.lo, p.hi, seed)
 		}()
 	}
 	wg.Wait()
+	return out
 }
 
 func randFr(rng *mrand.Rand) fr.Element {
 	return randScalars(rng, 1)[0]
 }
 
+// logPart is a run of bases with known discrete logarithms: bases lo..hi−1
+// are (s + (i−lo)·t)·G for the group's generator G.
+type logPart struct {
+	lo, hi int
+	s, t   fr.Element
+}
+
 // randG1 returns n distinct points: per core, S, S+H, S+2H, … for random S
 // and H, converted to affine in batches.
 func randG1(rng *mrand.Rand, n int) []bls12381.G1Affine {
+	p, _ := randG1Logs(rng, n)
+	return p
+}
+
+// randG1Logs is randG1 that also returns the points' discrete logarithms.
+func randG1Logs(rng *mrand.Rand, n int) ([]bls12381.G1Affine, []logPart) {
 	out := make([]bls12381.G1Affine, n)
-	parts(rng, n, func(lo, hi int, seed uint64) {
+	logs := parts(rng, n, func(lo, hi int, seed uint64) (fr.Element, fr.Element) {
 		r := mrand.New(mrand.NewPCG(seed, 1))
 		var acc bls12381.G1Jac
 		var h bls12381.G1Affine
@@ -68,14 +87,21 @@ func randG1(rng *mrand.Rand, n int) []bls12381.G1Affine {
 			}
 			copy(out[i:i+m], bls12381.BatchJacobianToAffineG1(jac[:m]))
 		}
+		return s, t
 	})
-	return out
+	return out, logs
 }
 
 // randG2 is randG1 on G2.
 func randG2(rng *mrand.Rand, n int) []bls12381.G2Affine {
+	p, _ := randG2Logs(rng, n)
+	return p
+}
+
+// randG2Logs is randG1Logs on G2.
+func randG2Logs(rng *mrand.Rand, n int) ([]bls12381.G2Affine, []logPart) {
 	out := make([]bls12381.G2Affine, n)
-	parts(rng, n, func(lo, hi int, seed uint64) {
+	logs := parts(rng, n, func(lo, hi int, seed uint64) (fr.Element, fr.Element) {
 		r := mrand.New(mrand.NewPCG(seed, 2))
 		var acc bls12381.G2Jac
 		var h bls12381.G2Affine
@@ -93,8 +119,37 @@ func randG2(rng *mrand.Rand, n int) []bls12381.G2Affine {
 			}
 			batchG2ToAffine(jac[:m], out[i:i+m])
 		}
+		return s, t
 	})
-	return out
+	return out, logs
+}
+
+// msmLog returns Σ_i k_i·a_i over the points of off..off+len(k)−1, where a_i
+// is point i's discrete logarithm: the MSM of those points with scalars k is
+// this times the generator.
+func msmLog(logs []logPart, off int, k []fr.Element) fr.Element {
+	var sum fr.Element
+	for _, p := range logs {
+		lo, hi := max(p.lo, off), min(p.hi, off+len(k))
+		if lo >= hi {
+			continue
+		}
+		// Σ k_i·(s + (i−p.lo)·t) = s·Σ k_i + t·Σ (i−p.lo)·k_i
+		var sk, jk, j, x fr.Element
+		j.SetUint64(uint64(lo - p.lo))
+		var one fr.Element
+		one.SetOne()
+		for i := lo; i < hi; i++ {
+			sk.Add(&sk, &k[i-off])
+			x.Mul(&j, &k[i-off])
+			jk.Add(&jk, &x)
+			j.Add(&j, &one)
+		}
+		sk.Mul(&sk, &p.s)
+		jk.Mul(&jk, &p.t)
+		sum.Add(&sum, &sk).Add(&sum, &jk)
+	}
+	return sum
 }
 
 // batchG2ToAffine converts points with nonzero Z using one inversion

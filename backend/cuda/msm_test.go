@@ -143,7 +143,7 @@ func edgeCases(rng *mrand.Rand, n int) []edgeCase {
 func TestMSMHost(t *testing.T) {
 	rng := testRand(t)
 	for _, c := range edgeCases(rng, 24) {
-		for _, cfg := range []struct{ w, task, flags int }{{0, 0, 0}, {4, 2, 0}, {5, 3, msmNoTaskSort}, {7, 2, msmNoInline}} {
+		for _, cfg := range []struct{ w, task, flags int }{{0, 0, 0}, {4, 2, 0}, {5, 3, msmNoTaskSort}, {7, 2, msmNoInline}, {5, 2, msmG1Slots}, {0, 0, msmG1Slots}} {
 			got, err := hostMSMG1(c.g1, c.scalars, cfg.w, cfg.task, cfg.flags)
 			if err != nil {
 				t.Fatal(err)
@@ -152,23 +152,39 @@ func TestMSMHost(t *testing.T) {
 				t.Errorf("G1 %s (w=%d task=%d): host pipeline differs from gnark", c.name, cfg.w, cfg.task)
 			}
 		}
-		got, err := hostMSMG2(c.g2[:8], c.scalars[:8], 6, 2, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want := refG2(c.g2[:8], c.scalars[:8]); !got.Equal(&want) {
-			t.Errorf("G2 %s: host pipeline differs from gnark", c.name)
+		for _, flags := range []int{0, msmG2Calls} {
+			got, err := hostMSMG2(c.g2[:8], c.scalars[:8], 6, 2, flags)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := refG2(c.g2[:8], c.scalars[:8]); !got.Equal(&want) {
+				t.Errorf("G2 %s (flags %d): host pipeline differs from gnark", c.name, flags)
+			}
 		}
 	}
 	for _, n := range []int{1, 2, 3, 100, 257} {
 		p := randG1(rng, n)
 		s := randScalars(rng, n)
-		got, err := hostMSMG1(p, s, 0, 0, 0)
+		for _, flags := range []int{0, msmG1Slots} {
+			got, err := hostMSMG1(p, s, 0, 0, flags)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := refG1(p, s); !got.Equal(&want) {
+				t.Errorf("G1 n=%d (flags %d): host pipeline differs from gnark", n, flags)
+			}
+		}
+	}
+	// G2 at the automatic window, several reduction levels.
+	p2 := randG2(rng, 40)
+	s2 := randScalars(rng, 40)
+	for _, flags := range []int{0, msmG2Calls} {
+		got, err := hostMSMG2(p2, s2, 0, 0, flags)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := refG1(p, s); !got.Equal(&want) {
-			t.Errorf("G1 n=%d: host pipeline differs from gnark", n)
+		if want := refG2(p2, s2); !got.Equal(&want) {
+			t.Errorf("G2 n=40 (flags %d): host pipeline differs from gnark", flags)
 		}
 	}
 }
@@ -219,7 +235,7 @@ func gpuG2(t testing.TB, b *Backend, p []bls12381.G2Affine, s []fr.Element) bls1
 // edge cases and a few sizes, with forced windows and task caps too.
 func TestMSMSmall(t *testing.T) {
 	rng := testRand(t)
-	optSets := [][]Option{nil, {WithMSMWindow(4), withMaxTask(2)}, {WithMSMChunk(7), withMSMFlags(msmNoTaskSort | msmNoInline)}}
+	optSets := [][]Option{nil, {WithMSMWindow(4), withMaxTask(2), withMSMFlags(msmG1Slots)}, {WithMSMChunk(7), withMSMFlags(msmNoTaskSort | msmNoInline | msmG2Calls)}}
 	n := 300
 	if testing.Short() { // also the size for compute-sanitizer
 		optSets, n = optSets[:2], 40

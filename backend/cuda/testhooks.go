@@ -25,6 +25,8 @@ import (
 const (
 	msmNoTaskSort = C.G16_MSM_NO_TASK_SORT
 	msmNoInline   = C.G16_MSM_NO_INLINE
+	msmG2Calls    = C.G16_MSM_G2_CALLS
+	msmG1Slots    = C.G16_MSM_G1_SLOTS
 )
 
 // withMSMFlags sets g16_msm's flags (tests and tuning).

@@ -22,6 +22,14 @@ __global__ void __launch_bounds__(256) kernel_of(K k, size_t n) {
 	if (i < n) k(i);
 }
 
+// kernel_lb is kernel_of for blocks of exactly B threads, at least M
+// blocks an SM: ptxas keeps the registers within 65536/(B·M).
+template <class K, int B, int M>
+__global__ void __launch_bounds__(B, M) kernel_lb(K k, size_t n) {
+	size_t i = (size_t)blockIdx.x * B + threadIdx.x;
+	if (i < n) k(i);
+}
+
 struct exec_t {
 	g16_device* dev = nullptr; // nullptr: host mode
 	cudaStream_t st = nullptr;
@@ -70,6 +78,22 @@ struct exec_t {
 		}
 		size_t grid = (n + block - 1) / block;
 		kernel_of<K><<<(unsigned)grid, block, 0, st>>>(k, n);
+		G16_CK(ord(), cudaGetLastError());
+	}
+
+	// launch_lb launches kernel_lb<K, B, M> (kernels with per-thread shared
+	// memory, which want the largest shared-memory carve-out).
+	template <int B, int M, class K>
+	void launch_lb(size_t n, const K& k) {
+		if (n == 0) return;
+		if (host()) {
+			for (size_t i = 0; i < n; i++) k(i);
+			return;
+		}
+		G16_CK(ord(), cudaFuncSetAttribute(kernel_lb<K, B, M>, cudaFuncAttributePreferredSharedMemoryCarveout,
+		                                   (int)cudaSharedmemCarveoutMaxShared));
+		size_t grid = (n + B - 1) / B;
+		kernel_lb<K, B, M><<<(unsigned)grid, B, 0, st>>>(k, n);
 		G16_CK(ord(), cudaGetLastError());
 	}
 

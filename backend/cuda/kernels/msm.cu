@@ -43,6 +43,7 @@
 // reduction (it grows with the 2^(w−1) buckets a window).
 #include "curve.cuh"
 #include "exec.cuh"
+#include "msm_slots.h"
 
 #include <memory>
 #include <type_traits>
@@ -292,6 +293,9 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, const fr_t* scalars, size_t n
 	size_t N = n * (size_t)nw;
 	if (N >= (1u << 31)) fail(G16_INVALID, "msm: n·windows must be below 2^31 (split the MSM)");
 
+	// G2 runs the slot kernels unless told otherwise; G1 when told.
+	bool slots = std::is_same<F, fp2_t>::value ? !(flags & G16_MSM_G2_CALLS) : (flags & G16_MSM_G1_SLOTS) != 0;
+
 	stage_timer tm(ex, timing);
 	tm.mark(0);
 	buf<uint32_t> keys(ex, N), refs(ex, N), skeys(ex, N), srefs(ex, N);
@@ -350,7 +354,12 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, const fr_t* scalars, size_t n
 		}
 		const uint32_t* ord = order ? order->p : nullptr;
 		std::unique_ptr<buf<P>> next(new buf<P>(ex, total));
-		if (level > 0) {
+		if (slots) {
+			if (level > 0)
+				slot_accum_sums<F>(ex, total, sums->p, task_start.p, task_count.p, ord, next->p);
+			else
+				slot_accum_points<F>(ex, total, bases, srefs.p, task_start.p, task_count.p, ord, next->p);
+		} else if (level > 0) {
 			ex.launch(total, accum_sums_k<F>{sums->p, task_start.p, task_count.p, ord, next->p}, 128);
 		} else {
 			// G1 inlines the addition; for G2 the inlined kernel takes too
@@ -390,7 +399,11 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, const fr_t* scalars, size_t n
 		uint32_t m = same ? 16 : 8, lgm = same ? 4 : 3;
 		uint32_t Tn = (T + m - 1) / m;
 		std::unique_ptr<buf<P>> a_next(new buf<P>(ex, (size_t)nw * Tn)), r_next(new buf<P>(ex, (size_t)nw * Tn));
-		ex.launch((size_t)nw * Tn, reduce_k<F>{A, R, same, T, Tn, m, mu, a_next->p, r_next->p}, 128);
+		if (slots) {
+			slot_reduce<F>(ex, (size_t)nw * Tn, A, R, same, T, Tn, m, mu, a_next->p, r_next->p);
+		} else {
+			ex.launch((size_t)nw * Tn, reduce_k<F>{A, R, same, T, Tn, m, mu, a_next->p, r_next->p}, 128);
+		}
 		a_hold = std::move(a_next);
 		r_hold = std::move(r_next);
 		A = a_hold->p;

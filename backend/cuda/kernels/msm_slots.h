@@ -1,0 +1,29 @@
+// The slot kernels of the MSM: accum_points_k, accum_sums_k and reduce_k
+// (msm.cu) with their points in shared memory and their products in program
+// order (slots.cuh). They are G2's kernels, whose points do not fit in
+// registers beside the products, and, with G16_MSM_G1_SLOTS, G1's. Each
+// curve's are compiled in a file of their own (msm_slots_g1.cu,
+// msm_slots_g2.cu), in parallel with msm.cu.
+#pragma once
+#include "curve.cuh"
+#include "exec.cuh"
+
+namespace g16 {
+
+// slot_accum_points launches accum_points_k's work (task order[i] or i of
+// the n tasks sums its points) on the slot kernel.
+template <class F>
+void slot_accum_points(exec_t& ex, size_t n, const affine_t<F>* bases, const uint32_t* refs,
+                       const uint32_t* task_start, const uint32_t* task_count, const uint32_t* order, xyzz_t<F>* out);
+
+// slot_accum_sums: accum_sums_k's work.
+template <class F>
+void slot_accum_sums(exec_t& ex, size_t n, const xyzz_t<F>* in, const uint32_t* task_start,
+                     const uint32_t* task_count, const uint32_t* order, xyzz_t<F>* out);
+
+// slot_reduce: one level of reduce_k's work (n = windows · Tn threads).
+template <class F>
+void slot_reduce(exec_t& ex, size_t n, const xyzz_t<F>* A, const xyzz_t<F>* R, bool same, uint32_t T, uint32_t Tn,
+                 uint32_t m, int mu, xyzz_t<F>* A_out, xyzz_t<F>* R_out);
+
+} // namespace g16

@@ -1,0 +1,138 @@
+// The slot kernels (msm_slots.h), in blocks of S threads, and their
+// launchers, instantiated per curve by msm_slots_g1.cu and msm_slots_g2.cu.
+#pragma once
+#include "msm_slots.h"
+#include "slots.cuh"
+
+namespace g16 {
+
+// slot_cfg<F>: threads a block, and blocks an SM that the registers must
+// allow, for the accumulation (one point a thread) and the reduction (three).
+template <class F>
+struct slot_cfg;
+template <>
+struct slot_cfg<fp_t> {
+	static const int ACC_S = 128, ACC_M = 5, RED_S = 64, RED_M = 5;
+};
+template <>
+struct slot_cfg<fp2_t> {
+	static const int ACC_S = 128, ACC_M = 3, RED_S = 32, RED_M = 6;
+};
+
+template <class F, int S>
+struct accum_points_s {
+	const affine_t<F>* bases;
+	const uint32_t* refs;
+	const uint32_t* task_start;
+	const uint32_t* task_count;
+	const uint32_t* order;
+	xyzz_t<F>* out;
+	G16_HD void operator()(size_t i) const {
+		pslot<F, S> A(slot_base<pslot<F, S>::WORDS, S>());
+		uint32_t z = 0;
+		size_t t = order ? order[i] : i;
+		A.set(xyzz_t<F>::inf());
+		uint32_t s = task_start[t], e = s + task_count[t];
+		for (uint32_t q = s; q < e; q++) {
+			uint32_t ref = refs[q];
+			if (madd(A, bases + (ref & 0x7fffffffu), (ref >> 31) != 0, z)) dbl(A, z);
+		}
+		out[t] = A.get(z);
+	}
+};
+
+template <class F, int S>
+struct accum_sums_s {
+	const xyzz_t<F>* in;
+	const uint32_t* task_start;
+	const uint32_t* task_count;
+	const uint32_t* order;
+	xyzz_t<F>* out;
+	G16_HD void operator()(size_t i) const {
+		pslot<F, S> A(slot_base<pslot<F, S>::WORDS, S>());
+		uint32_t z = 0;
+		size_t t = order ? order[i] : i;
+		uint32_t s = task_start[t], e = s + task_count[t];
+		A.set(in[s]);
+		for (uint32_t q = s + 1; q < e; q++)
+			if (add(A, psrc<F>::global(in + q), z)) dbl(A, z);
+		out[t] = A.get(z);
+	}
+};
+
+// reduce_s is reduce_k as one loop of steps, so that the kernel holds one
+// addition and one doubling: for s from hi − 1 down to lo, acc += running,
+// running += R_s and (unless same) sum += A_s; then μ doublings of acc; then
+// sum (running when same) += acc.
+template <class F, int S>
+struct reduce_s {
+	const xyzz_t<F>* A;
+	const xyzz_t<F>* R;
+	bool same;
+	uint32_t T, Tn, m;
+	int mu;
+	xyzz_t<F>* A_out;
+	xyzz_t<F>* R_out;
+	G16_HD void operator()(size_t i) const {
+		const int W = pslot<F, S>::WORDS;
+		uint4* base = slot_base<3 * W, S>();
+		pslot<F, S> running(base), acc(base + W * S), sum(base + 2 * W * S);
+		uint32_t z = 0;
+		size_t win = i / Tn;
+		uint32_t t = (uint32_t)(i % Tn);
+		uint32_t lo = t * m, hi = lo + m < T ? lo + m : T;
+		const xyzz_t<F>* a = A + win * T;
+		const xyzz_t<F>* r = R + win * T;
+		running.set(xyzz_t<F>::inf());
+		acc.set(xyzz_t<F>::inf());
+		sum.set(xyzz_t<F>::inf());
+		uint32_t per = same ? 2 : 3, adds = (hi - lo) * per, steps = adds + (uint32_t)mu + 1;
+		for (uint32_t k = 0; k < steps; k++) {
+			pslot<F, S> tgt = acc;
+			psrc<F> src = psrc<F>::slots(running);
+			bool d = false;
+			if (k < adds) {
+				uint32_t s = hi - 1 - k / per, o = k % per;
+				if (o == 1) {
+					tgt = running;
+					src = psrc<F>::global(r + s);
+				} else if (o == 2) {
+					tgt = sum;
+					src = psrc<F>::global(a + s);
+				}
+			} else if (k < adds + (uint32_t)mu) {
+				d = true;
+			} else {
+				R_out[i] = running.get(z);
+				tgt = same ? running : sum;
+				src = psrc<F>::slots(acc);
+			}
+			if (!d) d = add(tgt, src, z);
+			if (d) dbl(tgt, z);
+		}
+		A_out[i] = (same ? running : sum).get(z);
+	}
+};
+
+template <class F>
+void slot_accum_points(exec_t& ex, size_t n, const affine_t<F>* bases, const uint32_t* refs,
+                       const uint32_t* task_start, const uint32_t* task_count, const uint32_t* order, xyzz_t<F>* out) {
+	typedef slot_cfg<F> C;
+	ex.launch_lb<C::ACC_S, C::ACC_M>(n, accum_points_s<F, C::ACC_S>{bases, refs, task_start, task_count, order, out});
+}
+
+template <class F>
+void slot_accum_sums(exec_t& ex, size_t n, const xyzz_t<F>* in, const uint32_t* task_start,
+                     const uint32_t* task_count, const uint32_t* order, xyzz_t<F>* out) {
+	typedef slot_cfg<F> C;
+	ex.launch_lb<C::ACC_S, C::ACC_M>(n, accum_sums_s<F, C::ACC_S>{in, task_start, task_count, order, out});
+}
+
+template <class F>
+void slot_reduce(exec_t& ex, size_t n, const xyzz_t<F>* A, const xyzz_t<F>* R, bool same, uint32_t T, uint32_t Tn,
+                 uint32_t m, int mu, xyzz_t<F>* A_out, xyzz_t<F>* R_out) {
+	typedef slot_cfg<F> C;
+	ex.launch_lb<C::RED_S, C::RED_M>(n, reduce_s<F, C::RED_S>{A, R, same, T, Tn, m, mu, A_out, R_out});
+}
+
+} // namespace g16

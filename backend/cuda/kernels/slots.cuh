@@ -1,0 +1,255 @@
+// XYZZ point arithmetic on points held in shared memory, with the field
+// products in program order: the form of curve.cuh's formulas that the
+// accumulation and reduction kernels use where curve.cuh's would not fit in
+// registers (G2, and the reductions that hold several points).
+//
+// Two things keep the registers down:
+//
+//   - The points being summed live in shared memory ("slots", one per
+//     thread and coordinate), read just before a product and written just
+//     after. A G2 point is 384 bytes, which no longer has to sit in 96
+//     registers for the whole loop.
+//   - An order token z threads through every product and every load: each
+//     product ORs z into a limb of one operand and sets z from a bit of its
+//     result that is always 0 (a fully reduced element of Fp is below
+//     p < 2^381, so the top bit of limb 11 is clear). z is always 0, so
+//     the values do not change; but ptxas sees a data dependence and cannot
+//     start the next product (or hoist the next load) before the previous
+//     one ends. Left alone it interleaves independent products (the three of
+//     a Karatsuba Fp2 product, or two Fp2 products) and the registers in
+//     flight add up until it spills.
+//
+// The formulas are curve.cuh's (madd-2008-s, add-2008-s, dbl-2008-s-1 of
+// the Explicit-Formulas Database, a = 0), with the intermediate values
+// stored into the coordinates they replace as soon as the old coordinate is
+// dead. Exceptional cases (an operand at infinity, P = ±Q) are handled as
+// in curve.cuh.
+#pragma once
+#include "curve.cuh"
+
+namespace g16 {
+
+// The order token: 0, from a bit of x that is 0 for every reduced element.
+G16_HD uint32_t token_of(const fp_t& x) { return x.v[fp_t::N - 1] >> 31; }
+
+// a·b, after the product that set z, and setting z.
+G16_HD fp_t omul(const fp_t& a, fp_t b, uint32_t& z) {
+	b.v[0] |= z;
+	fp_t r = a * b;
+	z = token_of(r);
+	return r;
+}
+G16_HD fp_t osqr(const fp_t& a, uint32_t& z) { return omul(a, a, z); }
+
+// Fp2 products as in fp2.cuh (Karatsuba; the squaring with two products),
+// one Fp product at a time.
+G16_HD fp2_t omul(const fp2_t& a, const fp2_t& b, uint32_t& z) {
+	fp_t t0 = omul(a.c0, b.c0, z);
+	fp_t t1 = omul(a.c1, b.c1, z);
+	fp_t t2 = omul(a.c0 + a.c1, b.c0 + b.c1, z);
+	return {t0 - t1, t2 - t0 - t1};
+}
+G16_HD fp2_t osqr(const fp2_t& a, uint32_t& z) {
+	fp_t t = omul(a.c0, a.c1, z);
+	fp_t u = omul(a.c0 + a.c1, a.c0 - a.c1, z);
+	return {u, t.dbl()};
+}
+
+// slot<F, S>: one element of F per thread, as sizeof(F)/16 vectors of 16
+// bytes at a stride of S vectors (S threads side by side, so that a warp's
+// accesses are contiguous).
+template <class F, int S>
+struct slot {
+	static const int K = sizeof(F) / 16;
+	uint4* p;
+	G16_HD F ld(uint32_t z) const {
+		F r;
+		uint4* v = reinterpret_cast<uint4*>(&r);
+		const uint4* q = p + z;
+#pragma unroll
+		for (int k = 0; k < K; k++) v[k] = q[k * S];
+		return r;
+	}
+	G16_HD void st(const F& r) const {
+		const uint4* v = reinterpret_cast<const uint4*>(&r);
+#pragma unroll
+		for (int k = 0; k < K; k++) p[k * S] = v[k];
+	}
+};
+
+// The slots of one XYZZ point, 4·sizeof(F)/16 vectors from base.
+template <class F, int S>
+struct pslot {
+	static const int WORDS = 4 * slot<F, S>::K; // 16-byte vectors per thread
+	slot<F, S> x, y, zz, zzz;
+	G16_HD explicit pslot(uint4* base)
+	    : x{base}, y{base + slot<F, S>::K * S}, zz{base + 2 * slot<F, S>::K * S}, zzz{base + 3 * slot<F, S>::K * S} {}
+
+	G16_HD void set_inf() const {
+		zz.st(F::zero());
+		zzz.st(F::zero());
+	}
+	G16_HD void set(const xyzz_t<F>& q) const {
+		x.st(q.x);
+		y.st(q.y);
+		zz.st(q.zz);
+		zzz.st(q.zzz);
+	}
+	G16_HD xyzz_t<F> get(uint32_t z) const { return {x.ld(z), y.ld(z), zz.ld(z), zzz.ld(z)}; }
+	G16_HD bool is_inf(uint32_t z) const { return zz.ld(z).is_zero(); }
+};
+
+// psrc: a point to add, in global memory (an xyzz_t, stride 1) or in slots
+// (stride S): coordinate c's vector k is at p[(c·K + k)·stride].
+template <class F>
+struct psrc {
+	static const int K = sizeof(F) / 16;
+	const uint4* p;
+	int stride;
+	G16_HD static psrc global(const xyzz_t<F>* q) { return {reinterpret_cast<const uint4*>(q), 1}; }
+	template <int S>
+	G16_HD static psrc slots(const pslot<F, S>& q) {
+		return {q.x.p, S};
+	}
+	G16_HD F at(int c, uint32_t z) const {
+		F r;
+		uint4* v = reinterpret_cast<uint4*>(&r);
+		const uint4* q = p + z;
+#pragma unroll
+		for (int k = 0; k < K; k++) v[k] = q[(c * K + k) * stride];
+		return r;
+	}
+	G16_HD F X(uint32_t z) const { return at(0, z); }
+	G16_HD F Y(uint32_t z) const { return at(1, z); }
+	G16_HD F ZZ(uint32_t z) const { return at(2, z); }
+	G16_HD F ZZZ(uint32_t z) const { return at(3, z); }
+};
+
+// A = 2A (dbl-2008-s-1):
+//   U = 2Y, V = U², W = U·V, S = X·V, M = 3X²
+//   X3 = M² − 2S, Y3 = M(S − X3) − W·Y, ZZ3 = V·ZZ, ZZZ3 = W·ZZZ
+template <class F, int S>
+G16_HD void dbl(const pslot<F, S>& A, uint32_t& z) {
+	F u = A.y.ld(z).dbl();
+	F v = osqr(u, z);
+	F w = omul(u, v, z);
+	A.zz.st(omul(A.zz.ld(z), v, z));
+	A.zzz.st(omul(A.zzz.ld(z), w, z));
+	A.y.st(omul(A.y.ld(z), w, z)); // W·Y
+	F s = omul(A.x.ld(z), v, z);
+	F xx = osqr(A.x.ld(z), z);
+	F m = xx.dbl() + xx;
+	F x3 = osqr(m, z) - s.dbl();
+	A.y.st(omul(m, s - x3, z) - A.y.ld(z));
+	A.x.st(x3);
+}
+
+// A += q for q in gnark's affine layout (negated when neg), madd-2008-s:
+//   U2 = X2·ZZ1, S2 = Y2·ZZZ1, P = U2 − X1, R = S2 − Y1, PP = P², PPP = P·PP, Q = X1·PP
+//   X3 = R² − PPP − 2Q, Y3 = R(Q − X3) − Y1·PPP, ZZ3 = ZZ1·PP, ZZZ3 = ZZZ1·PPP
+//
+// It returns true when A = q: A is then set to q and the caller doubles it
+// (dbl), so that a kernel holds one copy of the doubling.
+template <class F, int S>
+G16_HD bool madd(const pslot<F, S>& A, const affine_t<F>* q, bool neg, uint32_t& z) {
+	F qx = (q + z)->x;
+	if (qx.is_zero() && (q + z)->y.is_zero()) return false; // q is infinity
+	F zz = A.zz.ld(z);
+	if (zz.is_zero()) { // A is infinity
+		F qy = (q + z)->y;
+		A.x.st(qx);
+		A.y.st(neg ? qy.neg() : qy);
+		A.zz.st(F::one());
+		A.zzz.st(F::one());
+		return false;
+	}
+	F p = omul(qx, zz, z) - A.x.ld(z);
+	if (p.is_zero()) { // same x: A = ±q
+		F qy = (q + z)->y;
+		if (neg) qy = qy.neg();
+		F r = omul(qy, A.zzz.ld(z), z) - A.y.ld(z);
+		if (r.is_zero()) {
+			A.x.st(qx);
+			A.y.st(qy);
+			A.zz.st(F::one());
+			A.zzz.st(F::one());
+			return true;
+		}
+		A.set_inf();
+		return false;
+	}
+	F pp = osqr(p, z);
+	F ppp = omul(p, pp, z);
+	A.zz.st(omul(A.zz.ld(z), pp, z));
+	A.x.st(omul(A.x.ld(z), pp, z)); // Q
+	F qy = (q + z)->y;
+	F r = omul(neg ? qy.neg() : qy, A.zzz.ld(z), z) - A.y.ld(z);
+	A.zzz.st(omul(A.zzz.ld(z), ppp, z));
+	A.y.st(omul(A.y.ld(z), ppp, z)); // Y1·PPP
+	F qq = A.x.ld(z);
+	F x3 = osqr(r, z) - ppp - qq.dbl();
+	A.y.st(omul(r, qq - x3, z) - A.y.ld(z));
+	A.x.st(x3);
+	return false;
+}
+
+// A += q for an XYZZ q (global memory or slots other than A's; see psrc), add-2008-s:
+//   U1 = X1·ZZ2, U2 = X2·ZZ1, S1 = Y1·ZZZ2, S2 = Y2·ZZZ1, P = U2 − U1, R = S2 − S1,
+//   PP = P², PPP = P·PP, Q = U1·PP,
+//   X3 = R² − PPP − 2Q, Y3 = R(Q − X3) − S1·PPP, ZZ3 = ZZ1·ZZ2·PP, ZZZ3 = ZZZ1·ZZZ2·PPP
+// It returns true when A = q, as madd does.
+template <class F, int S>
+G16_HD bool add(const pslot<F, S>& A, const psrc<F>& q, uint32_t& z) {
+	if (q.ZZ(z).is_zero()) return false;
+	if (A.is_inf(z)) {
+		A.x.st(q.X(z));
+		A.y.st(q.Y(z));
+		A.zz.st(q.ZZ(z));
+		A.zzz.st(q.ZZZ(z));
+		return false;
+	}
+	A.x.st(omul(A.x.ld(z), q.ZZ(z), z));  // U1
+	A.y.st(omul(A.y.ld(z), q.ZZZ(z), z)); // S1
+	F p = omul(q.X(z), A.zz.ld(z), z) - A.x.ld(z);
+	F r = omul(q.Y(z), A.zzz.ld(z), z) - A.y.ld(z);
+	if (p.is_zero()) {
+		if (r.is_zero()) { // A = q
+			A.x.st(q.X(z));
+			A.y.st(q.Y(z));
+			A.zz.st(q.ZZ(z));
+			A.zzz.st(q.ZZZ(z));
+			return true;
+		}
+		A.set_inf();
+		return false;
+	}
+	A.zz.st(omul(A.zz.ld(z), q.ZZ(z), z));
+	A.zzz.st(omul(A.zzz.ld(z), q.ZZZ(z), z));
+	F pp = osqr(p, z);
+	F ppp = omul(p, pp, z);
+	A.zz.st(omul(A.zz.ld(z), pp, z));
+	A.x.st(omul(A.x.ld(z), pp, z)); // Q
+	A.zzz.st(omul(A.zzz.ld(z), ppp, z));
+	A.y.st(omul(A.y.ld(z), ppp, z)); // S1·PPP
+	F qq = A.x.ld(z);
+	F x3 = osqr(r, z) - ppp - qq.dbl();
+	A.y.st(omul(r, qq - x3, z) - A.y.ld(z));
+	A.x.st(x3);
+	return false;
+}
+
+// Per-thread slot memory of a kernel: S threads' worth of WORDS vectors in
+// shared memory on the device (the kernel runs in blocks of S threads), a
+// buffer of the host thread in the host mode.
+template <int WORDS, int S>
+G16_HD uint4* slot_base() {
+#ifdef __CUDA_ARCH__
+	__shared__ uint4 sm[WORDS * S];
+	return sm + threadIdx.x;
+#else
+	static thread_local uint4 sm[WORDS * S];
+	return sm;
+#endif
+}
+
+} // namespace g16

@@ -1,0 +1,133 @@
+//go:build cuda
+
+package cuda
+
+import (
+	"math/big"
+	mrand "math/rand/v2"
+	"testing"
+
+	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+)
+
+// TestMSMBenchmarkedShapes checks, on the GPU, the sizes and windows that
+// the MSM benchmarks and BENCHMARKS.md time (G1 2^16…2^26, the 2^26 one in
+// two passes; G2 2^20…2^24; windows up to 20), sizes where gnark's
+// MultiExp would take minutes. The bases are known multiples of the
+// generator (randG1Logs: a_i·G), so Σ k_i·P_i = (Σ k_i·a_i)·G, which Fr
+// arithmetic and one scalar multiplication give. Forced windows, passes,
+// kernels (G16_MSM_* flags) and witness-like scalars run beside the defaults.
+func TestMSMBenchmarkedShapes(t *testing.T) {
+	rng := testRand(t)
+	maxG1, maxG2 := 26, 24
+	if testing.Short() {
+		maxG1, maxG2 = 18, 16
+	}
+	g1, logs1 := randG1Logs(rng, 1<<maxG1)
+	s1 := randScalars(rng, 1<<maxG1)
+	wit := witnessScalars(rng, 1<<min(maxG1, 24))
+	var shapes1 []msmShape
+	for _, k := range []int{16, 20, 22, 24, 26} {
+		if k <= maxG1 {
+			shapes1 = append(shapes1, msmShape{name: "default", n: 1 << k})
+		}
+	}
+	m := 1 << min(maxG1, 20)
+	shapes1 = append(shapes1,
+		msmShape{"w=20", m, []Option{WithMSMWindow(20)}, false},
+		msmShape{"w=21", m, []Option{WithMSMWindow(21)}, false},
+		msmShape{"two passes", m, []Option{WithMSMChunk(m/2 + 1)}, false},
+		msmShape{"G1 slot kernels", m, []Option{withMSMFlags(msmG1Slots)}, false},
+		msmShape{"G1 slot kernels, w=20", m, []Option{withMSMFlags(msmG1Slots), WithMSMWindow(20)}, false},
+		msmShape{"witness-like", len(wit), nil, true},
+	)
+	runShapes(t, "G1", shapes1, func(sh msmShape) (bool, MSMTiming) {
+		b := newTestBackend(t, sh.opts...)
+		sc := s1[:sh.n]
+		if sh.witness {
+			sc = wit
+		}
+		bb, sb := upload(t, b, g1[:sh.n]), upload(t, b, sc)
+		defer b.Free(nil, bb)
+		defer b.Free(nil, sb)
+		var got bls12381.G1Jac
+		if err := b.MSMG1(nil, &got, bb, 0, sb, sh.n); err != nil {
+			t.Fatalf("MSMG1 %s n=%d: %v", sh.name, sh.n, err)
+		}
+		e := msmLog(logs1, 0, sc)
+		var want bls12381.G1Jac
+		want.ScalarMultiplicationBase(e.BigInt(new(big.Int)))
+		return got.Equal(&want), b.LastMSMTiming()
+	})
+	g1, s1, wit = nil, nil, nil
+
+	g2, logs2 := randG2Logs(rng, 1<<maxG2)
+	s2 := randScalars(rng, 1<<maxG2)
+	var shapes2 []msmShape
+	for _, k := range []int{20, 22, 24} {
+		if k <= maxG2 {
+			shapes2 = append(shapes2, msmShape{name: "default", n: 1 << k})
+		}
+	}
+	m2 := 1 << min(maxG2, 18)
+	shapes2 = append(shapes2,
+		msmShape{"w=20", m2, []Option{WithMSMWindow(20)}, false},
+		msmShape{"two passes", m2, []Option{WithMSMChunk(m2/2 + 1)}, false},
+		msmShape{"G2 register kernels", m2, []Option{withMSMFlags(msmG2Calls)}, false},
+	)
+	_, g2gen, _, _ := bls12381.Generators()
+	runShapes(t, "G2", shapes2, func(sh msmShape) (bool, MSMTiming) {
+		b := newTestBackend(t, sh.opts...)
+		bb, sb := upload(t, b, g2[:sh.n]), upload(t, b, s2[:sh.n])
+		defer b.Free(nil, bb)
+		defer b.Free(nil, sb)
+		var got bls12381.G2Jac
+		if err := b.MSMG2(nil, &got, bb, 0, sb, sh.n); err != nil {
+			t.Fatalf("MSMG2 %s n=%d: %v", sh.name, sh.n, err)
+		}
+		e := msmLog(logs2, 0, s2[:sh.n])
+		var want bls12381.G2Jac
+		want.ScalarMultiplication(&g2gen, e.BigInt(new(big.Int)))
+		return got.Equal(&want), b.LastMSMTiming()
+	})
+}
+
+// msmShape is one MSM of TestMSMBenchmarkedShapes: n points, the backend's
+// options, witness-like scalars or random ones.
+type msmShape struct {
+	name    string
+	n       int
+	opts    []Option
+	witness bool
+}
+
+// runShapes runs check on each shape and reports the window and passes used.
+func runShapes(t *testing.T, curve string, shapes []msmShape, check func(msmShape) (bool, MSMTiming)) {
+	t.Helper()
+	for _, sh := range shapes {
+		ok, tm := check(sh)
+		t.Logf("%s %s n=%d: w=%d, %d passes, %.1f ms", curve, sh.name, sh.n, tm.Window, tm.Passes, tm.Total)
+		if !ok {
+			t.Errorf("%s %s n=%d: GPU differs from the discrete-log reference", curve, sh.name, sh.n)
+		}
+	}
+}
+
+// witnessScalars: scalars as a circuit's wires have them, mostly 0 and 1,
+// some small, some random.
+func witnessScalars(rng *mrand.Rand, n int) []fr.Element {
+	s := make([]fr.Element, n)
+	for i := range s {
+		switch k := rng.IntN(20); {
+		case k < 8:
+		case k < 17:
+			s[i].SetOne()
+		case k < 19:
+			s[i].SetUint64(uint64(rng.IntN(1 << 16)))
+		default:
+			s[i] = randFr(rng)
+		}
+	}
+	return s
+}

@@ -16,6 +16,11 @@
 //     any bucket has more than one task, its partial sums are cut and summed
 //     again. This balances the load when one bucket is huge, as the bucket
 //     of digit 1 is for witness vectors full of ones.
+//     Two families of kernels do steps 3 and 4: the register kernels here
+//     (G1's default: the sum in registers, the addition inlined) and the
+//     slot kernels of msm_slots.h (G2's default: sums in shared memory,
+//     products one at a time, so that a G2 kernel fits its registers with
+//     no stack frame). G16_MSM_G2_CALLS and G16_MSM_G1_SLOTS swap them.
 //  4. reduce: per window, Σ_b (b+1)·S_b over the bucket sums S_b, in levels:
 //     a level holds pairs (A_s, R_s), s < T, standing for
 //     Σ_s A_s + 2^μ·Σ_s s·R_s, and one thread per segment of m consecutive

@@ -6,17 +6,20 @@
 
 namespace g16 {
 
-// slot_cfg<F>: threads a block, and blocks an SM that the registers must
-// allow, for the accumulation (one point a thread) and the reduction (three).
+// slot_cfg<F>: threads a block (S) and blocks an SM that the registers
+// must allow (M: at most 65536/(S·M) registers a thread) for the
+// accumulation of points (ACC), of partial sums (SUM, with ACC's S) and the
+// reduction (RED, three points a thread). The shared memory, 4·sizeof(F)
+// bytes a point, bounds the blocks an SM as well.
 template <class F>
 struct slot_cfg;
 template <>
 struct slot_cfg<fp_t> {
-	static const int ACC_S = 128, ACC_M = 5, RED_S = 64, RED_M = 5;
+	static const int ACC_S = 128, ACC_M = 5, SUM_M = 4, RED_S = 64, RED_M = 5;
 };
 template <>
 struct slot_cfg<fp2_t> {
-	static const int ACC_S = 128, ACC_M = 3, RED_S = 32, RED_M = 6;
+	static const int ACC_S = 32, ACC_M = 12, SUM_M = 12, RED_S = 32, RED_M = 6;
 };
 
 template <class F, int S>
@@ -35,7 +38,7 @@ struct accum_points_s {
 		uint32_t s = task_start[t], e = s + task_count[t];
 		for (uint32_t q = s; q < e; q++) {
 			uint32_t ref = refs[q];
-			if (madd(A, bases + (ref & 0x7fffffffu), (ref >> 31) != 0, z)) dbl(A, z);
+			if (madd_at<F, S>(A.x.p, bases + (ref & 0x7fffffffu), (ref >> 31) != 0)) dbl_at<F, S>(A.x.p);
 		}
 		out[t] = A.get(z);
 	}
@@ -55,7 +58,7 @@ struct accum_sums_s {
 		uint32_t s = task_start[t], e = s + task_count[t];
 		A.set(in[s]);
 		for (uint32_t q = s + 1; q < e; q++)
-			if (add(A, psrc<F>::global(in + q), z)) dbl(A, z);
+			if (add_at<F, S>(A.x.p, reinterpret_cast<const uint4*>(in + q), 1)) dbl_at<F, S>(A.x.p);
 		out[t] = A.get(z);
 	}
 };
@@ -107,8 +110,8 @@ struct reduce_s {
 				tgt = same ? running : sum;
 				src = psrc<F>::slots(acc);
 			}
-			if (!d) d = add(tgt, src, z);
-			if (d) dbl(tgt, z);
+			if (!d) d = add_at<F, S>(tgt.x.p, src.p, src.stride);
+			if (d) dbl_at<F, S>(tgt.x.p);
 		}
 		A_out[i] = (same ? running : sum).get(z);
 	}
@@ -125,7 +128,7 @@ template <class F>
 void slot_accum_sums(exec_t& ex, size_t n, const xyzz_t<F>* in, const uint32_t* task_start,
                      const uint32_t* task_count, const uint32_t* order, xyzz_t<F>* out) {
 	typedef slot_cfg<F> C;
-	ex.launch_lb<C::ACC_S, C::ACC_M>(n, accum_sums_s<F, C::ACC_S>{in, task_start, task_count, order, out});
+	ex.launch_lb<C::ACC_S, C::SUM_M>(n, accum_sums_s<F, C::ACC_S>{in, task_start, task_count, order, out});
 }
 
 template <class F>

@@ -238,6 +238,26 @@ G16_HD bool add(const pslot<F, S>& A, const psrc<F>& q, uint32_t& z) {
 	return false;
 }
 
+// The entry points the kernels call: one copy of each formula per kernel
+// (ptxas allocates their registers within the kernel's; their arguments are
+// pointers, to shared or global memory, so no stack frame is needed), and
+// one copy per curve for cicc to compile. a is the base of A's slots.
+template <class F, int S>
+G16_HD_CALL void dbl_at(uint4* a) {
+	uint32_t z = 0;
+	dbl(pslot<F, S>(a), z);
+}
+template <class F, int S>
+G16_HD_CALL bool madd_at(uint4* a, const affine_t<F>* q, bool neg) {
+	uint32_t z = 0;
+	return madd(pslot<F, S>(a), q, neg, z);
+}
+template <class F, int S>
+G16_HD_CALL bool add_at(uint4* a, const uint4* q, int stride) {
+	uint32_t z = 0;
+	return add(pslot<F, S>(a), psrc<F>{q, stride}, z);
+}
+
 // Per-thread slot memory of a kernel: S threads' worth of WORDS vectors in
 // shared memory on the device (the kernel runs in blocks of S threads), a
 // buffer of the host thread in the host mode.

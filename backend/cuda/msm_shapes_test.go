@@ -19,6 +19,7 @@ import (
 // arithmetic and one scalar multiplication give. Forced windows, passes,
 // kernels (G16_MSM_* flags) and witness-like scalars run beside the defaults.
 func TestMSMBenchmarkedShapes(t *testing.T) {
+	newTestBackend(t) // skips the test when there is no GPU
 	rng := testRand(t)
 	maxG1, maxG2 := 26, 24
 	if testing.Short() {
@@ -43,7 +44,8 @@ func TestMSMBenchmarkedShapes(t *testing.T) {
 		msmShape{"witness-like", len(wit), nil, true},
 	)
 	runShapes(t, "G1", shapes1, func(sh msmShape) (bool, MSMTiming) {
-		b := newTestBackend(t, sh.opts...)
+		b := shapeBackend(t, sh)
+		defer b.Close()
 		sc := s1[:sh.n]
 		if sh.witness {
 			sc = wit
@@ -78,7 +80,8 @@ func TestMSMBenchmarkedShapes(t *testing.T) {
 	)
 	_, g2gen, _, _ := bls12381.Generators()
 	runShapes(t, "G2", shapes2, func(sh msmShape) (bool, MSMTiming) {
-		b := newTestBackend(t, sh.opts...)
+		b := shapeBackend(t, sh)
+		defer b.Close()
 		bb, sb := upload(t, b, g2[:sh.n]), upload(t, b, s2[:sh.n])
 		defer b.Free(nil, bb)
 		defer b.Free(nil, sb)
@@ -100,6 +103,18 @@ type msmShape struct {
 	n       int
 	opts    []Option
 	witness bool
+}
+
+// shapeBackend opens GPU 0 with the shape's options; the caller closes it
+// (one backend at a time, so that no backend's cached memory outlives its
+// shape).
+func shapeBackend(t *testing.T, sh msmShape) *Backend {
+	t.Helper()
+	b, err := New(0, sh.opts...)
+	if err != nil {
+		t.Fatalf("New(0) for %s: %v", sh.name, err)
+	}
+	return b
 }
 
 // runShapes runs check on each shape and reports the window and passes used.

@@ -19,7 +19,7 @@ struct slot_cfg<fp_t> {
 };
 template <>
 struct slot_cfg<fp2_t> {
-	static const int ACC_S = 32, ACC_M = 12, SUM_M = 12, RED_S = 32, RED_M = 6;
+	static const int ACC_S = 32, ACC_M = 6, SUM_M = 6, RED_S = 32, RED_M = 6;
 };
 
 template <class F, int S>

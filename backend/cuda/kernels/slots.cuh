@@ -25,6 +25,8 @@
 // dead. Exceptional cases (an operand at infinity, P = ±Q) are handled as
 // in curve.cuh.
 #pragma once
+#include <cstring>
+
 #include "curve.cuh"
 
 namespace g16 {
@@ -55,6 +57,15 @@ G16_HD fp2_t osqr(const fp2_t& a, uint32_t& z) {
 	return {u, t.dbl()};
 }
 
+// from_vec: the element whose bytes are v (a copy, which the compiler
+// turns into register moves; a cast would break the aliasing rules).
+template <class F>
+G16_HD F from_vec(const uint4 (&v)[sizeof(F) / 16]) {
+	F r;
+	std::memcpy(&r, v, sizeof(F));
+	return r;
+}
+
 // slot<F, S>: one element of F per thread, as sizeof(F)/16 vectors of 16
 // bytes at a stride of S vectors (S threads side by side, so that a warp's
 // accesses are contiguous).
@@ -63,15 +74,15 @@ struct slot {
 	static const int K = sizeof(F) / 16;
 	uint4* p;
 	G16_HD F ld(uint32_t z) const {
-		F r;
-		uint4* v = reinterpret_cast<uint4*>(&r);
+		uint4 v[K];
 		const uint4* q = p + z;
 #pragma unroll
 		for (int k = 0; k < K; k++) v[k] = q[k * S];
-		return r;
+		return from_vec<F>(v);
 	}
 	G16_HD void st(const F& r) const {
-		const uint4* v = reinterpret_cast<const uint4*>(&r);
+		uint4 v[K];
+		std::memcpy(v, &r, sizeof(F));
 #pragma unroll
 		for (int k = 0; k < K; k++) p[k * S] = v[k];
 	}
@@ -112,12 +123,11 @@ struct psrc {
 		return {q.x.p, S};
 	}
 	G16_HD F at(int c, uint32_t z) const {
-		F r;
-		uint4* v = reinterpret_cast<uint4*>(&r);
+		uint4 v[K];
 		const uint4* q = p + z;
 #pragma unroll
 		for (int k = 0; k < K; k++) v[k] = q[(c * K + k) * stride];
-		return r;
+		return from_vec<F>(v);
 	}
 	G16_HD F X(uint32_t z) const { return at(0, z); }
 	G16_HD F Y(uint32_t z) const { return at(1, z); }

@@ -5,6 +5,7 @@ package cuda
 import (
 	"context"
 	"errors"
+	"os"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -16,6 +17,16 @@ import (
 	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/pool"
 )
+
+// faultTests skips t unless G16_FAULT_TESTS=1: a deliberate fault
+// poisons the GPU for this process, and so far reopening it in the same
+// process has failed on the H200 ("busy or unavailable"), so these tests
+// run alone, in a process of their own, after the others.
+func faultTests(t *testing.T) {
+	if os.Getenv("G16_FAULT_TESTS") != "1" {
+		t.Skip("set G16_FAULT_TESTS=1 to run the device-fault tests (in a process of their own: the fault poisons the GPU for the process)")
+	}
+}
 
 // checkMSM runs a random MSM of n points on b and compares it with
 // gnark-crypto's.
@@ -37,6 +48,7 @@ func checkMSM(t *testing.T, b *Backend, n int) {
 // sees it, every later call, and every other Backend of the GPU fail with
 // ErrDeviceLost; Close does not crash; New resets the GPU and works.
 func TestDeviceLost(t *testing.T) {
+	faultTests(t)
 	if n, err := DeviceCount(); err != nil || n == 0 {
 		t.Skipf("no CUDA device (count %d, %v)", n, err)
 	}
@@ -134,6 +146,7 @@ func (j *lostJob) Finish(ctx context.Context) error { return nil }
 // not solved and are named, the device is quarantined; the caller reopens
 // the GPU and runs them.
 func TestDeviceLostBatch(t *testing.T) {
+	faultTests(t)
 	if n, err := DeviceCount(); err != nil || n == 0 {
 		t.Skipf("no CUDA device (count %d, %v)", n, err)
 	}

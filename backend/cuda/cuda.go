@@ -83,12 +83,17 @@ func New(device int, opts ...Option) (*Backend, error) {
 	if err := checkLibrary(); err != nil {
 		return nil, err
 	}
-	epoch, err := resetIfLost(device)
+	epoch, reset, err := resetIfLost(device)
 	if err != nil {
 		return nil, err
 	}
 	b := &Backend{ord: device, cfg: cfg, epoch: epoch}
 	if err := errOf(C.g16_open(C.int(device), C.int64_t(cfg.memoryLimit), &b.dev)); err != nil {
+		if reset && !errors.Is(err, backend.ErrDeviceLost) {
+			// Some drivers leave a context that a sticky fault poisoned
+			// unusable for the rest of the process, reset or not.
+			err = fmt.Errorf("%w: cuda:%d does not open again after the reset that followed a fault (%w); a new process can use it", backend.ErrDeviceLost, device, err)
+		}
 		if errors.Is(err, backend.ErrDeviceLost) {
 			markLost(device, err)
 		}
@@ -404,7 +409,10 @@ func (b *Backend) transfer(q backend.Queue, buf backend.Buffer, off, n int64, op
 // Closing a Backend whose device was lost releases what the poisoned
 // context still lets it; the next New of that device resets the device
 // first. After such a reset, Close of a Backend opened before it only
-// drops the host-side state (the reset freed the rest).
+// drops the host-side state (the reset freed the rest). Where the driver
+// keeps the poisoned context unusable for the rest of the process, that New
+// returns an error matching backend.ErrDeviceLost; a new process can use the
+// GPU.
 func (b *Backend) Close() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()

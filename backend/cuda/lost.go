@@ -68,18 +68,19 @@ func (b *Backend) lostErr() error {
 	return nil
 }
 
-// resetIfLost resets GPU ord when it is lost, and returns its reset count.
-func resetIfLost(ord int) (uint64, error) {
+// resetIfLost resets GPU ord when it is lost, and returns its reset count
+// and whether it reset the device now.
+func resetIfLost(ord int) (epoch uint64, reset bool, err error) {
 	lostMu.Lock()
 	defer lostMu.Unlock()
 	st := stateOf(ord)
 	if st.err == nil {
-		return st.epoch, nil
+		return st.epoch, false, nil
 	}
 	if err := errOf(C.g16_reset(C.int(ord))); err != nil {
-		return 0, fmt.Errorf("cuda:%d: resetting the lost device: %w", ord, err)
+		return 0, false, fmt.Errorf("cuda:%d: resetting the lost device: %w", ord, err)
 	}
 	st.epoch++
 	st.err = nil
-	return st.epoch, nil
+	return st.epoch, true, nil
 }

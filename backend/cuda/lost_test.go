@@ -3,9 +3,11 @@
 package cuda
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -17,16 +19,6 @@ import (
 	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/pool"
 )
-
-// faultTests skips t unless G16_FAULT_TESTS=1: a deliberate fault
-// poisons the GPU for this process, and so far reopening it in the same
-// process has failed on the H200 ("busy or unavailable"), so these tests
-// run alone, in a process of their own, after the others.
-func faultTests(t *testing.T) {
-	if os.Getenv("G16_FAULT_TESTS") != "1" {
-		t.Skip("set G16_FAULT_TESTS=1 to run the device-fault tests (in a process of their own: the fault poisons the GPU for the process)")
-	}
-}
 
 // checkMSM runs a random MSM of n points on b and compares it with
 // gnark-crypto's.
@@ -44,13 +36,66 @@ func checkMSM(t *testing.T, b *Backend, n int) {
 	}
 }
 
+// faultChildEnv names, in a child process of the test binary, the one
+// fault test it runs (see isolate).
+const faultChildEnv = "G16_FAULT_CHILD"
+
+// isolate runs the calling test again in a child process of this test
+// binary and reports whether the caller is the parent, which then checks
+// only what a new process can do after the child's fault. A sticky fault
+// can leave the CUDA context unusable for the rest of the process, so it
+// must not happen in the process that runs the other tests.
+func isolate(t *testing.T) (parent bool) {
+	t.Helper()
+	if os.Getenv(faultChildEnv) == t.Name() {
+		return false
+	}
+	cmd := exec.Command(os.Args[0], "-test.run", "^"+t.Name()+"$", "-test.v", "-test.count=1")
+	cmd.Env = append(os.Environ(), faultChildEnv+"="+t.Name())
+	out, err := cmd.CombinedOutput()
+	t.Logf("child process:\n%s", out)
+	if err != nil {
+		t.Fatalf("%s in a child process: %v", t.Name(), err)
+	}
+	if !bytes.Contains(out, []byte("--- PASS: "+t.Name())) {
+		t.Fatalf("%s did not pass in the child process", t.Name())
+	}
+	return true
+}
+
+// reopenAfterLoss opens the GPU again in the process that lost it: either
+// the reset brought it back (the backend is returned) or New says, with
+// ErrDeviceLost, that only a new process can use it (nil is returned).
+func reopenAfterLoss(t *testing.T) *Backend {
+	t.Helper()
+	b, err := New(0)
+	switch {
+	case err == nil:
+		return b
+	case errors.Is(err, backend.ErrDeviceLost):
+		t.Logf("New after the loss, in the same process: %v", err)
+		return nil
+	}
+	t.Fatalf("New after the loss: %v, want a backend or ErrDeviceLost", err)
+	return nil
+}
+
 // TestDeviceLost: a kernel that faults poisons the context; the call that
 // sees it, every later call, and every other Backend of the GPU fail with
-// ErrDeviceLost; Close does not crash; New resets the GPU and works.
+// ErrDeviceLost; Close does not crash; New afterwards either works or says
+// the device is lost; a new process (the parent) proves on the GPU again.
 func TestDeviceLost(t *testing.T) {
-	faultTests(t)
 	if n, err := DeviceCount(); err != nil || n == 0 {
 		t.Skipf("no CUDA device (count %d, %v)", n, err)
+	}
+	if isolate(t) {
+		b, err := New(0)
+		if err != nil {
+			t.Fatalf("New in a new process after the child's fault: %v", err)
+		}
+		defer b.Close()
+		checkMSM(t, b, 1000)
+		return
 	}
 	b, err := New(0)
 	if err != nil {
@@ -85,14 +130,14 @@ func TestDeviceLost(t *testing.T) {
 		}
 	}
 	t.Logf("Close of the lost backend: %v", b.Close())
-	reopened, err := New(0)
-	if err != nil {
-		t.Fatalf("New after the loss: %v", err)
-	}
-	defer reopened.Close()
-	checkMSM(t, reopened, 1000)
-	if err := other.Close(); err != nil {
-		t.Errorf("Close of a backend opened before the reset: %v", err)
+	if reopened := reopenAfterLoss(t); reopened != nil {
+		defer reopened.Close()
+		checkMSM(t, reopened, 1000)
+		if err := other.Close(); err != nil {
+			t.Errorf("Close of a backend opened before the reset: %v", err)
+		}
+	} else {
+		t.Logf("Close of a backend of the lost GPU: %v", other.Close())
 	}
 	if _, err := other.Alloc(nil, 8); !errors.Is(err, backend.ErrClosed) {
 		t.Errorf("Alloc after Close: %v", err)
@@ -146,7 +191,6 @@ func (j *lostJob) Finish(ctx context.Context) error { return nil }
 // not solved and are named, the device is quarantined; the caller reopens
 // the GPU and runs them.
 func TestDeviceLostBatch(t *testing.T) {
-	faultTests(t)
 	if n, err := DeviceCount(); err != nil || n == 0 {
 		t.Skipf("no CUDA device (count %d, %v)", n, err)
 	}
@@ -179,13 +223,38 @@ func TestDeviceLostBatch(t *testing.T) {
 		err := pool.Run(context.Background(), []backend.Backend{b}, pj, res, pool.WithTrace(tr), pool.WithWorkers(2))
 		return jobs, tr, time.Since(start), prepared.Load(), err
 	}
-	b, err := New(0)
-	if err != nil {
-		t.Fatal(err)
-	}
 	all := make([]int, nJobs)
 	for i := range all {
 		all[i] = i
+	}
+	rerun := func(b *Backend, idx []int) {
+		jobs, _, _, _, err := run(b, idx, -1)
+		if err != nil {
+			t.Fatalf("rerunning partitions %v on the reopened GPU: %v", idx, err)
+		}
+		for _, j := range jobs {
+			var want bls12381.G1Jac
+			if _, err := want.MultiExp(points, j.scalars, ecc.MultiExpConfig{}); err != nil {
+				t.Fatal(err)
+			}
+			if !want.Equal(&j.got) {
+				t.Errorf("partition %d on the reopened GPU: wrong MSM", j.idx)
+			}
+		}
+	}
+	if isolate(t) {
+		// A new process: the whole batch proves on the GPU.
+		b, err := New(0)
+		if err != nil {
+			t.Fatalf("New in a new process after the child's fault: %v", err)
+		}
+		defer b.Close()
+		rerun(b, all)
+		return
+	}
+	b, err := New(0)
+	if err != nil {
+		t.Fatal(err)
 	}
 	_, tr, elapsed, prepared, err := run(b, all, 2)
 	t.Logf("batch of %d with a fault in partition 2: %v, %d solved, error: %v", nJobs, elapsed, prepared, err)
@@ -204,23 +273,8 @@ func TestDeviceLostBatch(t *testing.T) {
 		t.Errorf("the device was not quarantined")
 	}
 	b.Close()
-
-	reopened, err := New(0)
-	if err != nil {
-		t.Fatalf("New after the loss: %v", err)
-	}
-	defer reopened.Close()
-	jobs, _, _, _, err := run(reopened, errs.Failed(), -1)
-	if err != nil {
-		t.Fatalf("rerunning the failed partitions on the reopened GPU: %v", err)
-	}
-	for _, j := range jobs {
-		var want bls12381.G1Jac
-		if _, err := want.MultiExp(points, j.scalars, ecc.MultiExpConfig{}); err != nil {
-			t.Fatal(err)
-		}
-		if !want.Equal(&j.got) {
-			t.Errorf("partition %d on the reopened GPU: wrong MSM", j.idx)
-		}
+	if reopened := reopenAfterLoss(t); reopened != nil {
+		defer reopened.Close()
+		rerun(reopened, errs.Failed())
 	}
 }

@@ -170,10 +170,16 @@ func TestCUDABatchFallback(t *testing.T) {
 		if err := probe.TrimPool(0); err != nil { // the pool is the device's: start it empty
 			t.Fatal(err)
 		}
+		probe.PeakMemory(true)
 		if _, err := groth16.Prove(f.ccs, f.pk, f.witness, groth16.WithBackend(probe)); err != nil {
 			t.Fatal(err)
 		}
-		peak := probe.Memory().Held()
+		// Prove trims what it held on return: its peak is the backend's
+		// count of bytes in use (buffers and MSM scratch).
+		peak := probe.PeakMemory(false)
+		if peak < key+set {
+			t.Fatalf("one proof's peak %d bytes is below the key and a buffer set (%d)", peak, key+set)
+		}
 		t.Logf("one proof holds %d bytes at its peak (key %d, buffer set %d)", peak, key, set)
 		gpu := newGPU(t, cuda.WithMemoryLimit(peak+set/2))
 		// The budget lies: four buffer sets beside the key and the MSMs'

@@ -147,6 +147,7 @@ func TestDeviceLost(t *testing.T) {
 // lostJob is a partition of TestDeviceLostBatch: a slow host "solve", an
 // MSM of its scalars on the resident bases, and for one job a fault.
 type lostJob struct {
+	gpu      *Backend // the device to fault: the pool hands Compute its traced view of it
 	idx      int
 	fault    bool
 	solve    time.Duration
@@ -179,7 +180,7 @@ func (j *lostJob) Upload(dev backend.Backend, q backend.Queue, bufs []backend.Bu
 
 func (j *lostJob) Compute(dev backend.Backend, q backend.Queue, bases backend.Buffer, bufs []backend.Buffer) error {
 	if j.fault {
-		return dev.(*Backend).injectFault(q)
+		return j.gpu.injectFault(q)
 	}
 	return dev.MSMG1(q, &j.got, bases, 0, bufs[0], lostN)
 }
@@ -209,12 +210,12 @@ func TestDeviceLostBatch(t *testing.T) {
 		},
 		Free: func(dev backend.Backend, q backend.Queue, x backend.Buffer) error { return dev.Free(q, x) },
 	}
-	run := func(b backend.Backend, idx []int, faultAt int) ([]*lostJob, *pool.Trace, time.Duration, int32, error) {
+	run := func(b *Backend, idx []int, faultAt int) ([]*lostJob, *pool.Trace, time.Duration, int32, error) {
 		var prepared atomic.Int32
 		var jobs []*lostJob
 		var pj []pool.Job[backend.Buffer]
 		for _, i := range idx {
-			j := &lostJob{idx: i, fault: i == faultAt, solve: solve, prepared: &prepared}
+			j := &lostJob{gpu: b, idx: i, fault: i == faultAt, solve: solve, prepared: &prepared}
 			jobs = append(jobs, j)
 			pj = append(pj, j)
 		}

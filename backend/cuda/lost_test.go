@@ -221,7 +221,7 @@ func TestDeviceLostBatch(t *testing.T) {
 		}
 		tr := pool.NewTrace()
 		start := time.Now()
-		err := pool.Run(context.Background(), []backend.Backend{b}, pj, res, pool.WithTrace(tr), pool.WithWorkers(2))
+		err := pool.Run(context.Background(), []backend.Backend{b}, pj, res, pool.WithTrace(tr), pool.WithWorkers(2), pool.WithSolvers(1))
 		return jobs, tr, time.Since(start), prepared.Load(), err
 	}
 	all := make([]int, nJobs)

@@ -132,56 +132,43 @@ var ErrCorrupt = errors.New("corrupt data")
 // ioutils.ReadAndDecompressUints32 does, after checking it: in starts with
 // the uint64 word count. It returns the values and the bytes used.
 func decompress32(in []byte) ([]uint32, int, error) {
-	if len(in) < 8 {
-		return nil, 0, fmt.Errorf("compressed array: %d bytes, no length: %w", len(in), ErrCorrupt)
-	}
-	words := binary.LittleEndian.Uint64(in[:8])
-	if words > uint64(len(in)-8)/4 {
-		return nil, 0, fmt.Errorf("compressed array: %d words in %d bytes: %w", words, len(in)-8, ErrCorrupt)
-	}
-	buf := make([]uint32, words)
-	for i := range buf {
-		buf[i] = binary.LittleEndian.Uint32(in[8+4*i:])
-	}
-	n, err := checkBlocks32(buf)
-	if err != nil {
-		return nil, 0, fmt.Errorf("compressed array: %w: %w", err, ErrCorrupt)
-	}
-	out, err := guarded(func() []uint32 { return intcomp.UncompressUint32(buf, nil) })
-	if err != nil {
-		return nil, 0, fmt.Errorf("compressed array: %w: %w", err, ErrCorrupt)
-	}
-	if len(out) != n {
-		return nil, 0, fmt.Errorf("compressed array: %d values decoded, the headers say %d: %w", len(out), n, ErrCorrupt)
-	}
-	return out, 8 + 4*int(words), nil
+	return decompress(in, 4, func(b []byte) uint32 { return binary.LittleEndian.Uint32(b) },
+		checkBlocks32, func(w []uint32) []uint32 { return intcomp.UncompressUint32(w, nil) })
 }
 
 // decompress64 is decompress32 for gnark's ReadAndDecompressUints64.
 func decompress64(in []byte) ([]uint64, int, error) {
+	return decompress(in, 8, binary.LittleEndian.Uint64,
+		checkBlocks64, func(w []uint64) []uint64 { return intcomp.UncompressUint64(w, nil) })
+}
+
+// decompress reads the word count and size-byte words of one compressed
+// array, checks the blocks, and decodes them with uncompress.
+func decompress[W uint32 | uint64](in []byte, size int, word func([]byte) W,
+	check func([]W) (int, error), uncompress func([]W) []W) ([]W, int, error) {
 	if len(in) < 8 {
 		return nil, 0, fmt.Errorf("compressed array: %d bytes, no length: %w", len(in), ErrCorrupt)
 	}
 	words := binary.LittleEndian.Uint64(in[:8])
-	if words > uint64(len(in)-8)/8 {
+	if words > uint64(len(in)-8)/uint64(size) {
 		return nil, 0, fmt.Errorf("compressed array: %d words in %d bytes: %w", words, len(in)-8, ErrCorrupt)
 	}
-	buf := make([]uint64, words)
+	buf := make([]W, words)
 	for i := range buf {
-		buf[i] = binary.LittleEndian.Uint64(in[8+8*i:])
+		buf[i] = word(in[8+size*i:])
 	}
-	n, err := checkBlocks64(buf)
+	n, err := check(buf)
 	if err != nil {
 		return nil, 0, fmt.Errorf("compressed array: %w: %w", err, ErrCorrupt)
 	}
-	out, err := guarded(func() []uint64 { return intcomp.UncompressUint64(buf, nil) })
+	out, err := guarded(func() []W { return uncompress(buf) })
 	if err != nil {
 		return nil, 0, fmt.Errorf("compressed array: %w: %w", err, ErrCorrupt)
 	}
 	if len(out) != n {
 		return nil, 0, fmt.Errorf("compressed array: %d values decoded, the headers say %d: %w", len(out), n, ErrCorrupt)
 	}
-	return out, 8 + 8*int(words), nil
+	return out, 8 + size*int(words), nil
 }
 
 // guarded runs f on this goroutine and turns a panic into an error.

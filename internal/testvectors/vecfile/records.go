@@ -73,12 +73,7 @@ func WriteNTT(w io.Writer, recs []NTT) error {
 	vw := newWriter(w, KindNTT)
 	for i := range recs {
 		r := &recs[i]
-		vw.name(r.Name)
-		vw.u8(uint8(r.LogN))
-		vw.element(&r.Shift)
-		vw.elements(r.X)
-		vw.elements(r.Plain)
-		vw.elements(r.Coset)
+		vw.domainRecord(r.Name, r.LogN, &r.Shift, r.X, r.Plain, r.Coset)
 	}
 	return vw.Flush()
 }
@@ -92,18 +87,7 @@ func ReadNTT(rd io.Reader) ([]NTT, error) {
 	var recs []NTT
 	for r.more() {
 		var v NTT
-		v.Name = r.name()
-		v.LogN = int(r.u8())
-		r.element(&v.Shift)
-		v.X = r.elements()
-		v.Plain = r.elements()
-		v.Coset = r.elements()
-		if r.err == nil {
-			n := 1 << v.LogN
-			if len(v.X) != n || len(v.Plain) != n || len(v.Coset) != n {
-				r.err = fmt.Errorf("%w: NTT %s: arrays of %d, %d, %d elements, want %d", ErrFormat, v.Name, len(v.X), len(v.Plain), len(v.Coset), n)
-			}
-		}
+		r.domainRecord("NTT", &v.Name, &v.LogN, &v.Shift, &v.X, &v.Plain, &v.Coset)
 		recs = append(recs, v)
 	}
 	return recs, r.err
@@ -114,13 +98,7 @@ func WriteH(w io.Writer, recs []H) error {
 	vw := newWriter(w, KindH)
 	for i := range recs {
 		r := &recs[i]
-		vw.name(r.Name)
-		vw.u8(uint8(r.LogN))
-		vw.element(&r.Shift)
-		vw.elements(r.A)
-		vw.elements(r.B)
-		vw.elements(r.C)
-		vw.elements(r.H)
+		vw.domainRecord(r.Name, r.LogN, &r.Shift, r.A, r.B, r.C, r.H)
 	}
 	return vw.Flush()
 }
@@ -134,22 +112,42 @@ func ReadH(rd io.Reader) ([]H, error) {
 	var recs []H
 	for r.more() {
 		var v H
-		v.Name = r.name()
-		v.LogN = int(r.u8())
-		r.element(&v.Shift)
-		v.A = r.elements()
-		v.B = r.elements()
-		v.C = r.elements()
-		v.H = r.elements()
-		if r.err == nil {
-			n := 1 << v.LogN
-			if len(v.A) != n || len(v.B) != n || len(v.C) != n || len(v.H) != n {
-				r.err = fmt.Errorf("%w: H %s: arrays of the wrong length for n = %d", ErrFormat, v.Name, n)
-			}
-		}
+		r.domainRecord("H", &v.Name, &v.LogN, &v.Shift, &v.A, &v.B, &v.C, &v.H)
 		recs = append(recs, v)
 	}
 	return recs, r.err
+}
+
+// domainRecord writes the layout NTT and H records share: name, u8 LogN,
+// Shift, then arrays of n = 2^LogN elements each.
+func (vw *writer) domainRecord(name string, logN int, shift *fr.Element, arrays ...[]fr.Element) {
+	vw.name(name)
+	vw.u8(uint8(logN))
+	vw.element(shift)
+	for _, a := range arrays {
+		vw.elements(a)
+	}
+}
+
+// domainRecord reads what writer.domainRecord writes and checks that every
+// array has n = 2^LogN elements; kind names the record in the error.
+func (r *reader) domainRecord(kind string, name *string, logN *int, shift *fr.Element, arrays ...*[]fr.Element) {
+	*name = r.name()
+	*logN = int(r.u8())
+	r.element(shift)
+	for _, a := range arrays {
+		*a = r.elements()
+	}
+	if r.err != nil {
+		return
+	}
+	n := 1 << *logN
+	for i, a := range arrays {
+		if len(*a) != n {
+			r.err = fmt.Errorf("%w: %s %s: array %d has %d elements, want %d", ErrFormat, kind, *name, i, len(*a), n)
+			return
+		}
+	}
 }
 
 // An MSM file is a table of bases (array of points) followed by records.

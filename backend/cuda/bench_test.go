@@ -4,6 +4,7 @@ package cuda
 
 import (
 	"fmt"
+	mrand "math/rand/v2"
 	"os"
 	"runtime"
 	"slices"
@@ -13,6 +14,9 @@ import (
 	"time"
 
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/g16prover/g16/backend"
 )
 
 // Benchmarks. BenchmarkMSMG1 and BenchmarkMSMG2 are the usual Go
@@ -127,8 +131,10 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // gnark-crypto on the host, in one run. G16_MSM_TABLE=1 enables it;
 // G16_TABLE_G1, G16_TABLE_G2 (log sizes), G16_TABLE_CPU_MAX (largest log size
 // run on the CPU), G16_TABLE_SWEEP (window:flags variants tried at the largest
-// G1 size below 2^26) and G16_TABLE_SWEEP2 (the same at the largest G2 size)
-// adjust it.
+// G1 size below 2^26), G16_TABLE_SWEEP2 (the same at the largest G2 size) and
+// G16_TABLE_01 (log sizes of the 0/1-heavy rows: 90% of the scalars 0 or 1,
+// with the split of the ±1 points and without it; default 20,24 for G1, the
+// G2 sizes up to 2^22 for G2) adjust it.
 func TestMSMTable(t *testing.T) {
 	if os.Getenv("G16_MSM_TABLE") != "1" {
 		t.Skip("set G16_MSM_TABLE=1")
@@ -147,8 +153,8 @@ func TestMSMTable(t *testing.T) {
 			cpuS = fmt.Sprintf("%.1f", ms(cpu))
 			ratio = fmt.Sprintf("%.1f×", float64(cpu)/float64(res))
 		}
-		rows = append(rows, fmt.Sprintf("| %s | 2^%d | %.2f | %.2f | %s | %s | w=%d: digits %.1f, sort %.1f, plan %.1f, accumulate %.1f, reduce %.1f (events %.1f) |",
-			curve, k, ms(res), ms(up), cpuS, ratio, tm.Window, tm.Digits, tm.Sort, tm.Plan, tm.Accumulate, tm.Reduce, tm.Total))
+		rows = append(rows, fmt.Sprintf("| %s | 2^%d | %.2f | %.2f | %s | %s | w=%d: split %.1f, digits %.1f, sort %.1f, plan %.1f, accumulate %.1f, reduce %.1f (events %.1f) |",
+			curve, k, ms(res), ms(up), cpuS, ratio, tm.Window, tm.Split, tm.Digits, tm.Sort, tm.Plan, tm.Accumulate, tm.Reduce, tm.Total))
 		t.Log(rows[len(rows)-1])
 	}
 
@@ -194,6 +200,17 @@ func TestMSMTable(t *testing.T) {
 			}
 			row("G1", k, res, up, cpu, tm)
 		}
+		heavyRows(t, "G1", g1Logs, cpuMax, rng, &rows, func(gw *Backend, m int, sc backend.Buffer) (func() bls12381.G1Jac, func()) {
+			bw := upload(t, gw, p[:m])
+			return func() bls12381.G1Jac {
+				var r bls12381.G1Jac
+				if err := gw.MSMG1(nil, &r, bw, 0, sc, m); err != nil {
+					t.Fatalf("MSMG1 0/1-heavy 2^%d: %v", m, err)
+				}
+				return r
+			}, func() { gw.Free(nil, bw) }
+		}, func(m int, sc []fr.Element) bls12381.G1Jac { return refG1(p[:m], sc) },
+			func(a, b bls12381.G1Jac) bool { return a.Equal(&b) })
 		// Variants at the largest size below 2^26 (G16_TABLE_SWEEP).
 		kk := largestBelow(g1Logs, 26)
 		var want bls12381.G1Jac
@@ -254,6 +271,23 @@ func TestMSMTable(t *testing.T) {
 			}
 			row("G2", k, res, up, cpu, tm)
 		}
+		var g2Heavy []int
+		for _, k := range g2Logs {
+			if k <= 22 {
+				g2Heavy = append(g2Heavy, k)
+			}
+		}
+		heavyRows(t, "G2", g2Heavy, cpuMax, rng, &rows, func(gw *Backend, m int, sc backend.Buffer) (func() bls12381.G2Jac, func()) {
+			bw := upload(t, gw, p[:m])
+			return func() bls12381.G2Jac {
+				var r bls12381.G2Jac
+				if err := gw.MSMG2(nil, &r, bw, 0, sc, m); err != nil {
+					t.Fatalf("MSMG2 0/1-heavy 2^%d: %v", m, err)
+				}
+				return r
+			}, func() { gw.Free(nil, bw) }
+		}, func(m int, sc []fr.Element) bls12381.G2Jac { return refG2(p[:m], sc) },
+			func(a, b bls12381.G2Jac) bool { return a.Equal(&b) })
 		// Variants at the largest G2 size (G16_TABLE_SWEEP2).
 		kk := largestBelow(g2Logs, 64)
 		var want bls12381.G2Jac
@@ -277,5 +311,63 @@ func TestMSMTable(t *testing.T) {
 	fmt.Println("| --- | --- | --- | --- | --- | --- | --- |")
 	for _, r := range rows {
 		fmt.Println(r)
+	}
+}
+
+// heavyRows adds TestMSMTable's 0/1-heavy rows for curve: at each size 2^k
+// of G16_TABLE_01 (default 20,24) that logs holds, 90% of the scalars 0 or
+// 1 and the rest random (fresh each run), timed on the GPU with the split
+// of the ±1 points (the default) and without it (G16_MSM_NO_SPLIT), each on
+// a backend of its own (prep uploads the first m bases there and returns
+// the MSM over scalars sc and a release of the bases), and with gnark-crypto
+// on the host up to 2^cpuMax. All results must agree.
+func heavyRows[J any](t *testing.T, curve string, logs []int, cpuMax int, rng *mrand.Rand, rows *[]string,
+	prep func(gw *Backend, m int, sc backend.Buffer) (func() J, func()), ref func(m int, sc []fr.Element) J, eq func(a, b J) bool) {
+	t.Helper()
+	want := benchLogs("G16_TABLE_01", "20,24")
+	for _, k := range logs {
+		if !slices.Contains(want, k) {
+			continue
+		}
+		m := 1 << k
+		sc := zeroOneHeavy(rng, m, 90)
+		var res [2]J
+		var dur [2]time.Duration
+		var tms [2]MSMTiming
+		for v, flags := range []int{0, msmNoSplit} {
+			gw, err := New(0, withMSMFlags(flags))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sb := upload(t, gw, sc)
+			msm, release := prep(gw, m, sb)
+			run := func() { res[v] = msm() }
+			run()
+			dur[v] = median(3, run)
+			tms[v] = gw.LastMSMTiming()
+			release()
+			gw.Free(nil, sb)
+			if err := gw.Close(); err != nil {
+				t.Errorf("Close: %v", err)
+			}
+		}
+		if !eq(res[0], res[1]) {
+			t.Errorf("%s 0/1-heavy 2^%d: split and unsplit MSMs differ", curve, k)
+		}
+		cpuS, ratio := "-", "-"
+		if k <= cpuMax {
+			var cpuRes J
+			cpu := median(1, func() { cpuRes = ref(m, sc) })
+			if !eq(res[0], cpuRes) {
+				t.Errorf("%s 0/1-heavy 2^%d: GPU differs from gnark", curve, k)
+			}
+			cpuS = fmt.Sprintf("%.1f", ms(cpu))
+			ratio = fmt.Sprintf("%.1f×", float64(cpu)/float64(dur[0]))
+		}
+		tm := tms[0]
+		*rows = append(*rows, fmt.Sprintf("| %s 0/1-heavy | 2^%d | %.2f | no split: %.2f (%.2f×) | %s | %s | %d ±1 points, %d to Pippenger; w=%d: split %.1f, digits %.1f, sort %.1f, plan %.1f, accumulate %.1f, reduce %.1f (events %.1f) |",
+			curve, k, ms(dur[0]), ms(dur[1]), float64(dur[1])/float64(dur[0]), cpuS, ratio, tm.Ones, tm.Rest, tm.Window,
+			tm.Split, tm.Digits, tm.Sort, tm.Plan, tm.Accumulate, tm.Reduce, tm.Total))
+		t.Log((*rows)[len(*rows)-1])
 	}
 }

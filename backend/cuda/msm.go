@@ -157,12 +157,15 @@ func (b *Backend) msm(q backend.Queue, op string, curve int, pointBytes int64, b
 		}
 		off += c
 		combine(win, int(nw), int(w))
+		total.Split += float64(tm.split)
 		total.Digits += float64(tm.digits)
 		total.Sort += float64(tm.sort)
 		total.Plan += float64(tm.plan)
 		total.Accumulate += float64(tm.accumulate)
 		total.Reduce += float64(tm.reduce)
 		total.Total += float64(tm.total)
+		total.Ones += int64(tm.ones)
+		total.Rest += int64(tm.rest)
 		total.Window = int(w)
 		total.Passes++
 	}

@@ -101,6 +101,18 @@ func edgeCases(rng *mrand.Rand, n int) []edgeCase {
 		}
 	}
 	add("witness-like", wit, g1, g2)
+	// Only 0, 1 and −1: the split leaves Pippenger nothing.
+	signs := make([]fr.Element, n)
+	for i := range signs {
+		switch rng.IntN(3) {
+		case 1:
+			signs[i].SetOne()
+		case 2:
+			signs[i].SetInt64(-1)
+		}
+	}
+	add("zeros and ±1", signs, g1, g2)
+	add("0/1-heavy", zeroOneHeavy(rng, n, 90), g1, g2)
 	// Infinity among the bases, P beside −P, a repeated base.
 	s := randScalars(rng, n)
 	inf1 := append([]bls12381.G1Affine(nil), g1...)
@@ -143,16 +155,16 @@ func edgeCases(rng *mrand.Rand, n int) []edgeCase {
 func TestMSMHost(t *testing.T) {
 	rng := testRand(t)
 	for _, c := range edgeCases(rng, 24) {
-		for _, cfg := range []struct{ w, task, flags int }{{0, 0, 0}, {4, 2, 0}, {5, 3, msmNoTaskSort}, {7, 2, msmNoInline}, {5, 2, msmG1Slots}, {0, 0, msmG1Slots}} {
+		for _, cfg := range []struct{ w, task, flags int }{{0, 0, 0}, {4, 2, 0}, {5, 3, msmNoTaskSort}, {7, 2, msmNoInline}, {5, 2, msmG1Slots}, {0, 0, msmG1Slots}, {0, 0, msmNoSplit}, {5, 2, msmNoSplit | msmG1Slots}} {
 			got, err := hostMSMG1(c.g1, c.scalars, cfg.w, cfg.task, cfg.flags)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if want := refG1(c.g1, c.scalars); !got.Equal(&want) {
-				t.Errorf("G1 %s (w=%d task=%d): host pipeline differs from gnark", c.name, cfg.w, cfg.task)
+				t.Errorf("G1 %s (w=%d task=%d flags %d): host pipeline differs from gnark", c.name, cfg.w, cfg.task, cfg.flags)
 			}
 		}
-		for _, flags := range []int{0, msmG2Calls} {
+		for _, flags := range []int{0, msmG2Calls, msmNoSplit} {
 			got, err := hostMSMG2(c.g2[:8], c.scalars[:8], 6, 2, flags)
 			if err != nil {
 				t.Fatal(err)

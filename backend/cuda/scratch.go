@@ -14,8 +14,13 @@ package cuda
 //	  reduction: bucket sums, the last level of run sums,
 //	  the reduction levels                                 20·R + P·T + 1.15·P·nw·B
 //
-// plus 2 MiB for CUB's small temporaries. It is an upper bound; a GPU test
-// checks it against the peak the device records.
+// plus 2 MiB for CUB's small temporaries, and 4·c for the index list of
+// the points Pippenger runs on when the split (msm_split.cuh) drops zeros
+// and sums the ±1 points apart. The split's own arrays (20·c) and the ±1
+// sum (tasks of at least 4 points) are freed before Pippenger starts and
+// are smaller than its 16·N; Pippenger over the rest, c' ≤ c points, takes
+// no more than over c. It is an upper bound; a GPU test checks it against
+// the peak the device records.
 func msmScratch(curve, n, chunk, window, maxTask int) int64 {
 	c := int64(min(n, chunk))
 	if c <= 0 {
@@ -41,7 +46,7 @@ func msmScratch(curve, n, chunk, window, maxTask int) int64 {
 	sortPhase := 9 * N
 	accumulate := 20*R + 29*T + 2*P*T
 	reduce := 20*R + P*T + P*nw*B*115/100
-	return 16*N + max(sortPhase, accumulate, reduce) + 2<<20
+	return 16*N + max(sortPhase, accumulate, reduce) + 4*c + 2<<20
 }
 
 // pickWindow is msm.cu's pick_window: the window w in [4, 21] that

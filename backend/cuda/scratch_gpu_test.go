@@ -12,12 +12,16 @@ import (
 
 // TestScratchBound: the peak of device memory during an MSM, less what was
 // in use before it, stays within what Scratch reports, for G1 and G2 at a
-// few sizes (random scalars and distinct bases).
+// few sizes (random scalars and distinct bases; and 0/1-heavy scalars, which
+// take the split's path).
 func TestScratchBound(t *testing.T) {
 	rng := testRand(t)
 	b := newTestBackend(t)
-	for _, n := range []int{1 << 12, 1 << 16, 1 << 20} {
+	for i, n := range []int{1 << 12, 1 << 16, 1 << 20, 1 << 12, 1 << 16} {
 		p, s := randG1(rng, n), randScalars(rng, n)
+		if i >= 3 {
+			s = zeroOneHeavy(rng, n, 90)
+		}
 		bb, sb := upload(t, b, p), upload(t, b, s)
 		before := b.Memory().InUse
 		b.PeakMemory(true)
@@ -33,8 +37,11 @@ func TestScratchBound(t *testing.T) {
 		_ = b.Free(nil, bb)
 		_ = b.Free(nil, sb)
 	}
-	for _, n := range []int{1 << 12, 1 << 16} {
+	for i, n := range []int{1 << 12, 1 << 16, 1 << 12} {
 		p, s := randG2(rng, n), randScalars(rng, n)
+		if i >= 2 {
+			s = zeroOneHeavy(rng, n, 90)
+		}
 		bb, sb := upload(t, b, p), upload(t, b, s)
 		before := b.Memory().InUse
 		b.PeakMemory(true)

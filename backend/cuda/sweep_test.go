@@ -45,8 +45,8 @@ func sweepVariants[J any](t *testing.T, curve string, k int, spec string, prep f
 		run()
 		d := median(3, run)
 		tm := gw.LastMSMTiming()
-		t.Logf("sweep %s 2^%d window:flags %s: %.2f ms (w=%d digits %.1f sort %.1f plan %.1f accumulate %.1f reduce %.1f)",
-			curve, k, v, ms(d), tm.Window, tm.Digits, tm.Sort, tm.Plan, tm.Accumulate, tm.Reduce)
+		t.Logf("sweep %s 2^%d window:flags %s: %.2f ms (w=%d split %.1f digits %.1f sort %.1f plan %.1f accumulate %.1f reduce %.1f)",
+			curve, k, v, ms(d), tm.Window, tm.Split, tm.Digits, tm.Sort, tm.Plan, tm.Accumulate, tm.Reduce)
 		if !ok(r) {
 			t.Errorf("sweep %s %s: result differs from the default configuration's", curve, v)
 		}

@@ -27,6 +27,7 @@ const (
 	msmNoInline   = C.G16_MSM_NO_INLINE
 	msmG2Calls    = C.G16_MSM_G2_CALLS
 	msmG1Slots    = C.G16_MSM_G1_SLOTS
+	msmNoSplit    = C.G16_MSM_NO_SPLIT
 )
 
 // withMSMFlags sets g16_msm's flags (tests and tuning).

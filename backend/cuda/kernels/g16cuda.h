@@ -36,12 +36,15 @@ typedef struct g16_device g16_device;
 
 /* Milliseconds spent in each MSM stage, measured with CUDA events. */
 typedef struct {
+	float split;      /* scalars classified, the ±1 points summed, the rest compacted */
 	float digits;     /* scalars out of Montgomery form, signed window digits */
 	float sort;       /* radix sort of (bucket, point) pairs */
 	float plan;       /* run-length encoding, task split */
 	float accumulate; /* bucket sums (all levels of the split) */
 	float reduce;     /* scatter and bucket reduction to one sum per window */
 	float total;
+	int64_t ones;     /* points with scalar ±1 (summed apart) */
+	int64_t rest;     /* points with another nonzero scalar (Pippenger's) */
 } g16_msm_timing;
 
 g16_status g16_device_count(int* count);
@@ -96,6 +99,7 @@ enum {
 	G16_MSM_NO_INLINE = 2,    /* G1: call the mixed addition instead of inlining it */
 	G16_MSM_G2_CALLS = 4,     /* G2: the register kernels with calls (curve.cuh) instead of the slot kernels */
 	G16_MSM_G1_SLOTS = 8,     /* G1: the slot kernels (slots.cuh) instead of the register kernels */
+	G16_MSM_NO_SPLIT = 16,    /* Pippenger over every point: no separate sum of the ±1 points, zeros not dropped */
 };
 
 /* The same pipeline run on the host, one loop iteration per GPU thread, on

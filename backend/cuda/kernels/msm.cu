@@ -2,6 +2,11 @@
 //
 // For n points P_i and scalars k_i, with window w and nw = ⌈255/w⌉ windows:
 //
+//  0. split (msm_split.cuh; G16_MSM_NO_SPLIT skips it): zero scalars are
+//     dropped, the points with scalar ±1 are summed by accumulate's tree of
+//     additions (as one run), and steps 1–4 run on the compacted indices of
+//     the other points only, with the window chosen for their number. The
+//     ±1 sum is added to window 0's sum at the end.
 //  1. digits: k_i leaves Montgomery form; if k_i > (r−1)/2 it is replaced by
 //     r − k_i and P_i by −P_i, so k_i < 2^254. Its signed (Booth) digits
 //     d_ij ∈ [−2^(w−1), 2^(w−1)] satisfy k_i = Σ_j d_ij·2^(wj), so each window
@@ -49,6 +54,7 @@
 #include "curve.cuh"
 #include "exec.cuh"
 #include "msm_slots.h"
+#include "msm_split.cuh"
 
 #include <memory>
 #include <type_traits>
@@ -75,6 +81,7 @@ inline int pick_window(size_t n) {
 // digits_k: scalar i → nw (key, value) pairs at j·n + i.
 struct digits_k {
 	const fr_t* scalars;
+	const uint32_t* idx; // point i is idx[i] (the split's rest), or i when null
 	uint32_t n;
 	int w, nw;
 	uint32_t B, sentinel;
@@ -90,7 +97,8 @@ struct digits_k {
 	}
 
 	G16_HD void operator()(size_t i) const {
-		fr_t k = scalars[i].from_mont();
+		uint32_t pt = idx ? idx[i] : (uint32_t)i;
+		fr_t k = scalars[pt].from_mont();
 		// borrow of (r−1)/2 − k: all ones when k > (r−1)/2.
 		(void)sub_cc(fr_params::half(0), k.v[0]);
 #pragma unroll
@@ -121,7 +129,7 @@ struct digits_k {
 			}
 			size_t at = (size_t)j * n + i;
 			keys[at] = mag == 0 ? sentinel : j * B + mag - 1;
-			vals[at] = (uint32_t)i | ((sign ^ neg) << 31);
+			vals[at] = pt | ((sign ^ neg) << 31);
 		}
 	}
 };
@@ -256,7 +264,7 @@ struct reduce_k {
 struct stage_timer {
 	exec_t& ex;
 	g16_msm_timing* out;
-	cudaEvent_t ev[6] = {};
+	cudaEvent_t ev[7] = {};
 	int marked = 0;
 	stage_timer(exec_t& e, g16_msm_timing* o) : ex(e), out(ex.host() ? nullptr : o) {
 		if (!out) return;
@@ -274,70 +282,31 @@ struct stage_timer {
 	void finish() {
 		if (!out) return;
 		G16_CK(ex.ord(), cudaEventSynchronize(ev[marked]));
-		float* f[5] = {&out->digits, &out->sort, &out->plan, &out->accumulate, &out->reduce};
+		float* f[6] = {&out->split, &out->digits, &out->sort, &out->plan, &out->accumulate, &out->reduce};
+		int64_t ones = out->ones, rest = out->rest;
 		*out = g16_msm_timing{};
+		out->ones = ones;
+		out->rest = rest;
 		for (int s = 1; s <= marked; s++) G16_CK(ex.ord(), cudaEventElapsedTime(f[s - 1], ev[s - 1], ev[s]));
 		G16_CK(ex.ord(), cudaEventElapsedTime(&out->total, ev[0], ev[marked]));
 	}
 };
 
+// accumulate sums each of runs runs of points (run r: refs[starts[r] ..
+// starts[r] + counts[r]), a ref being a base index with the sign bit of
+// the point's negation), cutting the runs into tasks of at most L items
+// until each run is one sum; it returns the runs' sums. counts may be
+// overwritten. slots selects the slot kernels (msm_slots.h).
 template <class F>
-void msm_run(exec_t& ex, const affine_t<F>* bases, const fr_t* scalars, size_t n, int window, int max_task,
-             int flags, xyzz_t<F>* out, int* nw_out, int* w_out, g16_msm_timing* timing) {
+std::unique_ptr<buf<xyzz_t<F>>> accumulate(exec_t& ex, const affine_t<F>* bases, const uint32_t* refs,
+                                           const uint32_t* run_counts, const uint32_t* run_starts, size_t runs,
+                                           uint32_t L, int flags, bool slots) {
 	typedef xyzz_t<F> P;
-	if (n == 0 || n >= (1u << 31)) fail(G16_INVALID, "msm: n must be in [1, 2^31)");
-	int w = window ? window : pick_window(n);
-	if (w < 4 || w > 24) fail(G16_INVALID, "msm: window must be in [4, 24]");
-	int nw = (255 + w - 1) / w;
-	if (nw > 64) fail(G16_INVALID, "msm: more than 64 windows");
-	*nw_out = nw;
-	*w_out = w;
-	uint32_t B = 1u << (w - 1), sentinel = (uint32_t)nw * B;
-	int bits = 0;
-	while ((sentinel >> bits) != 0) bits++;
-	size_t N = n * (size_t)nw;
-	if (N >= (1u << 31)) fail(G16_INVALID, "msm: n·windows must be below 2^31 (split the MSM)");
-
-	// G2 runs the slot kernels unless told otherwise; G1 when told.
-	bool slots = std::is_same<F, fp2_t>::value ? !(flags & G16_MSM_G2_CALLS) : (flags & G16_MSM_G1_SLOTS) != 0;
-
-	stage_timer tm(ex, timing);
-	tm.mark(0);
-	buf<uint32_t> keys(ex, N), refs(ex, N), skeys(ex, N), srefs(ex, N);
-	ex.launch(n, digits_k{scalars, (uint32_t)n, w, nw, B, sentinel, keys.p, refs.p});
-	tm.mark(1);
-	ex.sort_pairs(keys.p, skeys.p, refs.p, srefs.p, N, bits);
-	tm.mark(2);
-
-	// Runs of equal keys are the nonempty buckets. keys and refs are free
-	// now: they hold the run keys and counts.
 	buf<uint32_t> one(ex, 1);
-	uint32_t* run_keys = keys.p;
-	uint32_t* run_counts = refs.p;
-	size_t runs = ex.rle(skeys.p, run_keys, run_counts, N, one.p);
-	uint32_t last = 0;
-	ex.to_host(&last, run_keys + runs - 1, sizeof last);
-	if (last == sentinel) runs--;
-	if (runs == 0) { // every scalar is zero
-		std::vector<P> inf(nw, P::inf());
-		std::memcpy(out, inf.data(), nw * sizeof(P));
-		tm.mark(3);
-		tm.finish();
-		return;
-	}
-	buf<uint32_t> run_starts(ex, runs);
-	ex.exclusive_sum(run_counts, run_starts.p, runs);
-	tm.mark(3);
-
-	// Accumulate, cutting runs into tasks of at most L items, until each
-	// run is one sum.
-	uint32_t avg = (uint32_t)((n + B - 1) / B);
-	// L ≥ 2, or the split would never shrink a run.
-	uint32_t L = max_task > 0 ? std::max<uint32_t>(2, (uint32_t)max_task) : std::max<uint32_t>(32, 2 * avg);
 	buf<uint32_t> cnt_a(ex, runs), off_a(ex, runs), cnt_b(ex, runs), off_b(ex, runs);
 	uint32_t *cnt_out = cnt_a.p, *off_out = off_a.p, *cnt_other = cnt_b.p, *off_other = off_b.p;
 	const uint32_t* cur_counts = run_counts;
-	const uint32_t* cur_starts = run_starts.p;
+	const uint32_t* cur_starts = run_starts;
 	std::unique_ptr<buf<P>> sums;
 	for (int level = 0;; level++) {
 		ex.launch(runs, ntasks_k{cur_counts, L, cnt_out});
@@ -363,7 +332,7 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, const fr_t* scalars, size_t n
 			if (level > 0)
 				slot_accum_sums<F>(ex, total, sums->p, task_start.p, task_count.p, ord, next->p);
 			else
-				slot_accum_points<F>(ex, total, bases, srefs.p, task_start.p, task_count.p, ord, next->p);
+				slot_accum_points<F>(ex, total, bases, refs, task_start.p, task_count.p, ord, next->p);
 		} else if (level > 0) {
 			ex.launch(total, accum_sums_k<F>{sums->p, task_start.p, task_count.p, ord, next->p}, 128);
 		} else {
@@ -373,10 +342,10 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, const fr_t* scalars, size_t n
 			if constexpr (std::is_same<F, fp_t>::value) inl = !(flags & G16_MSM_NO_INLINE);
 			if (inl) {
 				if constexpr (std::is_same<F, fp_t>::value)
-					ex.launch(total, accum_points_k<F, true>{bases, srefs.p, task_start.p, task_count.p, ord, next->p},
+					ex.launch(total, accum_points_k<F, true>{bases, refs, task_start.p, task_count.p, ord, next->p},
 					          128);
 			} else {
-				ex.launch(total, accum_points_k<F, false>{bases, srefs.p, task_start.p, task_count.p, ord, next->p},
+				ex.launch(total, accum_points_k<F, false>{bases, refs, task_start.p, task_count.p, ord, next->p},
 				          128);
 			}
 		}
@@ -387,7 +356,133 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, const fr_t* scalars, size_t n
 		std::swap(cnt_out, cnt_other);
 		std::swap(off_out, off_other);
 	}
+	return sums;
+}
+
+// split_t is step 0 (msm_split.cuh): the sum of the ±1 points, on the
+// device, and the compacted list of the other nonzero scalars' indices.
+template <class F>
+struct split_t {
+	uint32_t ones = 0, rest = 0;
+	std::unique_ptr<buf<uint32_t>> rest_idx; // null: every scalar is in the rest, in order
+	std::unique_ptr<buf<xyzz_t<F>>> ones_sum;
+};
+
+// ones_task is the task length of the ±1 sum: about 2^16 threads at the
+// first level, at least 4 points each.
+inline uint32_t ones_task(uint32_t ones) { return std::max<uint32_t>(4, (ones + 65535) >> 16); }
+
+template <class F>
+split_t<F> split_scalars(exec_t& ex, const affine_t<F>* bases, const fr_t* scalars, size_t n, int flags,
+                         bool slots) {
+	split_t<F> sp;
+	buf<uint32_t> counts(ex, 2);
+	std::unique_ptr<buf<uint32_t>> ones_idx;
+	{
+		buf<uint32_t> one_flag(ex, n), rest_flag(ex, n), one_pos(ex, n), rest_pos(ex, n);
+		ex.launch(n, classify_k{scalars, one_flag.p, rest_flag.p});
+		ex.exclusive_sum(one_flag.p, one_pos.p, n);
+		ex.exclusive_sum(rest_flag.p, rest_pos.p, n);
+		ex.launch(1, counts_k{one_flag.p, one_pos.p, rest_flag.p, rest_pos.p, n, counts.p});
+		uint32_t c[2];
+		ex.to_host(c, counts.p, sizeof c);
+		sp.ones = c[0];
+		sp.rest = c[1];
+		if (sp.rest == n) return sp;
+		ones_idx.reset(new buf<uint32_t>(ex, sp.ones));
+		sp.rest_idx.reset(new buf<uint32_t>(ex, sp.rest));
+		ex.launch(n, compact_k{scalars, one_flag.p, one_pos.p, rest_flag.p, rest_pos.p, ones_idx->p,
+		                       sp.rest_idx->p});
+	}
+	if (sp.ones > 0) {
+		buf<uint32_t> run(ex, 2);
+		ex.launch(1, single_run_k{sp.ones, run.p, run.p + 1});
+		// Every task but the last has the same length: no task sort.
+		sp.ones_sum = accumulate<F>(ex, bases, ones_idx->p, run.p, run.p + 1, 1, ones_task(sp.ones),
+		                            flags | G16_MSM_NO_TASK_SORT, slots);
+	}
+	return sp;
+}
+
+template <class F>
+void msm_run(exec_t& ex, const affine_t<F>* bases, const fr_t* scalars, size_t n, int window, int max_task,
+             int flags, xyzz_t<F>* out, int* nw_out, int* w_out, g16_msm_timing* timing) {
+	typedef xyzz_t<F> P;
+	if (n == 0 || n >= (1u << 31)) fail(G16_INVALID, "msm: n must be in [1, 2^31)");
+	if (window && (window < 4 || window > 24)) fail(G16_INVALID, "msm: window must be in [4, 24]");
+
+	// G2 runs the slot kernels unless told otherwise; G1 when told.
+	bool slots = std::is_same<F, fp2_t>::value ? !(flags & G16_MSM_G2_CALLS) : (flags & G16_MSM_G1_SLOTS) != 0;
+
+	stage_timer tm(ex, timing);
+	tm.mark(0);
+	split_t<F> sp;
+	if (flags & G16_MSM_NO_SPLIT)
+		sp.rest = (uint32_t)n;
+	else
+		sp = split_scalars<F>(ex, bases, scalars, n, flags, slots);
+	const uint32_t* idx = sp.rest_idx ? sp.rest_idx->p : nullptr;
+	if (timing) {
+		timing->ones = sp.ones;
+		timing->rest = sp.rest;
+	}
+	tm.mark(1);
+	// P_ones: the ±1 points' sum, added to window 0 once it is on the host.
+	P ones_sum = P::inf();
+	if (sp.ones_sum) ex.to_host(&ones_sum, sp.ones_sum->p, sizeof(P));
+	sp.ones_sum.reset();
+
+	size_t nr = sp.rest; // Pippenger's points
+	int w = window ? window : pick_window(nr ? nr : n);
+	int nw = (255 + w - 1) / w;
+	if (nw > 64) fail(G16_INVALID, "msm: more than 64 windows");
+	*w_out = w;
+	if (nr == 0) { // every scalar is 0 or ±1
+		*nw_out = 1;
+		out[0] = ones_sum;
+		tm.finish();
+		return;
+	}
+	*nw_out = nw;
+	uint32_t B = 1u << (w - 1), sentinel = (uint32_t)nw * B;
+	int bits = 0;
+	while ((sentinel >> bits) != 0) bits++;
+	size_t N = nr * (size_t)nw;
+	if (N >= (1u << 31)) fail(G16_INVALID, "msm: n·windows must be below 2^31 (split the MSM)");
+
+	buf<uint32_t> keys(ex, N), refs(ex, N), skeys(ex, N), srefs(ex, N);
+	ex.launch(nr, digits_k{scalars, idx, (uint32_t)nr, w, nw, B, sentinel, keys.p, refs.p});
+	tm.mark(2);
+	ex.sort_pairs(keys.p, skeys.p, refs.p, srefs.p, N, bits);
+	tm.mark(3);
+
+	// Runs of equal keys are the nonempty buckets. keys and refs are free
+	// now: they hold the run keys and counts.
+	buf<uint32_t> one(ex, 1);
+	uint32_t* run_keys = keys.p;
+	uint32_t* run_counts = refs.p;
+	size_t runs = ex.rle(skeys.p, run_keys, run_counts, N, one.p);
+	uint32_t last = 0;
+	ex.to_host(&last, run_keys + runs - 1, sizeof last);
+	if (last == sentinel) runs--;
+	if (runs == 0) { // every scalar is zero (G16_MSM_NO_SPLIT)
+		std::vector<P> inf(nw, P::inf());
+		std::memcpy(out, inf.data(), nw * sizeof(P));
+		tm.mark(4);
+		tm.finish();
+		return;
+	}
+	buf<uint32_t> run_starts(ex, runs);
+	ex.exclusive_sum(run_counts, run_starts.p, runs);
 	tm.mark(4);
+
+	// Accumulate, cutting runs into tasks of at most L items, until each
+	// run is one sum.
+	uint32_t avg = (uint32_t)((nr + B - 1) / B);
+	// L ≥ 2, or the split would never shrink a run.
+	uint32_t L = max_task > 0 ? std::max<uint32_t>(2, (uint32_t)max_task) : std::max<uint32_t>(32, 2 * avg);
+	std::unique_ptr<buf<P>> sums = accumulate<F>(ex, bases, srefs.p, run_counts, run_starts.p, runs, L, flags, slots);
+	tm.mark(5);
 
 	buf<P> buckets(ex, (size_t)nw * B);
 	ex.zero(buckets.p, (size_t)nw * B * sizeof(P));
@@ -418,8 +513,9 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, const fr_t* scalars, size_t n
 		same = false;
 	}
 	ex.to_host(out, A, nw * sizeof(P));
-	tm.mark(5);
+	tm.mark(6);
 	tm.finish();
+	out[0].add(ones_sum);
 }
 
 // field_op_k: the arithmetic check behind g16_field_op.

@@ -1,0 +1,99 @@
+// The split of an MSM's scalars before Pippenger (msm.cu, step 0).
+//
+// A circuit's wires are mostly 0 and 1 (and some −1, which is r − 1). With
+// C1 the points whose scalar is ±1 and Cr the rest of the nonzero ones,
+//
+//   Σ k_i·P_i = Σ_{i∈C1} ±P_i + Σ_{i∈Cr} k_i·P_i,
+//
+// so zeros are dropped, the ±1 points are summed by a tree of additions
+// over many threads (no digits, no sort, no buckets), and Pippenger runs on
+// the compacted rest only. Classes are read from the Montgomery form
+// directly: 0 is 0, 1 is R mod r, −1 is r − (R mod r).
+//
+//   classify_k  one_flag[i], rest_flag[i] ∈ {0, 1}
+//   (exclusive sums of both flags give each point its place in its list)
+//   compact_k   ones[pos] = i | sign<<31 (sign: the scalar is −1),
+//               rest[pos] = i
+#pragma once
+#include "field.cuh"
+
+namespace g16 {
+
+// Montgomery forms of 1 and −1 in Fr (limbs little-endian).
+G16_HD uint32_t fr_mont_one(int i) {
+	const uint32_t o[8] = {0xfffffffe, 0x00000001, 0x00034802, 0x5884b7fa,
+	                       0xecbc4ff5, 0x998c4fef, 0xacc5056f, 0x1824b159};
+	return o[i];
+}
+G16_HD uint32_t fr_mont_minus_one(int i) {
+	const uint32_t o[8] = {0x00000003, 0xfffffffd, 0xfffb13fc, 0xfb38ec08,
+	                       0x1ce5880f, 0x99ad8818, 0x7cd877d8, 0x5bc8f5f9};
+	return o[i];
+}
+
+// scalar_class: 0 for 0, 1 for 1, 2 for −1, 3 for any other scalar.
+G16_HD int scalar_class(const fr_t& k) {
+	uint32_t z = 0, d1 = 0, dm = 0;
+#pragma unroll
+	for (int t = 0; t < fr_t::N; t++) {
+		z |= k.v[t];
+		d1 |= k.v[t] ^ fr_mont_one(t);
+		dm |= k.v[t] ^ fr_mont_minus_one(t);
+	}
+	return z == 0 ? 0 : d1 == 0 ? 1 : dm == 0 ? 2 : 3;
+}
+
+struct classify_k {
+	const fr_t* scalars;
+	uint32_t* one_flag;
+	uint32_t* rest_flag;
+	G16_HD void operator()(size_t i) const {
+		int c = scalar_class(scalars[i]);
+		one_flag[i] = (c == 1 || c == 2) ? 1 : 0;
+		rest_flag[i] = c == 3 ? 1 : 0;
+	}
+};
+
+// counts_k: the lengths of both lists, from the last flags and places.
+struct counts_k {
+	const uint32_t* one_flag;
+	const uint32_t* one_pos;
+	const uint32_t* rest_flag;
+	const uint32_t* rest_pos;
+	size_t n;
+	uint32_t* out; // [ones, rest]
+	G16_HD void operator()(size_t) const {
+		out[0] = one_pos[n - 1] + one_flag[n - 1];
+		out[1] = rest_pos[n - 1] + rest_flag[n - 1];
+	}
+};
+
+struct compact_k {
+	const fr_t* scalars;
+	const uint32_t* one_flag;
+	const uint32_t* one_pos;
+	const uint32_t* rest_flag;
+	const uint32_t* rest_pos;
+	uint32_t* ones;
+	uint32_t* rest;
+	G16_HD void operator()(size_t i) const {
+		if (one_flag[i])
+			ones[one_pos[i]] = (uint32_t)i | ((scalar_class(scalars[i]) == 2 ? 1u : 0u) << 31);
+		else if (rest_flag[i])
+			rest[rest_pos[i]] = (uint32_t)i;
+	}
+};
+
+// single_run_k: one run of count items from item 0 (the ±1 list, summed
+// by the accumulation of msm.cu as if it were one bucket).
+struct single_run_k {
+	uint32_t count;
+	uint32_t* counts;
+	uint32_t* starts;
+	G16_HD void operator()(size_t) const {
+		counts[0] = count;
+		starts[0] = 0;
+	}
+};
+
+} // namespace g16

@@ -4,37 +4,23 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/consensys/gnark-crypto/ecc"
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/g16prover/g16/backend"
 )
 
-// MSMG1 computes Σ scalars[i]·bases[i] with gnark-crypto's MultiExp.
+// MSMG1 computes Σ scalars[i]·bases[i]: the terms whose scalar is 0 or ±1
+// apart, the others with gnark-crypto's MultiExp (msmgroups.go).
 func (b *Backend) MSMG1(q backend.Queue, out *bls12381.G1Jac, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int) error {
 	return msm(b, q, OpMSMG1, out, bases, basesOff, scalars, n, false,
-		func(r *bls12381.G1Jac, points []bls12381.G1Affine, s []fr.Element, tasks int) error {
-			*r = g1Infinity()
-			if len(points) == 0 {
-				return nil
-			}
-			_, err := r.MultiExp(points, s, ecc.MultiExpConfig{NbTasks: tasks})
-			return err
-		}, (*bls12381.G1Jac).AddAssign)
+		multiExpG1, (*bls12381.G1Jac).AddAssign)
 }
 
 // MSMG2 computes Σ scalars[i]·bases[i] over G2.
 func (b *Backend) MSMG2(q backend.Queue, out *bls12381.G2Jac, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int) error {
 	return msm(b, q, OpMSMG2, out, bases, basesOff, scalars, n, true,
-		func(r *bls12381.G2Jac, points []bls12381.G2Affine, s []fr.Element, tasks int) error {
-			*r = g2Infinity()
-			if len(points) == 0 {
-				return nil
-			}
-			_, err := r.MultiExp(points, s, ecc.MultiExpConfig{NbTasks: tasks})
-			return err
-		}, (*bls12381.G2Jac).AddAssign)
+		multiExpG2, (*bls12381.G2Jac).AddAssign)
 }
 
 // msm checks an MSM's arguments, then runs multiExp on q, in passes, with

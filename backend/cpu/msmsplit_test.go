@@ -1,0 +1,195 @@
+package cpu
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/consensys/gnark-crypto/ecc"
+	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+)
+
+// splitCase is one MSM of the split tests: n terms whose scalars are 0, 1,
+// r − 1, below 2³² or random with the given weights, and bases with some
+// repeated, negated and infinite points when special is set.
+type splitCase struct {
+	n                                  int
+	zero, one, minusOne, small, random int
+	special                            bool
+}
+
+func (c splitCase) String() string {
+	sp := ""
+	if c.special {
+		sp = "/special"
+	}
+	return fmt.Sprintf("n=%d/w=%d.%d.%d.%d.%d%s", c.n, c.zero, c.one, c.minusOne, c.small, c.random, sp)
+}
+
+func splitCases() []splitCase {
+	cases := []splitCase{
+		{n: 1, one: 1},
+		{n: 2, one: 1, special: true},
+		{n: 7, zero: 1, one: 1, minusOne: 1},
+		{n: 100, one: 1},
+		{n: 100, minusOne: 1},
+		{n: 100, zero: 1},
+		{n: 513, zero: 4, one: 4, minusOne: 1, random: 1},
+		{n: 1025, one: 1, special: true},
+		{n: 3000, zero: 1, one: 1, minusOne: 1, random: 1, special: true},
+		{n: 3000, one: 1, random: 30}, // too few ±1: MultiExp alone
+		{n: 9001, zero: 5, one: 4, minusOne: 1, random: 1, special: true},
+		{n: 5000, zero: 29, one: 1, small: 4, random: 6}, // sha256's wires
+	}
+	if !testing.Short() {
+		cases = append(cases, splitCase{n: 40000, zero: 5, one: 4, minusOne: 1, random: 1, special: true})
+	}
+	return cases
+}
+
+// draw returns c's scalars and the multipliers of its bases (of a
+// generator), drawn from rng. Special bases: some repeat an earlier base,
+// some are its negation, some are the point at infinity (multiplier 0).
+func (c splitCase) draw(rng *rand.Rand) (scalars, mults []fr.Element) {
+	scalars = make([]fr.Element, c.n)
+	mults = make([]fr.Element, c.n)
+	total := c.zero + c.one + c.minusOne + c.small + c.random
+	for i := range c.n {
+		switch w := rng.IntN(total); {
+		case w < c.zero:
+		case w < c.zero+c.one:
+			scalars[i].SetOne()
+		case w < c.zero+c.one+c.minusOne:
+			scalars[i].SetOne()
+			scalars[i].Neg(&scalars[i])
+		case w < c.zero+c.one+c.minusOne+c.small:
+			scalars[i].SetUint64(uint64(rng.Uint32()))
+		default:
+			scalars[i] = fr.Element{rng.Uint64(), rng.Uint64(), rng.Uint64(), rng.Uint64() >> 4}
+		}
+		mults[i].SetUint64(rng.Uint64() | 1)
+		if c.special && i > 0 {
+			switch rng.IntN(8) {
+			case 0:
+				mults[i] = mults[rng.IntN(i)]
+			case 1:
+				mults[i].Neg(&mults[rng.IntN(i)])
+			case 2:
+				mults[i] = mults[i-1]
+			case 3:
+				mults[i].Neg(&mults[i-1])
+			case 4:
+				mults[i].SetZero()
+			}
+		}
+	}
+	return scalars, mults
+}
+
+// TestMultiExpSplit: multiExpG1 and multiExpG2, which sum the ±1 terms
+// apart, give gnark-crypto's MultiExp over witness-like scalars, with 1, 2
+// and 5 tasks.
+func TestMultiExpSplit(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 2))
+	_, _, g1, g2 := bls12381.Generators()
+	for _, c := range splitCases() {
+		scalars, mults := c.draw(rng)
+		p1 := bls12381.BatchScalarMultiplicationG1(&g1, mults)
+		for i := range mults {
+			if mults[i].IsZero() {
+				p1[i] = bls12381.G1Affine{}
+			}
+		}
+		var p2 []bls12381.G2Affine
+		if c.n <= 10000 {
+			p2 = bls12381.BatchScalarMultiplicationG2(&g2, mults)
+			for i := range mults {
+				if mults[i].IsZero() {
+					p2[i] = bls12381.G2Affine{}
+				}
+			}
+		}
+		var want1 bls12381.G1Jac
+		if _, err := want1.MultiExp(p1, scalars, ecc.MultiExpConfig{}); err != nil {
+			t.Fatal(err)
+		}
+		var want2 bls12381.G2Jac
+		if p2 != nil {
+			if _, err := want2.MultiExp(p2, scalars, ecc.MultiExpConfig{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, tasks := range []int{1, 2, 5} {
+			t.Run(fmt.Sprintf("%v/tasks=%d", c, tasks), func(t *testing.T) {
+				var got1 bls12381.G1Jac
+				if err := multiExpG1(&got1, p1, scalars, tasks); err != nil {
+					t.Fatal(err)
+				}
+				if !got1.Equal(&want1) {
+					t.Errorf("G1 differs from MultiExp (seed %d)", seed)
+				}
+				if p2 == nil {
+					return
+				}
+				var got2 bls12381.G2Jac
+				if err := multiExpG2(&got2, p2, scalars, tasks); err != nil {
+					t.Fatal(err)
+				}
+				if !got2.Equal(&want2) {
+					t.Errorf("G2 differs from MultiExp (seed %d)", seed)
+				}
+			})
+		}
+	}
+}
+
+// TestSplitScalars: splitScalars sorts the scalars into ±1 and others, in
+// order, and declines when too few are 0 or ±1.
+func TestSplitScalars(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 3))
+	c := splitCase{n: 20000, zero: 3, one: 3, minusOne: 2, random: 2}
+	s, _ := c.draw(rng)
+	var one, minusOne fr.Element
+	one.SetOne()
+	minusOne.Neg(&one)
+	var wantSigned, wantOthers []int32
+	for i := range s {
+		switch {
+		case s[i].IsZero():
+		case s[i] == one:
+			wantSigned = append(wantSigned, int32(i))
+		case s[i] == minusOne:
+			wantSigned = append(wantSigned, ^int32(i))
+		default:
+			wantOthers = append(wantOthers, int32(i))
+		}
+	}
+	for _, tasks := range []int{1, 3} {
+		sp, ok := splitScalars(s, tasks)
+		if !ok {
+			t.Fatalf("tasks=%d: split declined with %d of %d scalars 0 or ±1", tasks, len(s)-len(wantOthers), len(s))
+		}
+		if fmt.Sprint(sp.signed) != fmt.Sprint(wantSigned) || fmt.Sprint(sp.others) != fmt.Sprint(wantOthers) {
+			t.Errorf("tasks=%d: split differs from the scalars' kinds", tasks)
+		}
+	}
+	random := splitCase{n: 1000, zero: 1, random: 9}
+	s, _ = random.draw(rng)
+	if _, ok := splitScalars(s, 2); ok {
+		// about 10% zeros: above 1/8 only by chance; count to be sure.
+		zeros := 0
+		for i := range s {
+			if s[i].IsZero() {
+				zeros++
+			}
+		}
+		if zeros < len(s)/splitShare {
+			t.Errorf("split taken with %d of %d scalars zero", zeros, len(s))
+		}
+	}
+}

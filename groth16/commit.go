@@ -289,9 +289,11 @@ func (c *committer) hint(_ *big.Int, in []*big.Int, out []*big.Int) error {
 	}
 	hashed, committed := in[:nbHashed], in[nbHashed:]
 	values := make([]fr.Element, len(committed))
-	for j := range committed {
-		values[j].SetBigInt(committed[j])
-	}
+	forRanges(ranges(len(committed)), func(_, lo, hi int) {
+		for j := lo; j < hi; j++ {
+			values[j].SetBigInt(committed[j])
+		}
+	})
 
 	start := time.Now()
 	var com, pok curve.G1Affine

@@ -444,7 +444,7 @@ func (b *Backend) Upload(q backend.Queue, dst backend.Buffer, off int64, src []b
 		return b.errorf(OpUpload, "%v", err)
 	}
 	return b.run(q, OpUpload, int64(len(src)), func() error {
-		copy(x.data()[off:], src)
+		copyParallel(x.data()[off:], src, b.cfg.tasks)
 		return nil
 	})
 }
@@ -462,7 +462,7 @@ func (b *Backend) Download(q backend.Queue, dst []byte, src backend.Buffer, off 
 		return b.errorf(OpDownload, "%v", err)
 	}
 	return b.run(q, OpDownload, int64(len(dst)), func() error {
-		copy(dst, x.data()[off:])
+		copyParallel(dst, x.data()[off:off+int64(len(dst))], b.cfg.tasks)
 		return nil
 	})
 }

@@ -1,0 +1,22 @@
+package cpu
+
+// minCopyPerTask is the fewest bytes a task of copyParallel copies.
+const minCopyPerTask = 1 << 20
+
+// copyParallel copies src into dst (len(dst) ≥ len(src)) with up to tasks
+// goroutines, each a contiguous range: one core's copy of a vector of
+// millions of elements, most of it first touches of fresh pages, is
+// slower than the cores' together.
+func copyParallel(dst, src []byte, tasks int) {
+	n := len(src)
+	k := max(1, min(tasks, n/minCopyPerTask))
+	if k == 1 {
+		copy(dst, src)
+		return
+	}
+	rs := make([][2]int, k)
+	for t := range rs {
+		rs[t] = [2]int{t * n / k, (t + 1) * n / k}
+	}
+	parallel(rs, func(_, lo, hi int) { copy(dst[lo:hi], src[lo:hi]) })
+}

@@ -25,6 +25,11 @@
 // function before each operation, to inject faults or simulated latency in
 // tests.
 //
-// Arithmetic is gnark-crypto's; this package adds no cryptography of its own.
-// Execution time depends on the inputs.
+// An MSM sets the terms whose scalar is 0 or ±1 apart: the zeros drop out,
+// the ±1 terms are summed with batched affine additions (one field
+// inversion for a batch, sumsigned.go), and gnark-crypto's MultiExp takes
+// the others, compacted. The result is the same group element.
+//
+// The field and curve arithmetic is gnark-crypto's. Execution time depends
+// on the inputs.
 package cpu

@@ -35,13 +35,16 @@ const (
 // blueprint other than gnark's generic one). wire and coeff are its
 // unknown term's wire and coefficient ID: when it is evaluated that wire
 // is unsolved, its value still zero, so the term adds nothing. For a hint,
-// slot indexes Solver.hintIDs; for a lookup, Solver.lookups.
+// slot indexes Solver.hintIDs, and t, when not 0, is 1 + the index in
+// Solver.tables of its count hint's table; for a lookup, slot indexes
+// Solver.lookups.
 type op struct {
 	kind       opKind
 	loc        uint8
 	own        bool
 	cid        uint32 // constraint offset (the R1C's index, or a blueprint's first)
 	inst       uint32 // instruction index
+	rank       uint32 // position in gnark's level order
 	wire       uint32
 	coeff      uint32
 	slot       uint32
@@ -60,8 +63,10 @@ type lookupTable struct {
 // op, and follows which wires are solved when: which wire of each R1C is the
 // unknown depends on the circuit's structure only (every instruction sets
 // all of its outputs), so it is found here once instead of in every solve.
-// It returns a non-empty reason when the circuit must be left to gnark's
-// solver.
+// The R1Cs with no unknown solve nothing: they go to s.checks, evaluated
+// and checked after every wire is solved; every other op goes to s.ops, in
+// the levels. It returns a non-empty reason when the circuit must be left
+// to gnark's solver.
 func (s *Solver) compile() (string, error) {
 	r := s.r1cs
 	if r.Type != constraint.SystemR1CS {
@@ -103,15 +108,19 @@ func (s *Solver) compile() (string, error) {
 	var r1c constraint.R1C
 	var total int64
 
+	rank := uint32(0)
 	for _, level := range r.Levels {
-		s.levels = append(s.levels, len(s.ops))
+		if n := len(s.levels); n == 0 || s.levels[n-1] != len(s.ops) {
+			s.levels = append(s.levels, len(s.ops))
+		}
 		for _, ii := range level {
 			if int(ii) >= len(r.Instructions) {
 				return "", fmt.Errorf("solver: level names instruction %d of %d", ii, len(r.Instructions))
 			}
 			pi := r.Instructions[ii]
 			bp := r.Blueprints[pi.BlueprintID]
-			o := op{inst: ii, cid: pi.ConstraintOffset}
+			o := op{inst: ii, cid: pi.ConstraintOffset, rank: rank}
+			rank++
 			var cost int64
 			calldata := r.CallData[pi.StartCallData:]
 			switch b := bp.(type) {
@@ -158,13 +167,15 @@ func (s *Solver) compile() (string, error) {
 				if unknown > 1 {
 					return fmt.Sprintf("constraint %d has %d unsolved wires", o.cid, unknown), nil
 				}
-				if unknown == 1 {
-					if o.coeff == constraint.CoeffIdZero {
-						return fmt.Sprintf("constraint %d has its unknown wire with coefficient 0", o.cid), nil
-					}
-					s.needInverse(o.coeff)
-					solved[o.wire] = true
+				if unknown == 0 {
+					s.checks = append(s.checks, o)
+					continue
 				}
+				if o.coeff == constraint.CoeffIdZero {
+					return fmt.Sprintf("constraint %d has its unknown wire with coefficient 0", o.cid), nil
+				}
+				s.needInverse(o.coeff)
+				solved[o.wire] = true
 				cost = 4 + int64(len(pairs)/2)
 			case *constraint.BlueprintGenericHint:
 				o.kind = opHint
@@ -176,6 +187,12 @@ func (s *Solver) compile() (string, error) {
 					s.hintIDs = append(s.hintIDs, id)
 				}
 				o.slot = slot
+				if r.MHintsDependencies[id] == countName {
+					if t := s.constTableOf(calldata); t != nil {
+						s.tables = append(s.tables, *t)
+						o.t = uint64(len(s.tables))
+					}
+				}
 				nbIn := int(calldata[2])
 				j := skipExpressions(calldata, 3, nbIn)
 				lo, hi := calldata[j], calldata[j+1]
@@ -230,7 +247,9 @@ func (s *Solver) compile() (string, error) {
 			s.cost = append(s.cost, total)
 		}
 	}
-	s.levels = append(s.levels, len(s.ops))
+	if n := len(s.levels); n == 0 || s.levels[n-1] != len(s.ops) {
+		s.levels = append(s.levels, len(s.ops))
+	}
 	if twice != 0 {
 		return fmt.Sprintf("wire %d is solved by two instructions", twice-1), nil
 	}
@@ -271,4 +290,29 @@ func expressionOffsets(calldata []uint32) []uint32 {
 		offs = append(offs, uint32(j))
 	}
 	return offs
+}
+
+// outputs returns the wires [lo, hi) that op o solves.
+func (s *Solver) outputs(o *op) (lo, hi uint32) {
+	r := s.r1cs
+	pi := r.Instructions[o.inst]
+	calldata := r.CallData[pi.StartCallData:]
+	switch o.kind {
+	case opR1C:
+		if o.loc == locNone {
+			return 0, 0
+		}
+		return o.wire, o.wire + 1
+	case opHint:
+		j := skipExpressions(calldata, 3, int(calldata[2]))
+		return calldata[j], calldata[j+1]
+	case opBatchInverse:
+		return pi.WireOffset, pi.WireOffset + calldata[1]
+	case opLookup:
+		return pi.WireOffset, pi.WireOffset + calldata[2]
+	case opBlueprint:
+		bp := r.Blueprints[pi.BlueprintID].(constraint.BlueprintSolvable[constraint.U64])
+		return pi.WireOffset, pi.WireOffset + uint32(bp.NbOutputs(pi.Unpack(&r.System)))
+	}
+	return 0, 0
 }

@@ -2,11 +2,21 @@
 // R1CS (constraint/bls12-381's *cs.R1CS).
 //
 // New decodes a compiled circuit once: it walks gnark's Levels in order,
-// decodes every instruction, and finds which wire each R1C solves (that
-// depends on the circuit's structure only). Solve then solves one full
-// witness:
+// decodes every instruction, finds which wire each R1C solves (that
+// depends on the circuit's structure only), and indexes the constant tables
+// of log-derivative count hints. Solve then solves one full witness in two
+// passes:
 //
-//   - level by level; a level large enough is cut into contiguous runs of
+//   - the instructions that solve wires (R1Cs with an unknown wire, hints,
+//     blueprints), level by level; the R1Cs whose wires are all known by
+//     then (most of a hash's or a signature's) solve nothing and wait for
+//     the second pass;
+//   - those R1Cs, evaluated into A, B and C and checked, cut into blocks
+//     that every task takes in turn;
+//
+// and in the first pass:
+//
+//   - a level large enough is cut into contiguous runs of
 //     about equal estimated cost, one per goroutine (runtime.GOMAXPROCS, at
 //     most the options' NbTasks); small levels run on the caller's
 //     goroutine. Every run writes only its own instructions' output wires
@@ -16,9 +26,13 @@
 //   - hints get big.Int inputs and outputs from per-goroutine buffers
 //     reused across calls and solves; bits.nBits, rangecheck.DecomposeHint
 //     and logderivarg.countHint, which gnark v0.16.1 also solves natively,
-//     are solved on field elements here, unless the caller replaced them
-//     (gnark's fourth native hint, logderivarg.batchDivBySubHint, is for
-//     PLONK tables and goes through big.Ints here);
+//     are solved on field elements here, and so are gnark's
+//     solver.InvZeroHint and, for inputs of one word (others go to the hint
+//     function), the word hints of std/math/uints (xorHint, andHint,
+//     orHint, toBytes) and bitslice's partitionHint, unless the caller
+//     replaced them (gnark's fourth native hint,
+//     logderivarg.batchDivBySubHint, is for PLONK tables and goes through
+//     big.Ints here);
 //   - gnark's batch-inverse and log-derivative lookup blueprints are solved
 //     here; any other blueprint that solves itself is called through
 //     gnark's constraint.Solver interface, implemented by the solve's state;
@@ -35,8 +49,11 @@
 // messages for a missing hint, a wrong witness size, or a failing hint.
 // Where gnark's parallel solver reports whichever failing instruction of a
 // level its goroutines reach first, Solve reports the first in level order,
-// on any number of goroutines, as gnark's does on one (WithNbTasks(1)). The
-// tests compare all of this with gnark's solver on gnark's std circuits.
+// on any number of goroutines, as gnark's does on one (WithNbTasks(1)): a
+// check of the second pass is reported before a failure of the first pass
+// of a higher rank, and the wires of instructions after the reported one
+// read "<unsolved>" in the circuit's logs, as in gnark. The tests compare
+// all of this with gnark's solver on gnark's std circuits.
 //
 // # Fallback
 //

@@ -1,10 +1,13 @@
 package solver
 
-// SetParallelism makes every solve use tasks goroutines and cut levels of
-// more than 2·minCost into tasks; it returns a function restoring the
-// defaults.
+// SetParallelism makes every solve use tasks goroutines, cut levels of
+// more than 2·minCost into tasks, and take the checks in blocks of
+// max(minCost, 4); it returns a function restoring the defaults.
 func SetParallelism(tasks int, minCost int64) (restore func()) {
-	oldTasks, oldCost := forceTasks, minTaskCost
+	oldTasks, oldCost, oldBlock := forceTasks, minTaskCost, checkBlock
 	forceTasks, minTaskCost = tasks, minCost
-	return func() { forceTasks, minTaskCost = oldTasks, oldCost }
+	if tasks > 0 {
+		checkBlock = max(minCost, 4)
+	}
+	return func() { forceTasks, minTaskCost, checkBlock = oldTasks, oldCost, oldBlock }
 }

@@ -11,6 +11,7 @@ import (
 
 // scratch is one task's reusable memory.
 type scratch struct {
+	failAt   uint32       // the rank of the op that failed
 	pending  []int32      // ops whose R1C waits for its divisor's inverse
 	divisors []fr.Element // their divisors, in the same order
 	inverses []fr.Element
@@ -40,6 +41,9 @@ func (st *state) hint(o *op, sc *scratch) error {
 	r := st.s.r1cs
 	calldata := r.CallData[r.Instructions[o.inst].StartCallData:]
 	if f := st.native[o.slot]; f != nil {
+		if o.t != 0 { // a count hint of a table indexed by New
+			return st.countConst(&st.s.tables[o.t-1], calldata, sc)
+		}
 		return f(st, calldata, sc)
 	}
 	return st.callHint(o.slot, calldata, sc)

@@ -14,13 +14,21 @@ import (
 // gets the instruction's calldata (as callHint does).
 type nativeHint func(st *state, calldata []uint32, sc *scratch) error
 
-// nativeHints are std hints that gnark v0.16.1's solver computes natively,
-// with the results and errors of gnark's native code. A hint function under
-// another name (a caller's replacement) is called as given.
+// nativeHints are std hints computed here on field elements: the ones that
+// gnark v0.16.1's solver computes natively, with the results and errors of
+// gnark's native code, and the small ones of native_std.go. A hint function
+// under another name (a caller's replacement) is called as given.
 var nativeHints = map[string]nativeHint{
-	"github.com/consensys/gnark/std/math/bits.nBits":                (*state).nBits,
-	"github.com/consensys/gnark/std/rangecheck.DecomposeHint":       (*state).decompose,
-	"github.com/consensys/gnark/std/internal/logderivarg.countHint": (*state).count,
+	"github.com/consensys/gnark/std/math/bits.nBits":          (*state).nBits,
+	"github.com/consensys/gnark/std/rangecheck.DecomposeHint": (*state).decompose,
+	countName: (*state).count,
+
+	"github.com/consensys/gnark/std/math/uints.xorHint":          (*state).xorWords,
+	"github.com/consensys/gnark/std/math/uints.andHint":          (*state).andWords,
+	"github.com/consensys/gnark/std/math/uints.orHint":           (*state).orWords,
+	"github.com/consensys/gnark/std/math/uints.toBytes":          (*state).toBytes,
+	"github.com/consensys/gnark/std/math/bitslice.partitionHint": (*state).partition,
+	"github.com/consensys/gnark/constraint/solver.InvZeroHint":   (*state).invZero,
 }
 
 // nativeFor returns the native form of hint f, registered under name, or nil.
@@ -121,7 +129,7 @@ func (st *state) count(calldata []uint32, sc *scratch) error {
 	if nbRow == 1 && st.identityTable(calldata, j, nbTable) {
 		// the table is 0, 1, …, nbTable−1: a query is its own row.
 		j = skipExpressions(calldata, j, nbTable)
-		if err := st.countQueries(counts, calldata, j, nbQueries, sc); err != nil {
+		if err := st.countQueries(counts, nil, calldata, j, nbQueries, sc); err != nil {
 			return err
 		}
 	} else if nbRow == 1 {
@@ -174,19 +182,50 @@ func (st *state) count(calldata []uint32, sc *scratch) error {
 	return nil
 }
 
-// countQueries adds to counts[q] one for each of the n queries q (linear
-// expressions from calldata[j]), each below len(counts). Many queries are
-// cut into parts counted by several goroutines, each part but the first
-// into counts of its own, summed after.
-func (st *state) countQueries(counts []uint64, calldata []uint32, j, n int, sc *scratch) error {
+// countConst is count for a table indexed by New.
+func (st *state) countConst(tab *constTable, calldata []uint32, sc *scratch) error {
+	nbIn := int(calldata[2])
+	end := skipExpressions(calldata, tab.end, nbIn-2-tab.nbTable)
+	lo, hi := int(calldata[end]), int(calldata[end+1])
+	nbQueries := nbIn - 2 - tab.nbTable
+	if hi-lo != tab.nbTable || nbQueries <= 0 {
+		return st.count(calldata, sc) // its error
+	}
+	counts := sc.counts(tab.nbTable)
+	if err := st.countQueries(counts, tab, calldata, tab.end, nbQueries, sc); err != nil {
+		return err
+	}
+	var e fr.Element
+	for i, c := range counts {
+		e.SetUint64(c)
+		st.set(lo+i, &e)
+	}
+	return nil
+}
+
+// countQueries adds to counts[row] one for each of the n queries (linear
+// expressions from calldata[j]): row is the query's row in tab, or with a
+// nil tab the query itself, below len(counts). Many queries are cut into
+// parts counted by several goroutines, each part but the first into counts
+// of its own, summed after.
+func (st *state) countQueries(counts []uint64, tab *constTable, calldata []uint32, j, n int, sc *scratch) error {
 	count := func(counts []uint64, j, n int) bool {
 		var e fr.Element
 		for i := 0; i < n; i++ {
 			j += st.read(&e, calldata[j:])
-			if !e.IsUint64() || e.Uint64() >= uint64(len(counts)) {
+			if tab != nil {
+				r, ok := tab.row(&e)
+				if !ok {
+					return false
+				}
+				counts[r]++
+				continue
+			}
+			b := e.Bits()
+			if b[1]|b[2]|b[3] != 0 || b[0] >= uint64(len(counts)) {
 				return false
 			}
-			counts[e.Uint64()]++
+			counts[b[0]]++
 		}
 		return true
 	}

@@ -15,7 +15,8 @@ import (
 //     inversion and three multiplications a divisor);
 //  3. the dividing R1Cs set their unknown wire.
 //
-// It stops at the first instruction that fails and returns its error.
+// It stops at the first instruction that fails, sets sc.failAt to its rank
+// and returns its error; the divisions queued before it are done.
 func (st *state) chunk(lo, hi int, sc *scratch) error {
 	s := st.s
 	sc.pending = sc.pending[:0]
@@ -36,12 +37,21 @@ func (st *state) chunk(lo, hi int, sc *scratch) error {
 			err = st.blueprint(o)
 		}
 		if err != nil {
+			sc.failAt = o.rank
+			st.divide(sc)
 			return err
 		}
 	}
+	st.divide(sc)
+	return nil
+}
+
+// divide solves the R1Cs queued in sc for division.
+func (st *state) divide(sc *scratch) {
 	if len(sc.pending) == 0 {
-		return nil
+		return
 	}
+	s := st.s
 	inv := batchInvert(sc.divisors, sc)
 	for k, i := range sc.pending {
 		o := &s.ops[i]
@@ -59,24 +69,12 @@ func (st *state) chunk(lo, hi int, sc *scratch) error {
 		}
 		st.setTerm(o, &wire)
 	}
-	return nil
 }
 
 // r1c evaluates one R1C's known terms into its rows of A, B and C and
 // solves or checks it, or queues it for division.
 func (st *state) r1c(i int32, o *op, sc *scratch) error {
-	s := st.s
-	src := s.r1cs.CallData
-	if o.own {
-		src = s.own
-	}
-	l := src[o.t : o.t+2*uint64(o.nL)]
-	r := src[o.t+2*uint64(o.nL) : o.t+2*uint64(o.nL+o.nR)]
-	out := src[o.t+2*uint64(o.nL+o.nR) : o.t+2*uint64(o.nL+o.nR+o.nO)]
-	a, b, c := &st.a[o.cid], &st.b[o.cid], &st.c[o.cid]
-	st.eval(a, l)
-	st.eval(b, r)
-	st.eval(c, out)
+	a, b, c := st.rows(o)
 	switch o.loc {
 	case locNone:
 		return st.check(o, a, b, c)
@@ -106,6 +104,24 @@ func (st *state) r1c(i int32, o *op, sc *scratch) error {
 	var zero fr.Element
 	st.setTerm(o, &zero)
 	return nil
+}
+
+// rows evaluates an R1C's known terms into its rows of A, B and C and
+// returns them.
+func (st *state) rows(o *op) (a, b, c *fr.Element) {
+	s := st.s
+	src := s.r1cs.CallData
+	if o.own {
+		src = s.own
+	}
+	l := src[o.t : o.t+2*uint64(o.nL)]
+	r := src[o.t+2*uint64(o.nL) : o.t+2*uint64(o.nL+o.nR)]
+	out := src[o.t+2*uint64(o.nL+o.nR) : o.t+2*uint64(o.nL+o.nR+o.nO)]
+	a, b, c = &st.a[o.cid], &st.b[o.cid], &st.c[o.cid]
+	st.eval(a, l)
+	st.eval(b, r)
+	st.eval(c, out)
+	return a, b, c
 }
 
 // check returns the unsatisfied-constraint error when a·b ≠ c.

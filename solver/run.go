@@ -4,8 +4,6 @@ import (
 	"context"
 	"sort"
 	"sync"
-
-	csolver "github.com/consensys/gnark/constraint/solver"
 )
 
 // minTaskCost is the least estimated work worth handing to another
@@ -19,22 +17,23 @@ var minTaskCost int64 = 1024
 // on earlier levels, so a large level is cut into contiguous runs of about
 // equal cost, one per task; each task owns its scratch, and writes only the
 // wires its instructions output and the rows of its R1Cs.
-func (st *state) run(ctx context.Context, cfg *csolver.Config) error {
+//
+// It returns the error of the first failing op in level order and its
+// rank, or the context's error and noRank.
+func (st *state) run(ctx context.Context) (uint32, error) {
 	s := st.s
-	nt := tasks(cfg)
-	st.nt = nt
-	for len(st.scratch) < nt {
-		st.scratch = append(st.scratch, new(scratch))
-	}
+	nt := st.nt
 	var pool *workers
+	defer func() {
+		if pool != nil {
+			pool.stop()
+		}
+	}()
 	done := ctx.Done()
 	for l := 0; l+1 < len(s.levels); l++ {
 		select {
 		case <-done:
-			if pool != nil {
-				pool.stop()
-			}
-			return ctx.Err()
+			return noRank, ctx.Err()
 		default:
 		}
 		lo, hi := s.levels[l], s.levels[l+1]
@@ -42,25 +41,18 @@ func (st *state) run(ctx context.Context, cfg *csolver.Config) error {
 		k := int(min(int64(nt), work/minTaskCost))
 		if k <= 1 {
 			if err := st.chunk(lo, hi, st.scratch[0]); err != nil {
-				if pool != nil {
-					pool.stop()
-				}
-				return err
+				return st.scratch[0].failAt, err
 			}
 			continue
 		}
 		if pool == nil {
 			pool = st.startWorkers(nt - 1)
 		}
-		if err := pool.level(lo, hi, k); err != nil {
-			pool.stop()
-			return err
+		if at, err := pool.level(lo, hi, k); err != nil {
+			return at, err
 		}
 	}
-	if pool != nil {
-		pool.stop()
-	}
-	return nil
+	return noRank, nil
 }
 
 // workers are the goroutines of one solve beyond the caller's.
@@ -94,8 +86,8 @@ func (p *workers) stop() {
 }
 
 // level solves ops[lo:hi] in k runs of about equal cost and returns the
-// error of the first failing instruction in level order.
-func (p *workers) level(lo, hi, k int) error {
+// error of the first failing instruction in level order, and its rank.
+func (p *workers) level(lo, hi, k int) (uint32, error) {
 	cost := p.st.s.cost
 	base, work := cost[lo], cost[hi]-cost[lo]
 	cut := func(i int) int {
@@ -118,8 +110,8 @@ func (p *workers) level(lo, hi, k int) error {
 	for i := 0; i < k; i++ {
 		if err := p.errs[i]; err != nil {
 			clear(p.errs)
-			return err
+			return p.st.scratch[i].failAt, err
 		}
 	}
-	return nil
+	return noRank, nil
 }

@@ -25,12 +25,14 @@ type Solver struct {
 	fallback string // why gnark's solver solves this circuit; "" when we do
 
 	nbWires int
-	ops     []op             // instructions in level order
+	ops     []op             // the instructions that solve wires, in level order
 	levels  []int            // ops[levels[i]:levels[i+1]] is level i
+	checks  []op             // the R1Cs with every wire known, in level order
 	cost    []int64          // cost[i] is the estimated work of ops[:i]
 	own     []uint32         // the terms of R1Cs of other blueprints than gnark's generic one
 	hintIDs []csolver.HintID // the hints the circuit calls, by slot
 	lookups []lookupTable
+	tables  []constTable // count hints' constant tables
 
 	coeffInv  []fr.Element // 1/coefficient, for the coefficients of solved wires
 	coeffHave []bool
@@ -107,7 +109,7 @@ func (s *Solver) Solve(ctx context.Context, w witness.Witness, opts ...csolver.O
 	st := s.getState()
 	defer s.putState(st)
 	st.start(v, &cfg)
-	err = st.run(ctx, &cfg)
+	err = st.solve(ctx)
 	if err == nil && slices.Contains(st.solved, false) {
 		err = errors.New("solver didn't assign a value to all wires")
 	}
@@ -178,6 +180,10 @@ func (st *state) start(v fr.Vector, cfg *csolver.Config) {
 	st.b = make([]fr.Element, m, n)
 	st.c = make([]fr.Element, m, n)
 
+	st.nt = tasks(cfg)
+	for len(st.scratch) < st.nt {
+		st.scratch = append(st.scratch, new(scratch))
+	}
 	st.hints = st.hints[:0]
 	st.native = st.native[:0]
 	for _, id := range s.hintIDs {

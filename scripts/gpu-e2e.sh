@@ -4,9 +4,9 @@
 # g16 bench at several sizes. Run on the GPU machine from the repository
 # root, with a bundle made by scripts/gpu-bundle.sh:
 #   bash scripts/gpu-e2e.sh BUNDLE_DIR [STEP...]
-# Steps: tests examples sanitize bench20 bench22 batch22 bench24 gpus sha256 sha256cpu sha256batch ecdsa service
+# Steps: tests examples sanitize bench20 bench22 batch22 bench24 gpus sha256 sha256cpu sha256batch ecdsa service solver
 # limit25 batch24limit big26 big27
-# (default: all but gpus, the std circuits sha256, sha256cpu, sha256batch, ecdsa, and the
+# (default: all but gpus, solver, the std circuits sha256, sha256cpu, sha256batch, ecdsa, and the
 # large sizes limit25, batch24limit, big26, big27: each of those is one command
 # of several minutes; the big ones poll nvidia-smi for the device's peak;
 # limit25 and batch24limit keep their circuit and random key in $G16_KEYS, so
@@ -38,7 +38,7 @@ step() { # name, log, command...
 	local t0=$SECONDS
 	"$@" >"$logs/$log" 2>&1
 	local r=$?
-	grep -E '^(--- |ok|FAIL|PASS|panic|=+ ERROR SUMMARY)|^ *(phase|total|ours|solve|commit|upload|H |MSM|assemble|prover|gnark|g16|byte|partitions|staged|host|staging|compute|cuda|cpu|compile|keys|setup|memory|proofs sha256|device|nvidia-smi)|^[0-9]+ +(ProveBatch|service)|^(median|every service)' "$logs/$log" | tail -n 40
+	grep -E '^(--- |ok|FAIL|PASS|panic|Benchmark|=+ ERROR SUMMARY)|^ *(phase|total|ours|solve|commit|upload|H |MSM|assemble|prover|gnark|g16|byte|partitions|staged|host|staging|compute|cuda|cpu|compile|keys|setup|memory|proofs sha256|device|nvidia-smi)|^[0-9]+ +(ProveBatch|service)|^(median|every service)' "$logs/$log" | tail -n 40
 	echo "== $name: exit $r, $((SECONDS - t0)) s"
 	[ $r -eq 0 ] || rc=1
 }
@@ -77,6 +77,10 @@ for s in $steps; do
 		for n in 4 12; do
 			step "sha256 1100 B, ProveBatch of 10, --solvers $n" "sha256batch-s$n.log" "$bin/g16" bench --backend cuda --circuit sha256 --msg-bytes 1100 --keydir "$keys" --partitions 10 --compare-cpu=false --no-gnark --solvers "$n"
 		done
+		;;
+	solver) # the witness solver beside gnark's on 1 to 16 cores, and a CPU profile of ours on 16 (the bundle's solver.test keeps its symbols)
+		(cd "$repo/solver" && step "witness solvers, sha256-400B and ecdsa, 1-16 cores" solver.log "$bundle/solver.test" -test.run '^$' -test.bench 'Solve/circuit=' -test.cpu 1,2,4,8,16 -test.benchtime 5x -test.benchmem)
+		(cd "$repo/solver" && step "witness solver, CPU profile on 16 cores" solverprof.log "$bundle/solver.test" -test.run '^$' -test.bench 'Solve/circuit=sha256-400B/solver=g16' -test.cpu 16 -test.benchtime 10x -test.cpuprofile "$logs/solver-g16-16.prof")
 		;;
 	ecdsa) step "ecdsa secp256k1, 1 signature, gnark setup key" ecdsa.log "$bin/g16" bench --backend cuda --circuit ecdsa --signatures 1 --keydir "$keys" --proofs 3 ;;
 	service)

@@ -48,7 +48,7 @@ func ProveBatch(ctx context.Context, ccs constraint.ConstraintSystem, pk gnarkgr
 // ctx is cancelled, ProveBatch stops promptly, releases the device memory
 // the batch took, and returns ctx.Err(). Falling back to slower paths when
 // device memory runs short is not an error. Options of ProveBatch:
-// WithRandomness, WithBatchRandomness, WithPhaseTimes, WithVerify,
+// WithRandomness, WithBatchRandomness, WithPhaseTimes, WithProofDone, WithVerify,
 // WithWorkersPerDevice, WithSolvers, WithMemoryBudget, WithTrace,
 // WithPoolOptions.
 func (pr *Prover) ProveBatch(ctx context.Context, witnesses []witness.Witness, opts ...Option) ([]gnarkgroth16.Proof, error) {
@@ -219,6 +219,9 @@ func (j *batchJob) Finish(ctx context.Context) error {
 	j.proof = proof
 	if f := j.cfg.phaseTimes; f != nil {
 		f(j.t.index, j.t.times)
+	}
+	if f := j.cfg.proofDone; f != nil {
+		f(j.t.index, proof)
 	}
 	return nil
 }

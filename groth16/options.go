@@ -62,6 +62,7 @@ type proverConfig struct {
 type callConfig struct {
 	rand       io.Reader
 	phaseTimes func(partition int, t PhaseTimes)
+	proofDone  func(partition int, proof gnarkgroth16.Proof)
 	verify     gnarkgroth16.VerifyingKey
 
 	// ProveBatch only.

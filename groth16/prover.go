@@ -266,7 +266,7 @@ func (pr *Prover) pick() (d *proverDevice, done func()) {
 // error matching ErrInput; a witness that does not satisfy the circuit
 // returns the solver's error, which names the constraint. If ctx ends
 // first, Prove returns ctx.Err() at the next stage boundary. Options of
-// Prove: WithRandomness, WithPhaseTimes, WithVerify.
+// Prove: WithRandomness, WithPhaseTimes, WithProofDone, WithVerify.
 func (pr *Prover) Prove(ctx context.Context, w witness.Witness, opts ...Option) (gnarkgroth16.Proof, error) {
 	cfg, err := newConfig("Prove", atProve, opts)
 	if err != nil {
@@ -316,6 +316,9 @@ func (pr *Prover) prove(ctx context.Context, w witness.Witness, cfg *callConfig)
 	}
 	if cfg.phaseTimes != nil {
 		cfg.phaseTimes(0, t.times)
+	}
+	if cfg.proofDone != nil {
+		cfg.proofDone(0, proof)
 	}
 	pr.log.Debug("groth16: proof", "device", d.dev.String(), "times", t.times)
 	return proof, nil

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
 	groth16bls "github.com/consensys/gnark/backend/groth16/bls12-381"
 
 	"github.com/g16prover/g16/backend"
@@ -200,6 +201,7 @@ func TestOptionMisuse(t *testing.T) {
 		"WithLogger":           groth16.WithLogger(discardLogger()),
 		"WithRandomness":       groth16.WithRandomness(seeded(1)),
 		"WithPhaseTimes":       groth16.WithPhaseTimes(func(int, groth16.PhaseTimes) {}),
+		"WithProofDone":        groth16.WithProofDone(func(int, gnarkgroth16.Proof) {}),
 		"WithVerify":           groth16.WithVerify(f.vk),
 		"WithBatchRandomness":  groth16.WithBatchRandomness(seedsFrom(1)),
 		"WithWorkersPerDevice": groth16.WithWorkersPerDevice(1),
@@ -215,7 +217,7 @@ func TestOptionMisuse(t *testing.T) {
 	}
 	proverOnly := []string{"WithBackend", "WithBackends", "WithDeviceKey", "WithProverOptions", "WithLogger"}
 	batchOnly := []string{"WithBatchRandomness", "WithWorkersPerDevice", "WithMemoryBudget", "WithTrace", "WithPoolOptions", "WithSolvers"}
-	callOnly := []string{"WithRandomness", "WithPhaseTimes", "WithVerify"}
+	callOnly := []string{"WithRandomness", "WithPhaseTimes", "WithProofDone", "WithVerify"}
 
 	pr, err := groth16.NewProver(f.ccs, f.pk, groth16.WithBackend(dev))
 	if err != nil {
@@ -322,6 +324,7 @@ func TestBadOptionArguments(t *testing.T) {
 		"WithLogger":           groth16.WithLogger(nil),
 		"WithRandomness":       groth16.WithRandomness(nil),
 		"WithPhaseTimes":       groth16.WithPhaseTimes(nil),
+		"WithProofDone":        groth16.WithProofDone(nil),
 		"WithVerify":           groth16.WithVerify(nil),
 		"WithBatchRandomness":  groth16.WithBatchRandomness(func(int) io.Reader { return nil }),
 		"WithWorkersPerDevice": groth16.WithWorkersPerDevice(0),

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
@@ -27,51 +27,13 @@ type task struct {
 	witness   witness.Witness
 	delivered time.Time
 	times     groth16.PhaseTimes
+	settled   atomic.Bool // handed to settle
 }
 
-// runBatch proves one fetch of jobs: it claims each, groups them by
-// circuit and proves each group as one batch. The results are stored in
-// the background (w.settling), while the next fetch proves.
-func (w *Worker) runBatch(ctx context.Context, msgs []jetstream.Msg) {
-	now := time.Now()
-	claimed := make([]*task, len(msgs))
-	var wg sync.WaitGroup
-	for i, m := range msgs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			claimed[i] = w.claim(ctx, m, now)
-		}()
-	}
-	wg.Wait()
-	var tasks []*task
-	for _, t := range claimed {
-		if t != nil {
-			tasks = append(tasks, t)
-		}
-	}
-	if len(tasks) == 0 {
-		return
-	}
-	// Tell JetStream the jobs are alive while they wait and prove; a
-	// worker that dies stops, and its jobs are redelivered after the ack
-	// wait.
-	beatCtx, stopBeat := context.WithCancel(ctx)
-	defer stopBeat()
-	go func() {
-		tick := time.NewTicker(max(w.st.queue.AckWait/3, 10*time.Millisecond))
-		defer tick.Stop()
-		for {
-			select {
-			case <-beatCtx.Done():
-				return
-			case <-tick.C:
-				for _, t := range tasks {
-					t.msg.InProgress()
-				}
-			}
-		}
-	}()
+// runBatch proves claimed jobs: it groups them by circuit and proves each
+// group as one batch. Each result is stored in the background
+// (w.settling) as soon as its proof is assembled.
+func (w *Worker) runBatch(ctx context.Context, tasks []*task) {
 	groups := make(map[string][]*task)
 	var order []string
 	for _, t := range tasks {
@@ -144,7 +106,7 @@ func (w *Worker) proveGroup(ctx context.Context, circuit string, tasks []*task) 
 	cp, err := w.prover(ctx, circuit)
 	if err != nil {
 		for _, t := range tasks {
-			w.settle(ctx, t, nil, err, ctx.Err() != nil)
+			w.settleAsync(t, nil, err, ctx.Err() != nil)
 		}
 		return
 	}
@@ -159,6 +121,7 @@ func (w *Worker) proveGroup(ctx context.Context, circuit string, tasks []*task) 
 	opts := []groth16.Option{
 		groth16.WithBatchRandomness(randFor),
 		groth16.WithPhaseTimes(func(i int, pt groth16.PhaseTimes) { tasks[i].times = pt }),
+		groth16.WithProofDone(func(i int, p gnarkgroth16.Proof) { w.settleAsync(tasks[i], p, nil, false) }),
 	}
 	if cp.vk != nil && !w.cfg.SkipVerify {
 		opts = append(opts, groth16.WithVerify(cp.vk))
@@ -189,15 +152,25 @@ func (w *Worker) proveGroup(ctx context.Context, circuit string, tasks []*task) 
 		if e == nil && proof == nil {
 			e = fmt.Errorf("service: internal error: no proof and no error for job %s", t.id)
 		}
-		stopping := ctx.Err() != nil
-		w.settling.Add(1)
-		go func() {
-			defer w.settling.Done()
-			sctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
-			defer cancel()
-			w.settle(sctx, t, proof, e, stopping)
-		}()
+		w.settleAsync(t, proof, e, ctx.Err() != nil)
 	}
+}
+
+// settleAsync settles a task in the background (w.settling), once: the
+// first of its proof handed over early (WithProofDone) and the batch's
+// return settles it.
+func (w *Worker) settleAsync(t *task, proof gnarkgroth16.Proof, err error, stopping bool) {
+	if !t.settled.CompareAndSwap(false, true) {
+		return
+	}
+	w.claims.release(t)
+	w.settling.Add(1)
+	go func() {
+		defer w.settling.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+		defer cancel()
+		w.settle(sctx, t, proof, err, stopping)
+	}()
 }
 
 // permanent reports whether a job's error would recur on any worker: a

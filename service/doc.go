@@ -24,13 +24,22 @@
 // revision, then acks. A job proved twice (a redelivery racing a slow
 // worker) keeps one result: its record moves to done once, and the proof
 // stored under its id is the same bytes whichever worker wrote it, since a
-// proof depends only on the witness and the job's seed. While it proves, a worker tells
-// JetStream the job is in progress every third of the ack wait; a worker
+// proof depends only on the witness and the job's seed. From its claim
+// until its result is stored, a worker tells JetStream the job is in
+// progress every third of the ack wait; a worker
 // that dies stops doing so, and the job is redelivered after the ack wait to
 // any worker. A witness that does not solve fails its job at once with the
 // solver's error (it would fail anywhere); other failures are retried until
 // the consumer's delivery bound, then fail the job. An idempotency key names
 // the job: submitting it again returns the same job.
+//
+// # Pipeline
+//
+// A worker claims jobs (fetch, mark running, read the witness) while its
+// devices prove the batch before, up to MaxBatch ahead, so the devices do
+// not wait for NATS between batches; it stores each result as soon as the
+// proof is assembled, while the rest of the batch proves. A stopping worker
+// gives back at once the jobs it claimed ahead.
 //
 // # Randomness
 //

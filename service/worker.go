@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/g16prover/g16/backend"
 )
@@ -21,10 +20,12 @@ type WorkerConfig struct {
 	NATS    *nats.Conn        // the connection to NATS (required; the caller closes it)
 	Devices []backend.Backend // the devices to prove on (required; the caller closes them)
 	Name    string            // default: host name and process id
-	// MaxBatch is the most jobs of one circuit proved in one batch
-	// (default 8 per device). A fetch takes what is queued up to this bound, so
-	// batches are small when the queue is short and full under a backlog,
-	// where fewer batch boundaries keep the devices busier.
+	// MaxBatch is the most jobs proved in one batch, and the most the
+	// worker claims ahead while a batch proves (default 32 per device). A
+	// batch takes what has been claimed, so batches are small when the
+	// queue is short and full under a backlog, where fewer batch
+	// boundaries keep the devices busier. A worker holds at most twice
+	// MaxBatch jobs: one batch proving, one claimed ahead.
 	MaxBatch int
 	// CacheDir keeps circuits' R1CS and keys on local disk by hash
 	// (default: none, read from the object store each time a circuit's
@@ -45,6 +46,12 @@ type WorkerConfig struct {
 	Metrics    *WorkerMetrics // default: none
 }
 
+// defaultBatchPerDevice is MaxBatch's default per device. A batch
+// boundary costs the devices about one proof's time (the first partition
+// solves while the device waits; the last computes while the solvers
+// wait), so batches of 32 keep that near 3% of a batch's time.
+const defaultBatchPerDevice = 32
+
 // Worker proves the service's jobs on a set of devices.
 type Worker struct {
 	cfg     WorkerConfig
@@ -53,6 +60,7 @@ type Worker struct {
 	devices []backend.Backend
 	mu      sync.Mutex
 	provers map[string]*circuitProver
+	claims  *claimed
 	proved  atomic.Int64
 	// settling counts the jobs whose results are being stored.
 	settling sync.WaitGroup
@@ -73,7 +81,7 @@ func NewWorker(ctx context.Context, cfg WorkerConfig) (*Worker, error) {
 		cfg.Name = fmt.Sprintf("%s-%d-%d", host, os.Getpid(), workerSeq.Add(1))
 	}
 	if cfg.MaxBatch <= 0 {
-		cfg.MaxBatch = 8 * len(cfg.Devices)
+		cfg.MaxBatch = defaultBatchPerDevice * len(cfg.Devices)
 	}
 	if cfg.NewProver == nil {
 		cfg.NewProver = NewProver
@@ -88,7 +96,7 @@ func NewWorker(ctx context.Context, cfg WorkerConfig) (*Worker, error) {
 	if cfg.Drain <= 0 {
 		cfg.Drain = st.queue.AckWait
 	}
-	w := &Worker{cfg: cfg, st: st, log: cfg.Logger.With("worker", cfg.Name), provers: make(map[string]*circuitProver)}
+	w := &Worker{cfg: cfg, st: st, log: cfg.Logger.With("worker", cfg.Name), provers: make(map[string]*circuitProver), claims: newClaimed()}
 	for _, d := range cfg.Devices {
 		if cfg.Metrics != nil {
 			bd := newBusyDevice(d)
@@ -106,64 +114,56 @@ func (w *Worker) Name() string { return w.cfg.Name }
 // Proved is how many jobs the worker has proved and stored.
 func (w *Worker) Proved() int64 { return w.proved.Load() }
 
-// Run takes jobs until ctx ends. Then it stops taking jobs, lets the
-// running batch finish for up to Drain, gives back what did not finish for
+// Run takes jobs until ctx ends. While a batch proves, the worker fetches
+// and claims the next jobs (up to MaxBatch), so that the devices do not
+// wait for NATS between batches, and it stores each job's result as soon
+// as its proof is assembled. Once ctx ends it stops taking jobs, gives
+// back at once the claimed jobs that have not started, lets the running
+// batch finish for up to Drain, gives back what did not finish for
 // immediate redelivery, releases its provers and returns nil.
 func (w *Worker) Run(ctx context.Context) error {
 	w.log.Info("worker started", "devices", len(w.devices), "max_batch", w.cfg.MaxBatch)
 	defer w.closeProvers()
-	defer w.settling.Wait()
 	proveCtx, cancelProve := context.WithCancel(context.Background())
 	defer cancelProve()
 	stop := context.AfterFunc(ctx, func() { time.AfterFunc(w.cfg.Drain, cancelProve) })
 	defer stop()
-	for ctx.Err() == nil {
-		msgs, err := w.fetch(ctx)
-		if err != nil {
-			if ctx.Err() != nil {
-				break
+	beatCtx, stopBeat := context.WithCancel(context.Background())
+	defer stopBeat()
+	go w.heartbeat(beatCtx)
+
+	fed := make(chan error, 1)
+	go func() { fed <- w.feed(ctx) }()
+	stopping := make(chan struct{})
+	proving := make(chan struct{})
+	go func() {
+		defer close(proving)
+		for {
+			tasks := w.claims.take(stopping)
+			if tasks == nil {
+				return
 			}
-			if errors.Is(err, nats.ErrConnectionClosed) {
-				return fmt.Errorf("service: worker %s: %w", w.cfg.Name, err)
-			}
-			w.log.Warn("fetching jobs", "err", err)
-			select {
-			case <-time.After(time.Second):
-			case <-ctx.Done():
-			}
-			continue
+			w.runBatch(proveCtx, tasks)
 		}
-		if len(msgs) > 0 {
-			w.runBatch(proveCtx, msgs)
-		}
+	}()
+	err := <-fed
+	if err != nil {
+		// The connection is gone: no result could be stored.
+		cancelProve()
 	}
-	w.log.Info("worker stopped", "proved", w.Proved())
-	return nil
+	close(stopping)
+	w.giveBackAll("the worker stopped before the job started")
+	<-proving
+	w.giveBackAll("the worker stopped before the job started")
+	w.settling.Wait()
+	w.log.Info("worker stopped", "proved", w.Proved(), "err", err)
+	return err
 }
 
-// fetch waits up to a second for a job, then takes what else is queued,
-// up to MaxBatch.
-func (w *Worker) fetch(ctx context.Context) ([]jetstream.Msg, error) {
-	first, err := w.st.cons.Fetch(1, jetstream.FetchMaxWait(time.Second))
-	if err != nil {
-		return nil, err
+// giveBackAll gives back the claimed jobs that wait for the devices.
+func (w *Worker) giveBackAll(why string) {
+	for _, t := range w.claims.drain() {
+		w.claims.release(t)
+		w.giveBack(t, why)
 	}
-	var msgs []jetstream.Msg
-	for m := range first.Messages() {
-		msgs = append(msgs, m)
-	}
-	if err := first.Error(); err != nil && !errors.Is(err, nats.ErrTimeout) && len(msgs) == 0 {
-		return nil, err
-	}
-	if len(msgs) == 0 || w.cfg.MaxBatch == 1 || ctx.Err() != nil {
-		return msgs, nil
-	}
-	more, err := w.st.cons.FetchNoWait(w.cfg.MaxBatch - 1)
-	if err != nil {
-		return msgs, nil
-	}
-	for m := range more.Messages() {
-		msgs = append(msgs, m)
-	}
-	return msgs, nil
 }

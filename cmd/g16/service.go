@@ -70,7 +70,7 @@ type workerFlags struct {
 func addWorkerFlags(fs *flag.FlagSet) *workerFlags {
 	return &workerFlags{
 		backend:  fs.String("backend", "cpu", "devices to prove on: cpu, or cuda (one worker per visible GPU)"),
-		maxBatch: fs.Int("max-batch", 0, "most jobs of one circuit a worker proves in one batch (default 8 per device)"),
+		maxBatch: fs.Int("max-batch", 0, "most jobs a worker proves in one batch, and claims ahead while one proves (default 32 per device)"),
 		cacheDir: fs.String("cache", "", "local cache of circuits' R1CS and keys, by hash (default: the user cache directory)"),
 		drain:    fs.Duration("drain", 0, "on shutdown, how long running jobs may finish before they are given back (default: the ack wait)"),
 		name:     fs.String("name", "", "worker name prefix in job records and metrics (default: host name and process id)"),

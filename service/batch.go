@@ -78,7 +78,10 @@ func (w *Worker) claim(ctx context.Context, m jetstream.Msg, now time.Time) *tas
 	}
 	t.rec = rec
 	w.log.Debug("job claimed", "job", t.id, "delivery", t.delivery)
-	b, err := w.st.witnesses.GetBytes(ctx, t.id)
+	b, err := rec.Witness, error(nil)
+	if len(b) == 0 {
+		b, err = w.st.witnesses.GetBytes(ctx, t.id)
+	}
 	if errors.Is(err, jetstream.ErrObjectNotFound) {
 		// Gone: the job was finished meanwhile (fail then leaves its
 		// record as it is), or its witness was lost.
@@ -216,16 +219,19 @@ func (w *Worker) settle(ctx context.Context, t *task, proof gnarkgroth16.Proof, 
 		w.fail(ctx, t, fmt.Errorf("service: job %s: encoding the proof: %w", t.id, err))
 		return
 	}
-	cur, _, err := w.st.getJob(ctx, t.id)
-	if err == nil && cur.State.Finished() {
-		w.count("duplicate")
-		t.msg.Ack()
-		return
-	}
-	if _, err := w.st.proofs.PutBytes(ctx, t.id, buf.Bytes()); err != nil {
-		w.log.Warn("storing proof", "job", t.id, "err", err)
-		t.msg.Nak()
-		return
+	inline := buf.Len() <= inlineMax
+	if !inline {
+		cur, _, err := w.st.getJob(ctx, t.id)
+		if err == nil && cur.State.Finished() {
+			w.count("duplicate")
+			t.msg.Ack()
+			return
+		}
+		if _, err := w.st.proofs.PutBytes(ctx, t.id, buf.Bytes()); err != nil {
+			w.log.Warn("storing proof", "job", t.id, "err", err)
+			t.msg.Nak()
+			return
+		}
 	}
 	finished := time.Now().UTC()
 	_, changed, err := w.st.updateJob(ctx, t.id, func(r *record) bool {
@@ -233,6 +239,10 @@ func (w *Worker) settle(ctx context.Context, t *task, proof gnarkgroth16.Proof, 
 			return false
 		}
 		r.State, r.Error, r.Worker, r.Finished = client.Done, "", w.cfg.Name, finished
+		r.Witness = nil
+		if inline {
+			r.Proof = buf.Bytes()
+		}
 		r.ProofBytes = buf.Len()
 		r.SolveNs = t.times.Solve.Nanoseconds()
 		r.DeviceNs = (t.times.Upload + t.times.H + t.times.MSM).Nanoseconds()
@@ -251,7 +261,9 @@ func (w *Worker) settle(ctx context.Context, t *task, proof gnarkgroth16.Proof, 
 	if err := t.msg.DoubleAck(ctx); err != nil {
 		w.log.Warn("ack", "job", t.id, "err", err)
 	}
-	w.st.witnesses.Delete(ctx, t.id)
+	if len(t.rec.Witness) == 0 {
+		w.st.witnesses.Delete(ctx, t.id)
+	}
 	w.proved.Add(1)
 	w.count("done")
 	if m := w.cfg.Metrics; m != nil {

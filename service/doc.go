@@ -7,11 +7,13 @@
 //	stream   G16_JOBS       work queue, subjects g16.jobs.<circuit>; one
 //	                        message per job, its id; explicit acks
 //	consumer g16-workers    the durable pull consumer every worker shares
-//	kv       g16_jobs       job id → job record (state, seed, timings)
+//	kv       g16_jobs       job id → job record (state, seed, timings; the
+//	                        witness until done and the proof, when each is
+//	                        at most 64 KiB)
 //	kv       g16_circuits   circuit id → circuit record (blob hashes, sizes)
 //	objects  g16_blobs      SHA-256 → R1CS, proving and verifying keys
-//	objects  g16_witness    job id → witness (removed once the job is done)
-//	objects  g16_proofs     job id → proof (gnark's WriteTo encoding)
+//	objects  g16_witness    job id → a larger witness (removed once done)
+//	objects  g16_proofs     job id → a larger proof (gnark's WriteTo encoding)
 //
 // Everything is on file storage, so a server restart loses no queued or
 // finished job. A circuit's id is the SHA-256 of its three blob hashes, so

@@ -63,12 +63,14 @@ func (x *index) watch(ctx context.Context, kv jetstream.KeyValue, log *slog.Logg
 				if e.Operation() != jetstream.KeyValuePut {
 					continue
 				}
-				var r record
-				if err := json.Unmarshal(e.Value(), &r); err != nil {
+				// The API's view only: the seed, witness and proof are
+				// skipped, not decoded.
+				var j client.Job
+				if err := json.Unmarshal(e.Value(), &j); err != nil {
 					log.Error("job record is corrupt", "job", e.Key(), "err", err)
 					continue
 				}
-				x.put(r.Job, live)
+				x.put(j, live)
 			}
 		}
 	}()

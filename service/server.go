@@ -245,7 +245,9 @@ func (s *Server) Submit(ctx context.Context, req client.SubmitRequest) (client.J
 		}
 		r.ID = "j" + hex.EncodeToString(b[:])
 	}
-	if _, err := s.st.witnesses.PutBytes(ctx, r.ID, req.Witness); err != nil {
+	if len(req.Witness) <= inlineMax {
+		r.Witness = req.Witness
+	} else if _, err := s.st.witnesses.PutBytes(ctx, r.ID, req.Witness); err != nil {
 		return client.Job{}, false, fmt.Errorf("service: submit: storing the witness: %w", err)
 	}
 	val, err := json.Marshal(&r)
@@ -352,12 +354,21 @@ func (s *Server) Job(ctx context.Context, id string) (client.Job, error) {
 
 // Proof returns a done job's proof (gnark's WriteTo encoding).
 func (s *Server) Proof(ctx context.Context, id string) ([]byte, error) {
-	j, err := s.Job(ctx, id)
+	if !validID(id) {
+		return nil, statusErr(http.StatusNotFound, "no job %q", id)
+	}
+	r, _, err := s.st.getJob(ctx, id)
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return nil, statusErr(http.StatusNotFound, "no job %q", id)
+	}
 	if err != nil {
 		return nil, err
 	}
-	if j.State != client.Done {
-		return nil, statusErr(http.StatusConflict, "job %s is %s, it has no proof (%s)", id, j.State, j.Error)
+	if r.State != client.Done {
+		return nil, statusErr(http.StatusConflict, "job %s is %s, it has no proof (%s)", id, r.State, r.Error)
+	}
+	if len(r.Proof) > 0 {
+		return r.Proof, nil
 	}
 	return s.st.proofs.GetBytes(ctx, id)
 }

@@ -118,11 +118,20 @@ func openStore(ctx context.Context, nc *nats.Conn, cfg QueueConfig, define bool)
 	return s, nil
 }
 
-// record is a job as stored: the API's view plus its seed.
+// record is a job as stored: the API's view plus its seed and, when they
+// are small (inlineMax), its witness until the job is done and its proof.
+// Larger ones are in the witness and proof object stores.
 type record struct {
 	client.Job
-	Seed []byte `json:"seed"`
+	Seed    []byte `json:"seed"`
+	Witness []byte `json:"witness,omitempty"`
+	Proof   []byte `json:"proof,omitempty"`
 }
+
+// inlineMax is the largest witness or proof kept in the job record: one
+// record write and read carry it, where the object store takes a chunk
+// and a metadata message to write and a consumer to read.
+const inlineMax = 64 << 10
 
 // getJob reads a job record and its revision.
 func (s *store) getJob(ctx context.Context, id string) (*record, uint64, error) {

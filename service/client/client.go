@@ -25,9 +25,20 @@ type Client struct {
 	hc   *http.Client
 }
 
+// maxIdleConns is how many connections to the service a Client keeps
+// open between requests: enough for that many submissions and waits at
+// once without a new TCP connection each.
+const maxIdleConns = 256
+
 // New returns a client of the service at base (e.g. http://127.0.0.1:8416).
 func New(base string) *Client {
-	return &Client{base: strings.TrimRight(base, "/"), hc: &http.Client{}}
+	hc := &http.Client{}
+	if dt, ok := http.DefaultTransport.(*http.Transport); ok {
+		tr := dt.Clone()
+		tr.MaxIdleConns, tr.MaxIdleConnsPerHost = maxIdleConns, maxIdleConns
+		hc.Transport = tr
+	}
+	return &Client{base: strings.TrimRight(base, "/"), hc: hc}
 }
 
 // do sends a request and decodes a JSON reply into out (if not nil).

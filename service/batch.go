@@ -129,12 +129,12 @@ func (w *Worker) proveGroup(ctx context.Context, circuit string, tasks []*task) 
 	if cp.vk != nil && !w.cfg.SkipVerify {
 		opts = append(opts, groth16.WithVerify(cp.vk))
 	}
-	start := time.Now()
-	proofs, err := cp.prover.ProveBatch(ctx, ws, opts...)
-	w.log.Debug("batch proved", "circuit", circuit, "jobs", len(tasks), "took", time.Since(start), "err", err)
 	if m := w.cfg.Metrics; m != nil {
 		m.batchSize.Observe(float64(len(tasks)))
 	}
+	start := time.Now()
+	proofs, err := cp.prover.ProveBatch(ctx, ws, opts...)
+	w.log.Debug("batch proved", "circuit", circuit, "jobs", len(tasks), "took", time.Since(start), "err", err)
 	jobErrs := make(map[int]error)
 	var perJob pool.Errors
 	if errors.As(err, &perJob) {

@@ -22,6 +22,7 @@ import (
 
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
 	"github.com/consensys/gnark/backend/witness"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/g16prover/g16/groth16"
 	"github.com/g16prover/g16/internal/synth"
@@ -124,6 +125,7 @@ func runLoadtest(args []string, stdout, stderr io.Writer) error {
 	type result struct {
 		wall, cpu time.Duration
 		lat       []time.Duration
+		batches   uint64
 	}
 	var directRes, svcRes []result
 	for round := range *rounds {
@@ -140,13 +142,15 @@ func runLoadtest(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		directRes = append(directRes, result{time.Since(start), processCPU() - cpu0, lat})
+		directRes = append(directRes, result{time.Since(start), processCPU() - cpu0, lat, 1})
 		cpu0 = processCPU()
+		b0, _ := batchCount(svc.metrics)
 		slat, swall, got, err := svc.run(ctx, wbs[:*jobs], seeds[:*jobs], round)
 		if err != nil {
 			return err
 		}
-		svcRes = append(svcRes, result{swall, processCPU() - cpu0, slat})
+		b1, _ := batchCount(svc.metrics)
+		svcRes = append(svcRes, result{swall, processCPU() - cpu0, slat, b1 - b0})
 		for i, p := range proofs {
 			var b bytes.Buffer
 			if _, err := p.WriteTo(&b); err != nil {
@@ -158,14 +162,14 @@ func runLoadtest(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	fmt.Fprintf(stdout, "every service proof equals ProveBatch's with the job's seed\n\n")
-	fmt.Fprintf(stdout, "%-6s %-28s %10s %9s %10s %10s %10s\n", "round", "path", "wall", "jobs/s", "p50", "p99", "CPU/job")
+	fmt.Fprintf(stdout, "%-6s %-28s %10s %9s %10s %10s %10s %8s\n", "round", "path", "wall", "jobs/s", "p50", "p99", "CPU/job", "batches")
 	row := func(round int, name string, r result) {
 		lat := slices.Clone(r.lat)
 		slices.Sort(lat)
 		p := func(q float64) time.Duration { return lat[min(len(lat)-1, int(q*float64(len(lat))))] }
-		fmt.Fprintf(stdout, "%-6d %-28s %10s %9.2f %10s %10s %10s\n", round, name, r.wall.Round(time.Millisecond),
+		fmt.Fprintf(stdout, "%-6d %-28s %10s %9.2f %10s %10s %10s %8d\n", round, name, r.wall.Round(time.Millisecond),
 			float64(len(lat))/r.wall.Seconds(), p(0.50).Round(time.Millisecond), p(0.99).Round(time.Millisecond),
-			(r.cpu / time.Duration(len(lat))).Round(time.Millisecond))
+			(r.cpu / time.Duration(len(lat))).Round(time.Millisecond), r.batches)
 	}
 	var dw, sw []time.Duration
 	var dc, sc time.Duration
@@ -202,6 +206,7 @@ type loadService struct {
 	c       *client.Client
 	circuit string
 	close   func()
+	metrics *prometheus.Registry // the workers'
 }
 
 // startLoadService starts an embedded service (NATS on a temporary
@@ -245,8 +250,13 @@ func startLoadService(ctx context.Context, log *slog.Logger, wf *workerFlags, cc
 		return nil, err
 	}
 	undo = append(undo, srv.Close)
+	reg := prometheus.NewRegistry()
+	wm, err := service.NewWorkerMetrics(reg)
+	if err != nil {
+		return nil, err
+	}
 	workCtx, stopWork := context.WithCancel(ctx)
-	workers, err := startWorkers(workCtx, emb.URL(), wf, service.QueueConfig{}, nil, log)
+	workers, err := startWorkers(workCtx, emb.URL(), wf, service.QueueConfig{}, wm, log)
 	if err != nil {
 		stopWork()
 		return nil, err
@@ -282,7 +292,7 @@ func startLoadService(ctx context.Context, log *slog.Logger, wf *workerFlags, cc
 			return nil, fmt.Errorf("warm-up job: %w", err)
 		}
 	}
-	return &loadService{c: c, circuit: circ.ID, close: closeAll}, nil
+	return &loadService{c: c, circuit: circ.ID, close: closeAll, metrics: reg}, nil
 }
 
 // run submits the witnesses at once (one client goroutine each) and waits

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"sync"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/consensys/gnark/constraint"
@@ -13,14 +14,49 @@ import (
 // inverses of its n input expressions, zero for a zero input. Calldata:
 //
 //	size, n, n linear expressions
+//
+// A large one is cut into runs inverted by several goroutines, each with a
+// scratch of sc's.
 func (st *state) batchInverse(o *op, sc *scratch) {
 	r := st.s.r1cs
 	pi := r.Instructions[o.inst]
 	calldata := r.CallData[pi.StartCallData:]
 	n := int(calldata[1])
+	out := int(pi.WireOffset)
+	parts := min(st.nt, n/int(4*minTaskCost))
+	if parts <= 1 {
+		st.invertRun(calldata, 2, out, n, sc)
+		return
+	}
+	for len(sc.sub) < parts-1 {
+		sc.sub = append(sc.sub, new(scratch))
+	}
+	var wg sync.WaitGroup
+	j, done := 2, 0
+	for p := 0; p < parts; p++ {
+		m := (n - done) / (parts - p)
+		start, first := j, done
+		done += m
+		if p == parts-1 {
+			st.invertRun(calldata, start, out+first, m, sc)
+			break
+		}
+		j = skipExpressions(calldata, j, m)
+		sub := sc.sub[p]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			st.invertRun(calldata, start, out+first, m, sub)
+		}()
+	}
+	wg.Wait()
+}
+
+// invertRun sets wires out, out+1, … to the inverses of the n expressions
+// from calldata[j] (zero for zero).
+func (st *state) invertRun(calldata []uint32, j, out, n int, sc *scratch) {
 	vals := sc.frElements(0, n)
 	nonZero := sc.frElements(1, n)[:0]
-	j := 2
 	for i := range vals {
 		j += st.read(&vals[i], calldata[j:])
 		if !vals[i].IsZero() {
@@ -34,7 +70,7 @@ func (st *state) batchInverse(o *op, sc *scratch) {
 			vals[i] = inv[k]
 			k++
 		}
-		st.set(int(pi.WireOffset)+i, &vals[i])
+		st.set(out+i, &vals[i])
 	}
 }
 

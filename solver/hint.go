@@ -17,6 +17,7 @@ type scratch struct {
 	inverses []fr.Element
 
 	elems  [3][]fr.Element // native hints' temporaries
+	sub    []*scratch      // the scratch of the goroutines one op starts
 	count  []uint64
 	parts  [][]uint64 // the count hint's parts beyond the first
 	byElem map[fr.Element]int

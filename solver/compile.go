@@ -110,6 +110,7 @@ func (s *Solver) compile() (string, error) {
 
 	rank := uint32(0)
 	for _, level := range r.Levels {
+		levelStart := uint32(len(s.ops)) // the ops of the earlier levels
 		if n := len(s.levels); n == 0 || s.levels[n-1] != len(s.ops) {
 			s.levels = append(s.levels, len(s.ops))
 		}
@@ -169,6 +170,7 @@ func (s *Solver) compile() (string, error) {
 				}
 				if unknown == 0 {
 					s.checks = append(s.checks, o)
+					s.checkNeed = append(s.checkNeed, levelStart)
 					continue
 				}
 				if o.coeff == constraint.CoeffIdZero {

@@ -11,8 +11,11 @@
 //     blueprints), level by level; the R1Cs whose wires are all known by
 //     then (most of a hash's or a signature's) solve nothing and wait for
 //     the second pass;
-//   - those R1Cs, evaluated into A, B and C and checked, cut into blocks
-//     that every task takes in turn;
+//   - those R1Cs, evaluated into A, B and C and checked: with more than
+//     one task, a checker goroutine takes them in order while the wires
+//     are solved, each block of them once the levels it reads are done;
+//     the rest, once every wire is solved, cut into blocks that every task
+//     takes in turn;
 //
 // and in the first pass:
 //

@@ -43,14 +43,15 @@ func (st *state) run(ctx context.Context) (uint32, error) {
 			if err := st.chunk(lo, hi, st.scratch[0]); err != nil {
 				return st.scratch[0].failAt, err
 			}
-			continue
+		} else {
+			if pool == nil {
+				pool = st.startWorkers(nt - 1)
+			}
+			if at, err := pool.level(lo, hi, k); err != nil {
+				return at, err
+			}
 		}
-		if pool == nil {
-			pool = st.startWorkers(nt - 1)
-		}
-		if at, err := pool.level(lo, hi, k); err != nil {
-			return at, err
-		}
+		st.levelDone(hi)
 	}
 	return noRank, nil
 }

@@ -90,7 +90,9 @@ func uploadKey(dev backend.Backend, q backend.Queue, pk *gnarkgroth16.ProvingKey
 		{k.g2, 0, backend.AsBytes(pk.G2.B)},
 	}
 	for _, u := range uploads {
-		if err := dev.Upload(q, u.buf, u.off, u.src); err != nil {
+		// pk outlives k (k.pk) and nothing writes the bases: a backend on
+		// host memory may read them in place.
+		if err := backend.UploadReadOnly(dev, q, u.buf, u.off, u.src); err != nil {
 			return nil, errors.Join(fmt.Errorf("groth16: proving key upload to %s: %w", dev, err), k.free(dev, q))
 		}
 	}

@@ -334,7 +334,16 @@ func (t *partition) upload(dev backend.Backend, q backend.Queue, bufs []backend.
 	start := time.Now()
 	host := [nbBuffers][]fr.Element{bufA: t.a, bufB: t.b, bufC: t.c, bufWA: t.wA, bufWB: t.wB, bufWK: t.wK}
 	for _, i := range which {
-		if err := dev.Upload(q, bufs[i], 0, backend.AsBytes(host[i])); err != nil {
+		upload := dev.Upload
+		if i == bufWA || i == bufWB || i == bufWK {
+			// Nothing writes the wire values after solve, and the device
+			// only reads them: a backend on host memory may read them in
+			// place (the buffer keeps them reachable after release).
+			upload = func(q backend.Queue, dst backend.Buffer, off int64, src []byte) error {
+				return backend.UploadReadOnly(dev, q, dst, off, src)
+			}
+		}
+		if err := upload(q, bufs[i], 0, backend.AsBytes(host[i])); err != nil {
 			return fmt.Errorf("groth16: partition %d: upload: %w", t.index, err)
 		}
 	}
@@ -360,8 +369,10 @@ func (t *partition) release() {
 // On a GPU the wire MSMs need nothing from H, so they start at once and
 // hide the upload of a, b, c and H behind them. On a host-bound backend
 // (the CPU backend) that would only make them compete for the cores, so H
-// runs first and the five MSMs after it, side by side, as gnark's prover
-// does. When key's plan says the MSMs' scratch does not fit side by side,
+// runs first and the five MSMs after it, one at a time, each on all the
+// backend's cores: side by side their host scratch (gnark-crypto's buckets
+// and scalar digits) adds up to as much as the key's bases at 2^20. When
+// key's plan says the MSMs' scratch does not fit side by side,
 // H runs first and the MSMs one at a time; when it streams the key, so do
 // they, each through the stream window (computeStreamed). compute returns
 // only when every MSM has finished.
@@ -378,6 +389,11 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 			if err := t.upload(dev, q, bufs, pending); err != nil {
 				return err
 			}
+			// A proof given pending uploads is not retried elsewhere
+			// (a batch's is, and passes none): the host's a, b and c,
+			// four domain-sized vectors with the wires, are dropped once
+			// on the device.
+			t.a, t.b, t.c = nil, nil, nil
 		}
 		start := time.Now()
 		for _, x := range evalBuffers {
@@ -440,7 +456,7 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 	if hFirst {
 		msms = append(msms, msm{"MSM Z", &t.times.MSMZ, msmZ})
 	}
-	if key.plan.serial {
+	if key.plan.serial || backend.IsHostBound(dev) {
 		for _, m := range msms {
 			s := time.Now()
 			err := m.run(q)

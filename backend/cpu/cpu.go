@@ -219,23 +219,24 @@ func (b *Backend) end() {
 	b.mu.Unlock()
 }
 
-// buffer is device memory: a Go allocation of 8-byte words.
+// buffer is device memory: a Go allocation of 8-byte words, made when
+// something first writes or reads the buffer outside its views
+// (hostview.go).
 type buffer struct {
 	owner  *Backend
-	words  []uint64
 	bytes  int64
 	pooled bool
 	freed  atomic.Bool
+
+	mu    sync.Mutex
+	words []uint64   // nil until made
+	views []hostView // spans read in place from the caller's memory
 }
 
 func (x *buffer) Bytes() int64 { return x.bytes }
 
-func (x *buffer) data() []byte {
-	if len(x.words) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*byte)(unsafe.Pointer(&x.words[0])), x.bytes)
-}
+// data is the buffer's own memory, all of it.
+func (x *buffer) data() []byte { return x.span(0, x.bytes) }
 
 // own returns buf, the argument named arg of op, as this device's buffer.
 func (b *Backend) own(op Op, arg string, buf backend.Buffer) (*buffer, error) {
@@ -299,7 +300,7 @@ func (b *Backend) alloc(op Op, bytes int64, pooled bool) (backend.Buffer, error)
 	}
 	b.inUse += bytes
 	b.mu.Unlock()
-	return &buffer{owner: b, words: make([]uint64, (bytes+7)/8), bytes: bytes, pooled: pooled}, nil
+	return &buffer{owner: b, bytes: bytes, pooled: pooled}, nil
 }
 
 // Free returns a pooled buffer's bytes to the pool's cache, and a direct
@@ -333,7 +334,7 @@ func (b *Backend) Free(q backend.Queue, buf backend.Buffer) error {
 		b.cached += x.bytes
 	}
 	b.mu.Unlock()
-	x.words = nil
+	x.release()
 	return nil
 }
 
@@ -520,7 +521,7 @@ func view[T any](b *Backend, op Op, x *buffer, bufArg, offArg string, off int64,
 	if n == 0 {
 		return nil, nil
 	}
-	return unsafe.Slice((*T)(unsafe.Pointer(&x.words[off/8])), n), nil
+	return unsafe.Slice((*T)(unsafe.Pointer(&x.span(off, int64(n)*size)[0])), n), nil
 }
 
 // scalars returns the first n (argument countArg) fr.Elements of buf,

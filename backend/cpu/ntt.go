@@ -14,6 +14,13 @@ import (
 // scalar field supports (r − 1 is divisible by 2^32).
 const MaxLogN = 32
 
+// maxTablesLogN is the largest transform size whose domain keeps its
+// twiddle and coset tables (4n elements: 128 MiB at 2^20, as much as a
+// fifth of that size's proving key). Larger transforms build what they
+// need as they run, one multiplication an element or less, beside the
+// ten or more of the transform itself.
+const maxTablesLogN = 18
+
 type domainKey struct {
 	logN  int
 	shift fr.Element
@@ -27,6 +34,12 @@ type domainCache struct {
 }
 
 func (c *domainCache) get(logN int, shift fr.Element) *fft.Domain {
+	if shift.IsZero() {
+		// A transform off the coset reads no coset table: the domain of
+		// the default shift, which the prover's coset transforms use too,
+		// serves it, and the tables (4n elements) are held once.
+		shift = fft.GeneratorFullMultiplicativeGroup()
+	}
 	k := domainKey{logN, shift}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -36,12 +49,11 @@ func (c *domainCache) get(logN int, shift fr.Element) *fft.Domain {
 	if c.m == nil {
 		c.m = make(map[domainKey]*fft.Domain)
 	}
-	var d *fft.Domain
-	if shift.IsZero() {
-		d = fft.NewDomain(uint64(1) << logN)
-	} else {
-		d = fft.NewDomain(uint64(1)<<logN, fft.WithShift(shift))
+	opts := []fft.DomainOption{fft.WithShift(shift)}
+	if logN > maxTablesLogN {
+		opts = append(opts, fft.WithoutPrecompute())
 	}
+	d := fft.NewDomain(uint64(1)<<logN, opts...)
 	c.m[k] = d
 	return d
 }

@@ -79,6 +79,7 @@ const (
 
 func main() {
 	logger.Disable() // gnark's debug lines would bury the tables; -v turns them on
+	tuneGC()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -52,7 +52,10 @@ func RandomKey(ccs constraint.ConstraintSystem) (gnarkgroth16.ProvingKey, error)
 	}
 
 	pk := new(groth16bls.ProvingKey)
-	pk.Domain = *fft.NewDomain(n)
+	// Provers read only the domain's size, generator and coset shift; its
+	// twiddle and coset tables (4n elements: 16 GiB at 2^27) are not kept,
+	// and gnark's FFTs build what they need as they run.
+	pk.Domain = *fft.NewDomain(n, fft.WithoutPrecompute())
 	_, _, g1, g2 := curve.Generators()
 	g1s, err := randomPointsG1(&g1, 3+2*nbWires+nbK+int(n)-1)
 	if err != nil {

@@ -19,7 +19,7 @@ const MaxLogN = 32
 // fifth of that size's proving key). Larger transforms build what they
 // need as they run, one multiplication an element or less, beside the
 // ten or more of the transform itself.
-const maxTablesLogN = 18
+var maxTablesLogN = 18
 
 type domainKey struct {
 	logN  int

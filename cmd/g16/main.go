@@ -20,6 +20,10 @@
 // own needs a program of its own that registers them and proves with
 // package groth16 (see examples/customhint).
 //
+// g16 runs Go's garbage collector with GOGC=10 unless the environment sets
+// GOGC: a prover's heap is mostly long-lived vectors that cost a collection
+// little, and the default lets garbage grow to what is live (see gc.go).
+//
 // Exit codes:
 //
 //	0  success

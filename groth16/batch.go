@@ -79,6 +79,9 @@ func (pr *Prover) proveBatch(ctx context.Context, witnesses []witness.Witness, c
 			return nil, fmt.Errorf("groth16: %w", err)
 		}
 	}
+	if err := p.checkHostMemory(); err != nil {
+		return nil, err
+	}
 	randFor := cfg.randFor
 	if randFor == nil {
 		shared := &lockedReader{r: cfg.rand}

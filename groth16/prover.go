@@ -293,6 +293,9 @@ func (pr *Prover) prove(ctx context.Context, w witness.Witness, cfg *callConfig)
 	if _, err := d.planFor(pr.p, 0); err != nil {
 		return nil, fmt.Errorf("groth16: %w", err)
 	}
+	if err := pr.p.checkHostMemory(); err != nil {
+		return nil, err
+	}
 	t := pr.p.newPartition(0, w, cfg.rand)
 	var err error
 	if t.commitKeys, err = pr.commitKeys([]*proverDevice{d}, &t.times, 0); err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"unsafe"
 
 	"github.com/consensys/gnark-crypto/ecc"
 	curve "github.com/consensys/gnark-crypto/ecc/bls12-381"
@@ -24,32 +25,11 @@ import (
 // its proofs do not verify. It is for timing at sizes where a real setup
 // takes too long.
 func RandomKey(ccs constraint.ConstraintSystem) (gnarkgroth16.ProvingKey, error) {
-	r1cs, ok := ccs.(*cs.R1CS)
-	if !ok {
-		return nil, fmt.Errorf("random key: %T is not a BLS12-381 R1CS", ccs)
+	ks, err := shapeOf(ccs)
+	if err != nil {
+		return nil, err
 	}
-	nbWires := r1cs.NbInternalVariables + r1cs.GetNbPublicVariables() + r1cs.GetNbSecretVariables()
-	nbPublic := r1cs.GetNbPublicVariables()
-	n := ecc.NextPowerOfTwo(uint64(r1cs.GetNbConstraints()))
-	ci, ok := r1cs.CommitmentInfo.(constraint.Groth16Commitments)
-	if !ok {
-		return nil, errors.New("random key: circuit's commitments are not Groth16's")
-	}
-	removed := map[int]bool{}
-	for _, g := range ci.GetPrivateCommitted() {
-		for _, i := range g {
-			removed[i] = true
-		}
-	}
-	for _, i := range ci.CommitmentIndexes() {
-		removed[i] = true
-	}
-	nbK := nbWires - nbPublic
-	for i := range removed {
-		if i >= nbPublic {
-			nbK--
-		}
-	}
+	nbWires, nbK, n, ci := ks.nbWires, ks.nbK, ks.n, ks.ci
 
 	pk := new(groth16bls.ProvingKey)
 	// Provers read only the domain's size, generator and coset shift; its
@@ -88,6 +68,58 @@ func RandomKey(ccs constraint.ConstraintSystem) (gnarkgroth16.ProvingKey, error)
 		}
 	}
 	return pk, nil
+}
+
+// keyShape is what a proving key's size follows from.
+type keyShape struct {
+	nbWires, nbK int
+	n            uint64 // domain size
+	ci           constraint.Groth16Commitments
+}
+
+func shapeOf(ccs constraint.ConstraintSystem) (keyShape, error) {
+	r1cs, ok := ccs.(*cs.R1CS)
+	if !ok {
+		return keyShape{}, fmt.Errorf("random key: %T is not a BLS12-381 R1CS", ccs)
+	}
+	nbWires := r1cs.NbInternalVariables + r1cs.GetNbPublicVariables() + r1cs.GetNbSecretVariables()
+	nbPublic := r1cs.GetNbPublicVariables()
+	ci, ok := r1cs.CommitmentInfo.(constraint.Groth16Commitments)
+	if !ok {
+		return keyShape{}, errors.New("random key: circuit's commitments are not Groth16's")
+	}
+	removed := map[int]bool{}
+	for _, g := range ci.GetPrivateCommitted() {
+		for _, i := range g {
+			removed[i] = true
+		}
+	}
+	for _, i := range ci.CommitmentIndexes() {
+		removed[i] = true
+	}
+	nbK := nbWires - nbPublic
+	for i := range removed {
+		if i >= nbPublic {
+			nbK--
+		}
+	}
+	return keyShape{nbWires: nbWires, nbK: nbK, n: ecc.NextPowerOfTwo(uint64(r1cs.GetNbConstraints())), ci: ci}, nil
+}
+
+// RandomKeyBytes is the host memory RandomKey's key for ccs takes: its G1
+// bases (A, B, K, Z and the commitment bases, 96 bytes a point), its G2
+// bases (192 bytes) and the infinity flags.
+func RandomKeyBytes(ccs constraint.ConstraintSystem) (int64, error) {
+	ks, err := shapeOf(ccs)
+	if err != nil {
+		return 0, err
+	}
+	g1 := int64(3+2*ks.nbWires+ks.nbK) + int64(ks.n) - 1
+	for i := range ks.ci {
+		g1 += 2 * int64(len(ks.ci[i].PrivateCommitted))
+	}
+	g2 := int64(2 + ks.nbWires)
+	return g1*int64(unsafe.Sizeof(curve.G1Affine{})) + g2*int64(unsafe.Sizeof(curve.G2Affine{})) + 2*int64(ks.nbWires), nil
 }
 
 func randomScalars(n int) ([]fr.Element, error) {

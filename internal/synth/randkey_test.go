@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	curve "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	groth16bls "github.com/consensys/gnark/backend/groth16/bls12-381"
 )
 
 // TestRandomPoints checks the random bases are on the curve, in the
@@ -92,5 +93,34 @@ func TestRandomPointsBlocks(t *testing.T) {
 		if !got[i].Equal(&want) {
 			t.Fatalf("batch conversion of point %d: got %v want %v", i, got[i], want)
 		}
+	}
+}
+
+// TestRandomKeyBytes: the size RandomKeyBytes predicts is the size of the
+// key RandomKey draws.
+func TestRandomKeyBytes(t *testing.T) {
+	ccs, _, err := Compile(Mix, 1<<10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := RandomKeyBytes(ccs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := RandomKey(ccs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pk := key.(*groth16bls.ProvingKey)
+	g1 := 3 + len(pk.G1.A) + len(pk.G1.B) + len(pk.G1.K) + len(pk.G1.Z)
+	for _, ck := range pk.CommitmentKeys {
+		g1 += len(ck.Basis) + len(ck.BasisExpSigma)
+	}
+	if len(pk.CommitmentKeys) == 0 {
+		t.Fatal("the mix circuit's key has no commitment key")
+	}
+	got := int64(g1)*96 + int64(2+len(pk.G2.B))*192 + int64(len(pk.InfinityA)+len(pk.InfinityB))
+	if got != want {
+		t.Fatalf("RandomKeyBytes %d, the key drawn holds %d", want, got)
 	}
 }

@@ -44,6 +44,7 @@ func runLoadtest(args []string, stdout, stderr io.Writer) error {
 	keys := fs.String("keys", "random", "random: independent random bases (fast; proofs do not verify); setup: gnark's Setup, cached on disk")
 	keydir := fs.String("keydir", "", "key cache directory for --keys setup (default $G16_KEYS or the user cache dir)")
 	seed := fs.Uint64("seed", 0, "seed of the witnesses and the jobs' randomness (default: drawn fresh)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the last round's service path to this file")
 	newLog := logFlags(fs, stderr)
 	if err := parse(fs, args); err != nil {
 		return err
@@ -145,7 +146,18 @@ func runLoadtest(args []string, stdout, stderr io.Writer) error {
 		directRes = append(directRes, result{time.Since(start), processCPU() - cpu0, lat, 1})
 		cpu0 = processCPU()
 		b0, _ := batchCount(svc.metrics)
+		var stopProfile func() error
+		if *cpuProfile != "" && round == *rounds-1 {
+			if stopProfile, err = startCPUProfile(*cpuProfile); err != nil {
+				return err
+			}
+		}
 		slat, swall, got, err := svc.run(ctx, wbs[:*jobs], seeds[:*jobs], round)
+		if stopProfile != nil {
+			if perr := stopProfile(); err == nil {
+				err = perr
+			}
+		}
 		if err != nil {
 			return err
 		}

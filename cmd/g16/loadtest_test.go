@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -9,10 +11,12 @@ import (
 
 // TestLoadtestSmall runs g16 loadtest on a small circuit: the service's
 // proofs equal ProveBatch's, and each round's row says how many batches
-// the service proved, between 1 and the jobs.
+// the service proved, between 1 and the jobs; --cpuprofile writes a
+// profile.
 func TestLoadtestSmall(t *testing.T) {
 	const jobs = 6
-	code, out := g16("loadtest", "--size", "2^7", "--jobs", strconv.Itoa(jobs), "--rounds", "1", "--log-level", "warn")
+	prof := filepath.Join(t.TempDir(), "service.prof")
+	code, out := g16("loadtest", "--size", "2^7", "--jobs", strconv.Itoa(jobs), "--rounds", "1", "--log-level", "warn", "--cpuprofile", prof)
 	if code != 0 {
 		t.Fatalf("loadtest: exit %d\n%s", code, out)
 	}
@@ -26,6 +30,9 @@ func TestLoadtestSmall(t *testing.T) {
 	}
 	if n, _ := strconv.Atoi(m[1]); n < 1 || n > jobs {
 		t.Errorf("the service proved %d jobs in %d batches", jobs, n)
+	}
+	if st, err := os.Stat(prof); err != nil || st.Size() == 0 {
+		t.Errorf("--cpuprofile wrote no profile: %v", err)
 	}
 	if !regexp.MustCompile(`median wall: ProveBatch \S+, service \S+: service overhead`).MatchString(out) {
 		t.Errorf("no median line in:\n%s", out)

@@ -86,7 +86,7 @@ for s in $steps; do
 	service)
 		step "service beside ProveBatch, 64 jobs of 2^16" service16.log "$bin/g16" loadtest --backend cuda --size 2^16 --jobs 64 --rounds 3 --log-level warn
 		for b in 16 64; do
-			step "service beside ProveBatch, 64 jobs of 2^16, batches of $b" "service16-b$b.log" "$bin/g16" loadtest --backend cuda --size 2^16 --jobs 64 --rounds 3 --max-batch "$b" --log-level warn
+			step "service beside ProveBatch, 64 jobs of 2^16, batches of $b" "service16-b$b.log" "$bin/g16" loadtest --backend cuda --size 2^16 --jobs 64 --rounds 3 --max-batch "$b" --log-level warn --cpuprofile "$logs/service16-b$b.prof"
 		done
 		step "service beside ProveBatch, 16 jobs of 2^20" service20.log "$bin/g16" loadtest --backend cuda --size 2^20 --jobs 16 --rounds 3 --log-level warn
 		;;

@@ -148,8 +148,13 @@ func envOr(name, def string) string {
 	return def
 }
 
-// writeSources writes the embedded kernel sources into dir.
+// writeSources writes the embedded kernel sources into dir, which holds
+// nothing else afterwards: compile builds every .cu file there, and one
+// left from other sources (a kept -build directory) would be linked too.
 func writeSources(dir string) error {
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}

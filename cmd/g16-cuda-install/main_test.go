@@ -80,3 +80,33 @@ func TestSourcesEmbedded(t *testing.T) {
 		t.Fatalf("only %d kernel sources in the tree", want)
 	}
 }
+
+// TestWriteSourcesReplaces: writing the sources into a directory that holds
+// a .cu file of other sources leaves only the embedded ones there.
+func TestWriteSourcesReplaces(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "src")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	stale := filepath.Join(dir, "stale_unit.cu")
+	if err := os.WriteFile(stale, []byte("// not ours\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeSources(dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("stale_unit.cu still in the source directory (%v)", err)
+	}
+	got, err := filepath.Glob(filepath.Join(dir, "*.cu"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := fs.Glob(kernels.Sources, "*.cu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) || len(want) == 0 {
+		t.Errorf("%d .cu files written, want the %d embedded", len(got), len(want))
+	}
+}

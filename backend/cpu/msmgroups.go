@@ -6,6 +6,10 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 )
 
+// sumBlock is the most ±1 terms one call of sumSignedG1 or sumSignedG2
+// adds, so that its work buffer stays small (12 MiB in G1). Tests lower it.
+var sumBlock = 1 << 18
+
 // multiExpG1 sets r to Σ s[i]·points[i] with tasks goroutines: the ±1
 // terms by sumSignedG1, the others by MultiExp (msmsplit.go).
 func multiExpG1(r *bls12381.G1Jac, points []bls12381.G1Affine, s []fr.Element, tasks int) error {
@@ -23,8 +27,10 @@ func multiExpG1(r *bls12381.G1Jac, points []bls12381.G1Affine, s []fr.Element, t
 	parts := make([]bls12381.G1Jac, len(ranges))
 	parallel(ranges, func(t, lo, hi int) {
 		acc := g1Infinity()
-		work := make([]bls12381.G1Affine, (hi-lo)/2+1)
-		sumSignedG1(points, sp.signed[lo:hi], work, func(p *bls12381.G1Affine) { acc.AddMixed(p) })
+		work := make([]bls12381.G1Affine, min(hi-lo, sumBlock)/2+1)
+		for b := lo; b < hi; b += sumBlock {
+			sumSignedG1(points, sp.signed[b:min(hi, b+sumBlock)], work, func(p *bls12381.G1Affine) { acc.AddMixed(p) })
+		}
 		parts[t] = acc
 	})
 	for t := range parts {
@@ -57,8 +63,10 @@ func multiExpG2(r *bls12381.G2Jac, points []bls12381.G2Affine, s []fr.Element, t
 	parts := make([]bls12381.G2Jac, len(ranges))
 	parallel(ranges, func(t, lo, hi int) {
 		acc := g2Infinity()
-		work := make([]bls12381.G2Affine, (hi-lo)/2+1)
-		sumSignedG2(points, sp.signed[lo:hi], work, func(p *bls12381.G2Affine) { acc.AddMixed(p) })
+		work := make([]bls12381.G2Affine, min(hi-lo, sumBlock)/2+1)
+		for b := lo; b < hi; b += sumBlock {
+			sumSignedG2(points, sp.signed[b:min(hi, b+sumBlock)], work, func(p *bls12381.G2Affine) { acc.AddMixed(p) })
+		}
 		parts[t] = acc
 	})
 	for t := range parts {

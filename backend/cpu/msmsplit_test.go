@@ -156,10 +156,25 @@ func g2Bases(rng *rand.Rand, from []int, neg, inf []bool) []bls12381.G2Affine {
 // apart, give gnark-crypto's MultiExp over witness-like scalars, with 1, 2
 // and 5 tasks.
 func TestMultiExpSplit(t *testing.T) {
+	testMultiExpSplit(t, splitCases())
+}
+
+// TestMultiExpSplitBlocks is TestMultiExpSplit with the ±1 terms summed in
+// blocks of 300.
+func TestMultiExpSplitBlocks(t *testing.T) {
+	defer func(b int) { sumBlock = b }(sumBlock)
+	sumBlock = 300
+	testMultiExpSplit(t, []splitCase{
+		{n: 2000, one: 1, minusOne: 1, special: true},
+		{n: 3001, zero: 1, one: 2, minusOne: 1, random: 1, special: true},
+	})
+}
+
+func testMultiExpSplit(t *testing.T, cases []splitCase) {
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 2))
-	for _, c := range splitCases() {
+	for _, c := range cases {
 		scalars, from, neg, inf := c.draw(rng)
 		p1 := g1Bases(rng, from, neg, inf)
 		var p2 []bls12381.G2Affine

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math/big"
 	"strconv"
+	"sync"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/consensys/gnark/constraint"
@@ -58,12 +59,8 @@ func (st *state) callHint(slot uint32, calldata []uint32, sc *scratch) error {
 	}
 	nbIn := int(calldata[2])
 	ins := sc.inputs(nbIn)
-	j := 3
+	j := st.readInputs(calldata, 0, nbIn, 3, sc)
 	var v fr.Element
-	for i := 0; i < nbIn; i++ {
-		j += st.read(&v, calldata[j:])
-		sc.setInput(i, &v)
-	}
 	lo, hi := calldata[j], calldata[j+1]
 	outs := sc.outputs(int(hi - lo))
 	err := f(st.q, ins, outs)
@@ -73,6 +70,41 @@ func (st *state) callHint(slot uint32, calldata []uint32, sc *scratch) error {
 		st.solved[int(lo)+i] = true
 	}
 	return err
+}
+
+// readInputs sets hint inputs [from, to) of sc to the expressions from
+// calldata[j] and returns the calldata index past them. Many inputs (a
+// commitment's: hundreds of thousands) are cut into runs converted by
+// several goroutines.
+func (st *state) readInputs(calldata []uint32, from, to, j int, sc *scratch) int {
+	convert := func(i, to, j int) int {
+		var v fr.Element
+		for ; i < to; i++ {
+			j += st.read(&v, calldata[j:])
+			sc.setInput(i, &v)
+		}
+		return j
+	}
+	parts := min(st.nt, (to-from)/int(8*minTaskCost))
+	if parts <= 1 {
+		return convert(from, to, j)
+	}
+	var wg sync.WaitGroup
+	at := from
+	for p := 0; p < parts-1; p++ {
+		m := (to - at) / (parts - p)
+		start, first := j, at
+		j = skipExpressions(calldata, j, m)
+		at += m
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			convert(first, first+m, start)
+		}()
+	}
+	j = convert(at, to, j)
+	wg.Wait()
+	return j
 }
 
 // read sets v to the linear expression at the start of calldata (a length,

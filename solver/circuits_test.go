@@ -217,8 +217,13 @@ func testHints(seed uint64) []solver.Option {
 		solver.WithHints(sqrtHint),
 		solver.OverrideHint(solver.GetHintID(fcsPlaceholder), func(mod *big.Int, in, out []*big.Int) error {
 			h := sha256.New()
+			var buf [fr.Bytes]byte
 			for _, v := range in {
-				h.Write(v.Bytes())
+				b := v.FillBytes(buf[:]) // v.Bytes(), without allocating
+				for len(b) > 0 && b[0] == 0 {
+					b = b[1:]
+				}
+				h.Write(b)
 			}
 			out[0].SetBytes(h.Sum(nil))
 			out[0].Mod(out[0], mod)

@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/consensys/gnark-crypto/ecc"
@@ -49,6 +50,9 @@ type Server struct {
 	reg     *prometheus.Registry
 	metrics *serverMetrics
 	cancel  context.CancelFunc
+	// circs caches circuit records for Submit: a record never changes
+	// once registered.
+	circs sync.Map // id → *client.Circuit
 }
 
 // NewServer binds to the service's JetStream state, creating it as
@@ -205,7 +209,7 @@ func (s *Server) Circuits(ctx context.Context) ([]client.Circuit, error) {
 // Submit queues a job, or returns the job its idempotency key already
 // names (created false).
 func (s *Server) Submit(ctx context.Context, req client.SubmitRequest) (client.Job, bool, error) {
-	circ, err := s.st.getCircuit(ctx, req.Circuit)
+	circ, err := s.circuit(ctx, req.Circuit)
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
 		return client.Job{}, false, statusErr(http.StatusNotFound, "submit: no circuit %q", req.Circuit)
 	}
@@ -269,6 +273,19 @@ func (s *Server) Submit(ctx context.Context, req client.SubmitRequest) (client.J
 	s.metrics.submitted.Inc()
 	s.log.Debug("job submitted", "job", r.ID, "circuit", r.Circuit)
 	return r.Job, true, nil
+}
+
+// circuit reads a circuit record, once per circuit.
+func (s *Server) circuit(ctx context.Context, id string) (*client.Circuit, error) {
+	if c, ok := s.circs.Load(id); ok {
+		return c.(*client.Circuit), nil
+	}
+	c, err := s.st.getCircuit(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	s.circs.Store(id, c)
+	return c, nil
 }
 
 // resubmitted answers a submission whose idempotency key names job old.

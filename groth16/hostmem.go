@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/internal/hostmem"
 )
 
 // hostNeed is the host memory one proof takes beyond the proving key and
@@ -18,7 +19,7 @@ func (p *prover) hostNeed() int64 {
 
 // availableHostMemory is what the host can still give the process, in
 // bytes (Linux: MemAvailable); 0 when unknown.
-var availableHostMemory = hostAvailable
+var availableHostMemory = hostmem.Available
 
 // checkHostMemory fails, before anything is solved, a proof whose vectors
 // cannot fit in the host's available memory at all. It is a preflight for

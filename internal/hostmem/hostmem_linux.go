@@ -1,4 +1,4 @@
-package groth16
+package hostmem
 
 import (
 	"bufio"
@@ -7,8 +7,9 @@ import (
 	"strconv"
 )
 
-// hostAvailable reads MemAvailable from /proc/meminfo: 0 when it cannot.
-func hostAvailable() int64 {
+// Available is the memory the host can give the process now, in bytes:
+// MemAvailable from /proc/meminfo; 0 when it cannot be read.
+func Available() int64 {
 	raw, err := os.ReadFile("/proc/meminfo")
 	if err != nil {
 		return 0

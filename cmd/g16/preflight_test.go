@@ -1,0 +1,35 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/g16prover/g16/internal/synth"
+)
+
+// TestRandomKeyPreflight: bench says what a random key and a proof's
+// vectors take, and refuses, before drawing the key, a host whose
+// available memory is below that; an unknown amount (0) is not checked.
+func TestRandomKeyPreflight(t *testing.T) {
+	ccs, _, err := synth.Compile(synth.Mix, 1<<10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := synth.RandomKeyBytes(ccs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := randomKeyPreflight(ccs, key, &out); err == nil || !strings.Contains(err.Error(), "do not fit") {
+		t.Fatalf("preflight with room for the key alone: %v, want a does-not-fit error", err)
+	}
+	if !strings.Contains(out.String(), "memory budget: random key") {
+		t.Fatalf("no budget line: %q", out.String())
+	}
+	for _, avail := range []int64{0, 1 << 40} {
+		if err := randomKeyPreflight(ccs, avail, &out); err != nil {
+			t.Fatalf("preflight with %d bytes available: %v", avail, err)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package solver
 
 import (
+	"math/bits"
+
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 )
 
@@ -11,14 +13,21 @@ const countName = "github.com/consensys/gnark/std/internal/logderivarg.countHint
 // and entries are all constants, indexed once by New: rows of one value,
 // distinct. Such a table (std/rangecheck's, the byte tables of
 // std/math/uints) reads the same in every solve.
+//
+// A table of one-word values whose low k bits differ (0…n−1, or the packed
+// (x, y, f(x, y)) rows of std's precomputed tables) is indexed by those
+// bits: pos[v mod 2^k] is the row whose value may be v, or −1, and
+// words[row] is that row's value. Any other table is indexed by value.
 type constTable struct {
 	nbTable int
-	end     int     // calldata index past the table, where the queries start
-	pos     []int32 // pos[v] is the row of value v, or −1 (dense tables)
+	end     int // calldata index past the table, where the queries start
+	pos     []int32
+	mask    uint64
+	words   []uint64
 	byValue map[fr.Element]int32
 }
 
-// maxDense bounds a dense table's index: values up to 4 a row, plus 1024.
+// maxDense bounds the length of pos: 4 a row, plus 1024.
 func maxDense(nbTable int) uint64 { return 4*uint64(nbTable) + 1024 }
 
 // constTableOf indexes the table of a count hint's calldata when its
@@ -56,54 +65,66 @@ func (s *Solver) constTableOf(calldata []uint32) *constTable {
 	}
 	t := &constTable{nbTable: nbTable}
 	vals := make([]fr.Element, nbTable)
-	dense := true
-	var top uint64
+	words := make([]uint64, nbTable)
+	oneWord := true
 	for i := range vals {
 		if !constant() {
 			return nil
 		}
 		vals[i] = e
 		b := e.Bits()
-		if b[1]|b[2]|b[3] != 0 || b[0] >= maxDense(nbTable) {
-			dense = false
-		} else {
-			top = max(top, b[0])
+		words[i] = b[0]
+		if b[1]|b[2]|b[3] != 0 {
+			oneWord = false
 		}
 	}
 	t.end = j
-	if dense {
-		t.pos = make([]int32, top+1)
-		for i := range t.pos {
-			t.pos[i] = -1
-		}
-		for i := range vals {
-			v := vals[i].Bits()[0]
-			if t.pos[v] >= 0 {
-				return nil // a duplicate: the hint's error, in every solve
+	if oneWord {
+		for k := bits.Len(uint(nbTable - 1)); uint64(1)<<k <= maxDense(nbTable); k++ {
+			if t.indexLowBits(words, k) {
+				return t
 			}
-			t.pos[v] = int32(i)
 		}
-		return t
 	}
 	t.byValue = make(map[fr.Element]int32, nbTable)
 	for i := range vals {
 		if _, dup := t.byValue[vals[i]]; dup {
-			return nil
+			return nil // a duplicate: the hint's error, in every solve
 		}
 		t.byValue[vals[i]] = int32(i)
 	}
 	return t
 }
 
+// indexLowBits indexes words by their low k bits, when those differ.
+func (t *constTable) indexLowBits(words []uint64, k int) bool {
+	pos := make([]int32, 1<<k)
+	for i := range pos {
+		pos[i] = -1
+	}
+	mask := uint64(1)<<k - 1
+	for i, w := range words {
+		if pos[w&mask] >= 0 {
+			return false
+		}
+		pos[w&mask] = int32(i)
+	}
+	t.pos, t.mask, t.words = pos, mask, words
+	return true
+}
+
 // row returns the row of value e, or false.
 func (t *constTable) row(e *fr.Element) (int32, bool) {
 	if t.pos != nil {
 		b := e.Bits()
-		if b[1]|b[2]|b[3] != 0 || b[0] >= uint64(len(t.pos)) {
+		if b[1]|b[2]|b[3] != 0 {
 			return 0, false
 		}
-		r := t.pos[b[0]]
-		return r, r >= 0
+		r := t.pos[b[0]&t.mask]
+		if r < 0 || t.words[r] != b[0] {
+			return 0, false
+		}
+		return r, true
 	}
 	r, ok := t.byValue[*e]
 	return r, ok

@@ -34,9 +34,9 @@ func countCalldata(r *cs.R1CS, entries []*big.Int, nbQueries int) []uint32 {
 	return append(cd, 300, 300+uint32(len(entries)))
 }
 
-// TestConstTable: a count hint's constant table is indexed densely when
-// its values are small, by value otherwise, and not at all when an entry is
-// a wire or two are equal.
+// TestConstTable: a count hint's constant table is indexed by the low bits
+// of its values when those differ, by value otherwise, and not at all when
+// an entry is a wire or two are equal.
 func TestConstTable(t *testing.T) {
 	big70 := new(big.Int).Lsh(big.NewInt(1), 70)
 	b := big.NewInt
@@ -48,7 +48,8 @@ func TestConstTable(t *testing.T) {
 	}{
 		{"dense", []*big.Int{b(2), b(0), b(7)}, true, false},
 		{"by value", []*big.Int{b(5), big70, b(3)}, false, false},
-		{"large word", []*big.Int{b(5), b(1 << 40)}, false, false},
+		{"low bits", []*big.Int{b(5), b(1 << 40), b(1<<40 + 2)}, true, false},
+		{"low bits equal", []*big.Int{b(1), b(1 + 1<<20)}, false, false},
 		{"a wire", []*big.Int{b(5), nil}, false, true},
 		{"duplicate", []*big.Int{b(5), b(1), b(5)}, false, true},
 		{"duplicate by value", []*big.Int{big70, b(1), big70}, false, true},
@@ -79,7 +80,7 @@ func TestConstTable(t *testing.T) {
 					t.Fatalf("row of %s: %d, %v; want %d", v, r, ok, i)
 				}
 			}
-			for _, v := range []*big.Int{b(4), b(1 << 41), new(big.Int).Add(big70, b(1))} {
+			for _, v := range []*big.Int{b(4), b(1 << 41), b(1<<41 + 5), b(1<<40 + 1), new(big.Int).Add(big70, b(1))} {
 				var e fr.Element
 				e.SetBigInt(v)
 				if r, ok := tab.row(&e); ok {

@@ -63,6 +63,13 @@ func appendChain(sys *cs.R1CS, n int) error {
 		return constraint.LinearExpression{{CID: constraint.CoeffIdOne, VID: wire}}
 	}
 	xTerm := term(xWire)
+	// The chain's sizes are known: the system's arrays grow once to the
+	// length they end at, not by doubling, which at 2^27 would leave up
+	// to half of their 8 GiB unused and copy them at each growth. An R1C
+	// of one term a side is 10 words of calldata.
+	sys.CallData = slices.Grow(sys.CallData, 10*(n+1))
+	sys.Instructions = slices.Grow(sys.Instructions, n+1)
+	sys.Levels = slices.Grow(sys.Levels, n+1)
 	acc := xWire
 	for range n {
 		next := uint32(sys.AddInternalVariable())

@@ -122,12 +122,19 @@ func (w *Worker) heartbeat(ctx context.Context) {
 	}
 }
 
+// fetchChunk is the most jobs one fetch takes per device. A worker fills
+// its batch in chunks, so that workers fetching at once from a burst of
+// queued jobs take turns instead of the first one taking the whole
+// burst.
+const fetchChunk = 8
+
 // feed fetches and claims jobs while the devices prove, keeping up to
 // MaxBatch claimed jobs ready for the next batch, until ctx ends. It
 // returns nil then, or the error that closed the connection.
 func (w *Worker) feed(ctx context.Context) error {
+	chunk := fetchChunk * len(w.devices)
 	for ctx.Err() == nil {
-		room := w.cfg.MaxBatch - w.claims.waiting()
+		room := min(w.cfg.MaxBatch-w.claims.waiting(), chunk)
 		if room <= 0 {
 			select {
 			case <-w.claims.room:

@@ -25,7 +25,9 @@ type WorkerConfig struct {
 	// batch takes what has been claimed, so batches are small when the
 	// queue is short and full under a backlog, where fewer batch
 	// boundaries keep the devices busier. A worker holds at most twice
-	// MaxBatch jobs: one batch proving, one claimed ahead.
+	// MaxBatch jobs: one batch proving, one claimed ahead. It claims in
+	// fetches of at most 8 jobs per device, so that workers fetching
+	// from one burst take turns.
 	MaxBatch int
 	// CacheDir keeps circuits' R1CS and keys on local disk by hash
 	// (default: none, read from the object store each time a circuit's

@@ -23,9 +23,7 @@ import (
 
 // BenchmarkProveSHA256 times whole proofs of gnark's SHA-256 circuit
 // (G16_BENCH_MSG_BYTES bytes, default 32; random key: proofs do not
-// verify) by gnark's Prove and by g16 on the CPU backend, with the G1 MSMs
-// sharing the tasks as gnark does (msm=half) and with all of them each
-// (msm=all), interleaved. Beside the wall time it reports the process's
+// verify) by gnark's Prove and by g16 on the CPU backend, interleaved. Beside the wall time it reports the process's
 // CPU seconds per proof (user + system), which load from other processes
 // disturbs less on a shared machine.
 func BenchmarkProveSHA256(b *testing.B) {
@@ -61,17 +59,14 @@ func BenchmarkProveSHA256(b *testing.B) {
 	provers := map[string]func() error{
 		"gnark": func() error { _, err := gnarkgroth16.Prove(ccs, pk, w); return err },
 	}
-	for _, all := range []bool{false, true} {
-		pr, err := NewProver(ccs, pk, WithBackend(cpu.MustNew(cpu.WithMSMTasksAll(all))))
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(func() { pr.Close() })
-		name := map[bool]string{false: "g16-cpu/msm=half", true: "g16-cpu/msm=all"}[all]
-		provers[name] = func() error { _, err := pr.Prove(context.Background(), w); return err }
+	pr, err := NewProver(ccs, pk, WithBackend(cpu.MustNew()))
+	if err != nil {
+		b.Fatal(err)
 	}
+	b.Cleanup(func() { pr.Close() })
+	provers["g16-cpu"] = func() error { _, err := pr.Prove(context.Background(), w); return err }
 	for round := range 2 {
-		for _, name := range []string{"gnark", "g16-cpu/msm=half", "g16-cpu/msm=all"} {
+		for _, name := range []string{"gnark", "g16-cpu"} {
 			b.Run(fmt.Sprintf("%s/round=%d", name, round), func(b *testing.B) {
 				prove := provers[name]
 				cpu0 := cpuTime()

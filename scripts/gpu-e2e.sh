@@ -4,9 +4,9 @@
 # g16 bench at several sizes. Run on the GPU machine from the repository
 # root, with a bundle made by scripts/gpu-bundle.sh:
 #   bash scripts/gpu-e2e.sh BUNDLE_DIR [STEP...]
-# Steps: tests examples sanitize bench20 bench22 batch22 bench24 gpus sha256 sha256cpu sha256batch ecdsa service solver
+# Steps: tests examples sanitize bench20 bench22 batch22 bench24 gpus sha256 sha256batch ecdsa service solver
 # limit25 batch24limit big26 big27
-# (default: all but gpus, solver, the std circuits sha256, sha256cpu, sha256batch, ecdsa, and the
+# (default: all but gpus, solver, the std circuits sha256, sha256batch, ecdsa, and the
 # large sizes limit25, batch24limit, big26, big27: each of those is one command
 # of several minutes; the big ones poll nvidia-smi for the device's peak;
 # limit25 and batch24limit keep their circuit and random key in $G16_KEYS, so
@@ -71,7 +71,6 @@ for s in $steps; do
 	batch22) step "batch 10 x 2^22" batch22.log "$bin/g16" bench --backend cuda --size 2^22 --keys random --partitions 10 --no-gnark --compare-cpu=false --trace "$logs/trace22.json" ;;
 	bench24) step "bench 2^24" bench24.log "$bin/g16" bench --backend cuda --size 2^24 --keys random --proofs 2 --no-gnark --compare-cpu=false ;;
 	sha256) step "sha256 of 1100 bytes, gnark setup key" sha256.log "$bin/g16" bench --backend cuda --circuit sha256 --msg-bytes 1100 --keydir "$keys" --proofs 3 ;;
-	sha256cpu) step "sha256 of 1100 bytes, gnark setup key, CPU backend's G1 MSMs with all tasks" sha256cpu.log env G16_CPU_MSM_TASKS=all "$bin/g16" bench --backend cuda --circuit sha256 --msg-bytes 1100 --keydir "$keys" --proofs 3 ;;
 	sha256batch)
 		step "sha256 1100 B, ProveBatch of 10, default solvers" sha256batch.log "$bin/g16" bench --backend cuda --circuit sha256 --msg-bytes 1100 --keydir "$keys" --partitions 10 --compare-cpu=false
 		for n in 4 12; do

@@ -3,7 +3,6 @@ package cpu
 import (
 	"errors"
 	"fmt"
-	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -50,8 +49,6 @@ type config struct {
 	// of at most pass points.
 	scratchPerPoint int64
 	scratchPass     int
-
-	msmTasksAll bool // a G1 MSM beside others gets all the tasks
 }
 
 // WithCapacity sets the device's memory capacity in bytes (0: unlimited).
@@ -88,23 +85,6 @@ func WithTasks(n int) Option {
 	}
 }
 
-// MSMTasksEnv names the environment variable that sets WithMSMTasksAll
-// for the backends New makes: "all" (true) or "half" (false, the default).
-// An option given to New wins over it.
-const MSMTasksEnv = "G16_CPU_MSM_TASKS"
-
-// WithMSMTasksAll sets how G1 MSMs that run beside others (the prover's
-// five) share the tasks. false (the default): each gets half of them, as
-// gnark's prover gives the same MSM. true: each gets all of them and the
-// Go scheduler shares the cores, so the MSM that ends last (the Z MSM, of
-// random scalars) has them all once the others are done.
-func WithMSMTasksAll(all bool) Option {
-	return func(c *config) error {
-		c.msmTasksAll = all
-		return nil
-	}
-}
-
 // WithHook runs h before every operation.
 func WithHook(h Hook) Option {
 	return func(c *config) error {
@@ -135,13 +115,6 @@ var _ backend.Backend = (*Backend)(nil)
 // New returns a CPU backend.
 func New(opts ...Option) (*Backend, error) {
 	cfg := config{tasks: runtime.NumCPU(), scratchPerPoint: DefaultMSMScratch, scratchPass: DefaultMSMPass}
-	switch v := os.Getenv(MSMTasksEnv); v {
-	case "", "half":
-	case "all":
-		cfg.msmTasksAll = true
-	default:
-		return nil, fmt.Errorf("cpu: %s=%q: want all or half", MSMTasksEnv, v)
-	}
 	for _, o := range opts {
 		if err := o(&cfg); err != nil {
 			return nil, err

@@ -109,15 +109,12 @@ func g2Infinity() bls12381.G2Jac {
 // backend's tasks. Beside others (the prover starts its five MSMs at once)
 // it gets what gnark's prover gives the same MSM, since the work is the
 // same: half the tasks for G1, all of them for G2 (twice as many on 16
-// cores or fewer, where gnark splits the G2 MSM further); with
-// WithMSMTasksAll, a G1 MSM gets all the tasks too. done must be called
-// when the MSM ends.
+// cores or fewer, where gnark splits the G2 MSM further). done must be
+// called when the MSM ends.
 func (b *Backend) msmTasks(g2 bool) (tasks int, done func()) {
 	active := b.msmActive.Add(1)
 	done = func() { b.msmActive.Add(-1) }
 	switch {
-	case b.cfg.msmTasksAll && !g2:
-		return b.cfg.tasks, done
 	case active == 1:
 		return b.cfg.tasks, done
 	case g2 && b.cfg.tasks <= 16:

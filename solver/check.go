@@ -23,6 +23,7 @@ const noRank = ^uint32(0)
 // cut among every task.
 func (st *state) solve(ctx context.Context) error {
 	ck := st.startChecker()
+	defer ck.finish() // before the state is reused, even when a hint panics
 	at, err := st.run(ctx)
 	from, first := ck.finish()
 	if err != nil && at == noRank {
@@ -131,7 +132,8 @@ func (st *state) levelDone(done int) {
 }
 
 // finish stops the checker and returns how many checks it did and the
-// first of them that fails (−1 for none); a nil checker did none.
+// first of them that fails (−1 for none); a nil checker did none. It may
+// be called again.
 func (ck *checker) finish() (upTo, first int) {
 	if ck == nil {
 		return 0, -1

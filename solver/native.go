@@ -305,14 +305,11 @@ func (st *state) slotOf(calldata []uint32) uint32 {
 
 // smallInt returns v as an int when it is one.
 func smallInt(v *fr.Element) (int, bool) {
-	if !v.IsUint64() {
+	b := v.Bits()
+	if b[1]|b[2]|b[3] != 0 || b[0] > uint64(int(^uint(0)>>1)) {
 		return 0, false
 	}
-	n := v.Uint64()
-	if n > uint64(int(^uint(0)>>1)) {
-		return 0, false
-	}
-	return int(n), true
+	return int(b[0]), true
 }
 
 // bitWindow returns size bits (1 to 63) of the little-endian words from bit

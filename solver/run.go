@@ -57,27 +57,41 @@ func (st *state) run(ctx context.Context) (uint32, error) {
 }
 
 // workers are the goroutines of one solve beyond the caller's.
+//
+// A hint or blueprint that panics on a worker panics out of Solve on the
+// caller's goroutine (as on one task), once every run of its level is done.
 type workers struct {
-	st    *state
-	tasks []chan [2]int // worker i solves ops[lo:hi] with scratch i+1
-	errs  []error
-	wg    sync.WaitGroup
+	st     *state
+	tasks  []chan [2]int // worker i solves ops[lo:hi] with scratch i+1
+	errs   []error
+	panics []any
+	wg     sync.WaitGroup
 }
 
 func (st *state) startWorkers(n int) *workers {
-	p := &workers{st: st, tasks: make([]chan [2]int, n), errs: make([]error, n+1)}
+	p := &workers{st: st, tasks: make([]chan [2]int, n), errs: make([]error, n+1), panics: make([]any, n+1)}
 	for i := range p.tasks {
 		ch := make(chan [2]int, 1)
 		p.tasks[i] = ch
 		sc := st.scratch[i+1]
 		go func() {
 			for r := range ch {
-				p.errs[i+1] = st.chunk(r[0], r[1], sc)
+				p.panics[i+1], p.errs[i+1] = p.run(r[0], r[1], sc)
 				p.wg.Done()
 			}
 		}()
 	}
 	return p
+}
+
+// run solves ops[lo:hi] and returns what it panicked with, or its error.
+func (p *workers) run(lo, hi int, sc *scratch) (panicked any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			panicked = r
+		}
+	}()
+	return nil, p.st.chunk(lo, hi, sc)
 }
 
 func (p *workers) stop() {
@@ -106,8 +120,14 @@ func (p *workers) level(lo, hi, k int) (uint32, error) {
 		p.tasks[i-1] <- [2]int{start, end}
 		start = end
 	}
-	p.errs[0] = p.st.chunk(lo, first, p.st.scratch[0])
+	p.panics[0], p.errs[0] = p.run(lo, first, p.st.scratch[0])
 	p.wg.Wait()
+	for i := 0; i < k; i++ {
+		if v := p.panics[i]; v != nil {
+			clear(p.panics)
+			panic(v)
+		}
+	}
 	for i := 0; i < k; i++ {
 		if err := p.errs[i]; err != nil {
 			clear(p.errs)

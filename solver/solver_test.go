@@ -464,3 +464,36 @@ func TestPrintln(t *testing.T) {
 		}
 	}
 }
+
+// TestHintPanic: a hint that panics panics out of Solve, as out of gnark's;
+// the Solver then solves the next witness right (the solve's goroutines
+// have stopped before its state is reused).
+func TestHintPanic(t *testing.T) {
+	cc := compile(t, testCircuits()[tcUserHint])
+	seed := newSeed(t)
+	w := fullWitness(t, withHintAssignment(50, rand.New(rand.NewPCG(seed, 7))))
+	panicking := gsolver.OverrideHint(gsolver.GetHintID(sqrtHint), func(*big.Int, []*big.Int, []*big.Int) error {
+		panic("hint panics")
+	})
+	restore := solver.SetParallelism(5, 1)
+	defer restore()
+	for i := 0; i < 3; i++ {
+		func() {
+			defer func() {
+				if r := recover(); r != "hint panics" {
+					t.Fatalf("recovered %v, want the hint's panic", r)
+				}
+			}()
+			_, _ = cc.s.Solve(context.Background(), w, panicking)
+		}()
+	}
+	want, err := gnarkSolve(t, cc.r1cs, w, gsolver.WithHints(sqrtHint))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := cc.s.Solve(context.Background(), w, gsolver.WithHints(sqrtHint))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameSolution(t, got, want)
+}

@@ -68,6 +68,10 @@
 // instructions, or a wire that two instructions solve. Fallback says why,
 // and the prover reports it.
 //
+// A hint function that panics panics out of Solve on the caller's
+// goroutine, whichever goroutine called it, as gnark's solver does on one
+// task.
+//
 // New fails when the linked gnark is not v0.16.1, whose instruction layout
 // this package reads.
 //

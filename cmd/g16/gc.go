@@ -14,9 +14,15 @@ import (
 // garbage.
 const gcPercent = 10
 
-// tuneGC sets gcPercent unless GOGC is set.
-func tuneGC() {
-	if _, set := os.LookupEnv("GOGC"); !set {
+// gcCommands are the commands that prove one large circuit at a time. The
+// service's commands (serve, worker, loadtest) prove streams of proofs,
+// often small, where collecting at every tenth of a small heap would cost
+// more CPU than the memory it saves.
+var gcCommands = map[string]bool{"bench": true, "prove": true, "setup": true}
+
+// tuneGC sets gcPercent for command unless GOGC is set.
+func tuneGC(command string) {
+	if _, set := os.LookupEnv("GOGC"); !set && gcCommands[command] {
 		debug.SetGCPercent(gcPercent)
 	}
 }

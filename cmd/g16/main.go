@@ -20,9 +20,10 @@
 // own needs a program of its own that registers them and proves with
 // package groth16 (see examples/customhint).
 //
-// g16 runs Go's garbage collector with GOGC=10 unless the environment sets
-// GOGC: a prover's heap is mostly long-lived vectors that cost a collection
-// little, and the default lets garbage grow to what is live (see gc.go).
+// g16 bench, prove and setup run Go's garbage collector with GOGC=10 unless
+// the environment sets GOGC: one large proof's heap is mostly long-lived
+// vectors that cost a collection little, and the default lets garbage grow
+// to what is live (see gc.go). The service commands keep Go's default.
 //
 // Exit codes:
 //
@@ -83,7 +84,9 @@ const (
 
 func main() {
 	logger.Disable() // gnark's debug lines would bury the tables; -v turns them on
-	tuneGC()
+	if len(os.Args) > 1 {
+		tuneGC(os.Args[1])
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -31,14 +33,26 @@ func keyCacheDir(flagValue string) (string, error) {
 // setupKeys returns gnark's keys for ccs, from the cache when a previous run
 // made them, else from gnark's Setup (slow: minutes at 2^18 constraints),
 // printing progress to log while it runs.
+//
+// A cached pair is used only when the digest of the circuit it was made
+// for (name.r1cs.sha256) is ccs's: circuits of one name and size change
+// between versions of g16, and a key made for another circuit gives
+// proofs that do not verify.
 func setupKeys(ccs constraint.ConstraintSystem, dir, name string, log io.Writer) (gnarkgroth16.ProvingKey, gnarkgroth16.VerifyingKey, bool, error) {
 	pkPath := filepath.Join(dir, name+".pk")
 	vkPath := filepath.Join(dir, name+".vk")
+	digestPath := filepath.Join(dir, name+".r1cs.sha256")
+	digest, err := r1csDigest(ccs)
+	if err != nil {
+		return nil, nil, false, err
+	}
 	pk := gnarkgroth16.NewProvingKey(ecc.BLS12_381)
 	vk := gnarkgroth16.NewVerifyingKey(ecc.BLS12_381)
-	if err := readRaw(pkPath, pk); err == nil {
-		if err := readRaw(vkPath, vk); err == nil {
-			return pk, vk, true, nil
+	if cached, err := os.ReadFile(digestPath); err == nil && string(cached) == digest {
+		if err := readRaw(pkPath, pk); err == nil {
+			if err := readRaw(vkPath, vk); err == nil {
+				return pk, vk, true, nil
+			}
 		}
 	}
 
@@ -57,7 +71,7 @@ func setupKeys(ccs constraint.ConstraintSystem, dir, name string, log io.Writer)
 			}
 		}
 	}()
-	pk, vk, err := gnarkgroth16.Setup(ccs)
+	pk, vk, err = gnarkgroth16.Setup(ccs)
 	close(done)
 	if err != nil {
 		return nil, nil, false, fmt.Errorf("gnark setup: %w", err)
@@ -72,7 +86,19 @@ func setupKeys(ccs constraint.ConstraintSystem, dir, name string, log io.Writer)
 	if err := writeAtomic(vkPath, func(w io.Writer) error { _, err := vk.WriteRawTo(w); return err }); err != nil {
 		return nil, nil, false, err
 	}
+	if err := writeAtomic(digestPath, func(w io.Writer) error { _, err := io.WriteString(w, digest); return err }); err != nil {
+		return nil, nil, false, err
+	}
 	return pk, vk, false, nil
+}
+
+// r1csDigest is the SHA-256 of ccs as gnark serialises it, in hex.
+func r1csDigest(ccs constraint.ConstraintSystem) (string, error) {
+	h := sha256.New()
+	if _, err := ccs.WriteTo(h); err != nil {
+		return "", fmt.Errorf("digest of the circuit: %w", err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // readRaw loads a key written with WriteRawTo.

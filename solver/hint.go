@@ -15,6 +15,8 @@ type scratch struct {
 	failAt   uint32       // the rank of the op that failed
 	pending  []int32      // ops whose R1C waits for its divisor's inverse
 	divisors []fr.Element // their divisors, in the same order
+	invWires []uint32     // InvZeroHint outputs waiting for their input's inverse
+	invVals  []fr.Element // those inputs (not zero), in the same order
 	inverses []fr.Element
 
 	elems  [3][]fr.Element // native hints' temporaries

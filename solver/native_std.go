@@ -93,7 +93,9 @@ func (st *state) partition(calldata []uint32, sc *scratch) error {
 	return nil
 }
 
-// invZero: one input; its inverse, or 0 for 0.
+// invZero: one input; its inverse, or 0 for 0. A non-zero input is queued
+// in sc and inverted with the chunk's divisors (its output is read by later
+// levels only).
 func (st *state) invZero(calldata []uint32, sc *scratch) error {
 	if calldata[2] != 1 {
 		return st.callHint(st.slotOf(calldata), calldata, sc)
@@ -104,7 +106,11 @@ func (st *state) invZero(calldata []uint32, sc *scratch) error {
 	if hi-lo != 1 {
 		return st.callHint(st.slotOf(calldata), calldata, sc)
 	}
-	v.Inverse(&v)
-	st.set(lo, &v)
+	if v.IsZero() {
+		st.set(lo, &v)
+		return nil
+	}
+	sc.invWires = append(sc.invWires, uint32(lo))
+	sc.invVals = append(sc.invVals, v)
 	return nil
 }

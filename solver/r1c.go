@@ -9,11 +9,12 @@ import (
 
 // chunk solves ops[lo:hi], instructions of one level, in three passes:
 //
-//  1. every instruction but the R1Cs that divide is solved, and those R1Cs
-//     evaluate their known terms and queue their divisor;
-//  2. the queued divisors are inverted together (Montgomery's trick: one
-//     inversion and three multiplications a divisor);
-//  3. the dividing R1Cs set their unknown wire.
+//  1. every instruction but the R1Cs that divide and the InvZeroHints of
+//     non-zero inputs is solved; those R1Cs evaluate their known terms and
+//     queue their divisor, those hints their input;
+//  2. the queued values are inverted together (Montgomery's trick: one
+//     inversion and three multiplications a value);
+//  3. the dividing R1Cs and the hints set their output wire.
 //
 // It stops at the first instruction that fails, sets sc.failAt to its rank
 // and returns its error; the divisions queued before it are done.
@@ -21,6 +22,7 @@ func (st *state) chunk(lo, hi int, sc *scratch) error {
 	s := st.s
 	sc.pending = sc.pending[:0]
 	sc.divisors = sc.divisors[:0]
+	sc.invWires, sc.invVals = sc.invWires[:0], sc.invVals[:0]
 	for i := lo; i < hi; i++ {
 		o := &s.ops[i]
 		var err error
@@ -48,11 +50,17 @@ func (st *state) chunk(lo, hi int, sc *scratch) error {
 
 // divide solves the R1Cs queued in sc for division.
 func (st *state) divide(sc *scratch) {
-	if len(sc.pending) == 0 {
+	if len(sc.pending) == 0 && len(sc.invWires) == 0 {
 		return
 	}
 	s := st.s
+	nR1C := len(sc.pending)
+	sc.divisors = append(sc.divisors, sc.invVals...)
 	inv := batchInvert(sc.divisors, sc)
+	for m, w := range sc.invWires {
+		st.set(int(w), &inv[nR1C+m])
+	}
+	sc.invWires, sc.invVals = sc.invWires[:0], sc.invVals[:0]
 	for k, i := range sc.pending {
 		o := &s.ops[i]
 		a, b, c := &st.a[o.cid], &st.b[o.cid], &st.c[o.cid]

@@ -154,6 +154,7 @@ type partition struct {
 	proof      *gnarkgroth16.Proof
 	a, b, c    []fr.Element // constraint evaluations, padded to n
 	wA, wB, wK []fr.Element // wire values filtered for the A, B and K MSMs
+	sharedAB   bool         // wB is wA (no infinity in either): one device buffer serves both
 	r, s       fr.Element
 
 	// set by compute
@@ -229,6 +230,7 @@ func (t *partition) solve(ctx context.Context) error {
 	t.wA = filterOut(w, p.pk.InfinityA, len(w)-int(p.pk.NbInfinityA))
 	t.wB = filterOut(w, p.pk.InfinityB, len(w)-int(p.pk.NbInfinityB))
 	t.wK = filterOut(w[p.nbPublic:], p.kRemove, len(p.pk.G1.K))
+	t.sharedAB = len(t.wA) > 0 && len(t.wA) == len(t.wB) && &t.wA[0] == &t.wB[0]
 	t.times.Commit = com.elapsed()
 	t.times.Solve = time.Since(start) - t.times.Commit
 	return nil
@@ -307,7 +309,7 @@ func (t *partition) bufferSizes(streamed bool) []int64 {
 		}
 		return max(1, int64(len(v))) * s
 	}
-	return []int64{
+	sizes := []int64{
 		bufA:  n * s,
 		bufB:  n * s,
 		bufC:  n * s,
@@ -315,6 +317,20 @@ func (t *partition) bufferSizes(streamed bool) []int64 {
 		bufWB: wires(t.wB),
 		bufWK: wires(t.wK),
 	}
+	if t.sharedAB {
+		// The B MSMs read bufWA (wiresB).
+		sizes[bufWB] = s
+	}
+	return sizes
+}
+
+// wiresB is the device buffer the B MSMs read: bufWB, or bufWA when the
+// two wire vectors are one.
+func (t *partition) wiresB(bufs []backend.Buffer) backend.Buffer {
+	if t.sharedAB {
+		return bufs[bufWA]
+	}
+	return bufs[bufWB]
 }
 
 // Buffer groups: the wire values the A, B and K MSMs read, and the
@@ -334,6 +350,9 @@ func (t *partition) upload(dev backend.Backend, q backend.Queue, bufs []backend.
 	start := time.Now()
 	host := [nbBuffers][]fr.Element{bufA: t.a, bufB: t.b, bufC: t.c, bufWA: t.wA, bufWB: t.wB, bufWK: t.wK}
 	for _, i := range which {
+		if i == bufWB && t.sharedAB {
+			continue // the B MSMs read bufWA
+		}
 		upload := dev.Upload
 		if i == bufWA || i == bufWB || i == bufWK {
 			// Nothing writes the wire values after solve, and the device
@@ -441,7 +460,7 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 	}
 	msms := []msm{
 		{"MSM B2", &t.times.MSMB2, func(q backend.Queue) error {
-			return dev.MSMG2(q, &t.msmB2, key.g2, 0, bufs[bufWB], key.nbB)
+			return dev.MSMG2(q, &t.msmB2, key.g2, 0, t.wiresB(bufs), key.nbB)
 		}},
 		{"MSM K", &t.times.MSMK, func(q backend.Queue) error {
 			return dev.MSMG1(q, &t.msmK, key.g1, key.offK, bufs[bufWK], key.nbK)
@@ -450,7 +469,7 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 			return dev.MSMG1(q, &t.msmA, key.g1, key.offA, bufs[bufWA], key.nbA)
 		}},
 		{"MSM B1", &t.times.MSMB1, func(q backend.Queue) error {
-			return dev.MSMG1(q, &t.msmB1, key.g1, key.offB, bufs[bufWB], key.nbB)
+			return dev.MSMG1(q, &t.msmB1, key.g1, key.offB, t.wiresB(bufs), key.nbB)
 		}},
 	}
 	if hFirst {

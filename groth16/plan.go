@@ -54,7 +54,11 @@ func setBytes(pk *gnarkgroth16.ProvingKey, streamed bool) int64 {
 	if streamed {
 		return 3*n*s + 3*s
 	}
-	return 3*n*s + (max(1, int64(len(pk.G1.A)))+max(1, int64(len(pk.G1.B)))+max(1, int64(len(pk.G1.K))))*s
+	wiresB := max(1, int64(len(pk.G1.B)))
+	if pk.NbInfinityA == 0 && pk.NbInfinityB == 0 {
+		wiresB = 1 // the B MSMs read the A buffer: both hold all the wires
+	}
+	return 3*n*s + (max(1, int64(len(pk.G1.A)))+wiresB+max(1, int64(len(pk.G1.K))))*s
 }
 
 // msmScratch is the MSMs' scratch on dev: summed, as when they run side by

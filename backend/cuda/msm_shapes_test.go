@@ -92,10 +92,9 @@ func TestMSMBenchmarkedShapes(t *testing.T) {
 	shapes2 = append(shapes2,
 		msmShape{"w=20", m2, []Option{WithMSMWindow(20)}, ""},
 		msmShape{"two passes", m2, []Option{WithMSMChunk(m2/2 + 1)}, ""},
-		msmShape{"G2 register kernels", m2, []Option{withMSMFlags(msmG2Calls)}, ""},
 		msmShape{"0/1-heavy", 1 << maxG2, nil, "01"},
 		msmShape{"0/1-heavy, no split", 1 << maxG2, []Option{withMSMFlags(msmNoSplit)}, "01"},
-		msmShape{"0/1-heavy, G2 register kernels", m2, []Option{withMSMFlags(msmG2Calls)}, "01"},
+		msmShape{"0/1-heavy, two passes, w=20", m2, []Option{WithMSMChunk(m2/2 + 1), WithMSMWindow(20)}, "01"},
 	)
 	_, g2gen, _, _ := bls12381.Generators()
 	runShapes(t, "G2", shapes2, func(sh msmShape) (bool, MSMTiming) {

@@ -25,7 +25,6 @@ import (
 const (
 	msmNoTaskSort = C.G16_MSM_NO_TASK_SORT
 	msmNoInline   = C.G16_MSM_NO_INLINE
-	msmG2Calls    = C.G16_MSM_G2_CALLS
 	msmG1Slots    = C.G16_MSM_G1_SLOTS
 	msmNoSplit    = C.G16_MSM_NO_SPLIT
 )

@@ -97,7 +97,6 @@ g16_status g16_msm(g16_device* dev, void* stream, int curve, const void* bases, 
 enum {
 	G16_MSM_NO_TASK_SORT = 1, /* run bucket tasks in bucket order, not longest first */
 	G16_MSM_NO_INLINE = 2,    /* G1: call the mixed addition instead of inlining it */
-	G16_MSM_G2_CALLS = 4,     /* G2: the register kernels with calls (curve.cuh) instead of the slot kernels */
 	G16_MSM_G1_SLOTS = 8,     /* G1: the slot kernels (slots.cuh) instead of the register kernels */
 	G16_MSM_NO_SPLIT = 16,    /* Pippenger over every point: no separate sum of the ±1 points, zeros not dropped */
 };

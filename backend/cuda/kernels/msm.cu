@@ -22,10 +22,10 @@
 //     again. This balances the load when one bucket is huge, as the bucket
 //     of digit 1 is for witness vectors full of ones.
 //     Two families of kernels do steps 3 and 4: the register kernels here
-//     (G1's default: the sum in registers, the addition inlined) and the
-//     slot kernels of msm_slots.h (G2's default: sums in shared memory,
-//     products one at a time, so that a G2 kernel fits its registers with
-//     no stack frame). G16_MSM_G2_CALLS and G16_MSM_G1_SLOTS swap them.
+//     (G1's: the sum in registers, the addition inlined) and the slot
+//     kernels of msm_slots.h (G2's: sums in shared memory, products one at
+//     a time, so that a G2 kernel fits its registers with no stack frame;
+//     G1's with G16_MSM_G1_SLOTS).
 //  4. reduce: per window, Σ_b (b+1)·S_b over the bucket sums S_b, in levels:
 //     a level holds pairs (A_s, R_s), s < T, standing for
 //     Σ_s A_s + 2^μ·Σ_s s·R_s, and one thread per segment of m consecutive
@@ -292,15 +292,60 @@ struct stage_timer {
 	}
 };
 
+// kernel_set: the kernels of steps 3 and 4. G1 runs the register kernels
+// (G16_MSM_G1_SLOTS: the slot kernels); G2 the slot kernels.
+enum kernel_set { REGISTER_KERNELS, SLOT_KERNELS };
+
+template <class F>
+kernel_set kernels_for(int flags) {
+	if (std::is_same<F, fp2_t>::value) return SLOT_KERNELS;
+	return (flags & G16_MSM_G1_SLOTS) ? SLOT_KERNELS : REGISTER_KERNELS;
+}
+
+// accum_level runs one level of accumulate: the points of each task at
+// level 0, the partial sums in (the previous level's) after it.
+template <class F>
+void accum_level(exec_t& ex, kernel_set ks, int level, int flags, size_t total, const affine_t<F>* bases,
+                 const uint32_t* refs, const xyzz_t<F>* in, const uint32_t* task_start, const uint32_t* task_count,
+                 const uint32_t* ord, xyzz_t<F>* out) {
+	if (ks == SLOT_KERNELS) {
+		if (level > 0)
+			slot_accum_sums<F>(ex, total, in, task_start, task_count, ord, out);
+		else
+			slot_accum_points<F>(ex, total, bases, refs, task_start, task_count, ord, out);
+		return;
+	}
+	if constexpr (std::is_same<F, fp_t>::value) {
+		if (level > 0) {
+			ex.launch(total, accum_sums_k<F>{in, task_start, task_count, ord, out}, 128);
+		} else if (flags & G16_MSM_NO_INLINE) {
+			ex.launch(total, accum_points_k<F, false>{bases, refs, task_start, task_count, ord, out}, 128);
+		} else {
+			ex.launch(total, accum_points_k<F, true>{bases, refs, task_start, task_count, ord, out}, 128);
+		}
+	}
+}
+
+// reduce_level runs one level of the bucket reduction over n segments.
+template <class F>
+void reduce_level(exec_t& ex, kernel_set ks, size_t n, const xyzz_t<F>* A, const xyzz_t<F>* R, bool same, uint32_t T,
+                  uint32_t Tn, uint32_t m, int mu, xyzz_t<F>* A_out, xyzz_t<F>* R_out) {
+	if (ks == SLOT_KERNELS) {
+		slot_reduce<F>(ex, n, A, R, same, T, Tn, m, mu, A_out, R_out);
+		return;
+	}
+	if constexpr (std::is_same<F, fp_t>::value) ex.launch(n, reduce_k<F>{A, R, same, T, Tn, m, mu, A_out, R_out}, 128);
+}
+
 // accumulate sums each of runs runs of points (run r: refs[starts[r] ..
 // starts[r] + counts[r]), a ref being a base index with the sign bit of
 // the point's negation), cutting the runs into tasks of at most L items
 // until each run is one sum; it returns the runs' sums. counts may be
-// overwritten. slots selects the slot kernels (msm_slots.h).
+// overwritten. ks selects the kernels.
 template <class F>
 std::unique_ptr<buf<xyzz_t<F>>> accumulate(exec_t& ex, const affine_t<F>* bases, const uint32_t* refs,
                                            const uint32_t* run_counts, const uint32_t* run_starts, size_t runs,
-                                           uint32_t L, int flags, bool slots) {
+                                           uint32_t L, int flags, kernel_set ks) {
 	typedef xyzz_t<F> P;
 	buf<uint32_t> one(ex, 1);
 	buf<uint32_t> cnt_a(ex, runs), off_a(ex, runs), cnt_b(ex, runs), off_b(ex, runs);
@@ -328,27 +373,8 @@ std::unique_ptr<buf<xyzz_t<F>>> accumulate(exec_t& ex, const affine_t<F>* bases,
 		}
 		const uint32_t* ord = order ? order->p : nullptr;
 		std::unique_ptr<buf<P>> next(new buf<P>(ex, total));
-		if (slots) {
-			if (level > 0)
-				slot_accum_sums<F>(ex, total, sums->p, task_start.p, task_count.p, ord, next->p);
-			else
-				slot_accum_points<F>(ex, total, bases, refs, task_start.p, task_count.p, ord, next->p);
-		} else if (level > 0) {
-			ex.launch(total, accum_sums_k<F>{sums->p, task_start.p, task_count.p, ord, next->p}, 128);
-		} else {
-			// G1 inlines the addition; for G2 the inlined kernel takes too
-			// long to compile.
-			bool inl = false;
-			if constexpr (std::is_same<F, fp_t>::value) inl = !(flags & G16_MSM_NO_INLINE);
-			if (inl) {
-				if constexpr (std::is_same<F, fp_t>::value)
-					ex.launch(total, accum_points_k<F, true>{bases, refs, task_start.p, task_count.p, ord, next->p},
-					          128);
-			} else {
-				ex.launch(total, accum_points_k<F, false>{bases, refs, task_start.p, task_count.p, ord, next->p},
-				          128);
-			}
-		}
+		accum_level<F>(ex, ks, level, flags, total, bases, refs, level > 0 ? sums->p : nullptr, task_start.p,
+		               task_count.p, ord, next->p);
 		sums = std::move(next);
 		if (total == runs) break;
 		cur_counts = cnt_out;
@@ -374,7 +400,7 @@ inline uint32_t ones_task(uint32_t ones) { return std::max<uint32_t>(4, (ones + 
 
 template <class F>
 split_t<F> split_scalars(exec_t& ex, const affine_t<F>* bases, const fr_t* scalars, size_t n, int flags,
-                         bool slots) {
+                         kernel_set ks) {
 	split_t<F> sp;
 	buf<uint32_t> counts(ex, 2);
 	std::unique_ptr<buf<uint32_t>> ones_idx;
@@ -399,7 +425,7 @@ split_t<F> split_scalars(exec_t& ex, const affine_t<F>* bases, const fr_t* scala
 		ex.launch(1, single_run_k{sp.ones, run.p, run.p + 1});
 		// Every task but the last has the same length: no task sort.
 		sp.ones_sum = accumulate<F>(ex, bases, ones_idx->p, run.p, run.p + 1, 1, ones_task(sp.ones),
-		                            flags | G16_MSM_NO_TASK_SORT, slots);
+		                            flags | G16_MSM_NO_TASK_SORT, ks);
 	}
 	return sp;
 }
@@ -411,8 +437,7 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, const fr_t* scalars, size_t n
 	if (n == 0 || n >= (1u << 31)) fail(G16_INVALID, "msm: n must be in [1, 2^31)");
 	if (window && (window < 4 || window > 24)) fail(G16_INVALID, "msm: window must be in [4, 24]");
 
-	// G2 runs the slot kernels unless told otherwise; G1 when told.
-	bool slots = std::is_same<F, fp2_t>::value ? !(flags & G16_MSM_G2_CALLS) : (flags & G16_MSM_G1_SLOTS) != 0;
+	kernel_set ks = kernels_for<F>(flags);
 
 	stage_timer tm(ex, timing);
 	tm.mark(0);
@@ -420,7 +445,7 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, const fr_t* scalars, size_t n
 	if (flags & G16_MSM_NO_SPLIT)
 		sp.rest = (uint32_t)n;
 	else
-		sp = split_scalars<F>(ex, bases, scalars, n, flags, slots);
+		sp = split_scalars<F>(ex, bases, scalars, n, flags, ks);
 	const uint32_t* idx = sp.rest_idx ? sp.rest_idx->p : nullptr;
 	if (timing) {
 		timing->ones = sp.ones;
@@ -439,7 +464,7 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, const fr_t* scalars, size_t n
 	*w_out = w;
 	if (nr == 0) { // every scalar is 0 or ±1
 		*nw_out = 1;
-		out[0] = ones_sum;
+		std::memcpy(out, &ones_sum, sizeof(P));
 		tm.finish();
 		return;
 	}
@@ -481,7 +506,7 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, const fr_t* scalars, size_t n
 	uint32_t avg = (uint32_t)((nr + B - 1) / B);
 	// L ≥ 2, or the split would never shrink a run.
 	uint32_t L = max_task > 0 ? std::max<uint32_t>(2, (uint32_t)max_task) : std::max<uint32_t>(32, 2 * avg);
-	std::unique_ptr<buf<P>> sums = accumulate<F>(ex, bases, srefs.p, run_counts, run_starts.p, runs, L, flags, slots);
+	std::unique_ptr<buf<P>> sums = accumulate<F>(ex, bases, srefs.p, run_counts, run_starts.p, runs, L, flags, ks);
 	tm.mark(5);
 
 	buf<P> buckets(ex, (size_t)nw * B);
@@ -499,11 +524,7 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, const fr_t* scalars, size_t n
 		uint32_t m = same ? 16 : 8, lgm = same ? 4 : 3;
 		uint32_t Tn = (T + m - 1) / m;
 		std::unique_ptr<buf<P>> a_next(new buf<P>(ex, (size_t)nw * Tn)), r_next(new buf<P>(ex, (size_t)nw * Tn));
-		if (slots) {
-			slot_reduce<F>(ex, (size_t)nw * Tn, A, R, same, T, Tn, m, mu, a_next->p, r_next->p);
-		} else {
-			ex.launch((size_t)nw * Tn, reduce_k<F>{A, R, same, T, Tn, m, mu, a_next->p, r_next->p}, 128);
-		}
+		reduce_level<F>(ex, ks, (size_t)nw * Tn, A, R, same, T, Tn, m, mu, a_next->p, r_next->p);
 		a_hold = std::move(a_next);
 		r_hold = std::move(r_next);
 		A = a_hold->p;
@@ -515,7 +536,11 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, const fr_t* scalars, size_t n
 	ex.to_host(out, A, nw * sizeof(P));
 	tm.mark(6);
 	tm.finish();
-	out[0].add(ones_sum);
+	// out may be less aligned than P (Go memory): copies, not a P in place.
+	P w0;
+	std::memcpy(&w0, out, sizeof(P));
+	w0.add(ones_sum);
+	std::memcpy(out, &w0, sizeof(P));
 }
 
 // field_op_k: the arithmetic check behind g16_field_op.

@@ -201,13 +201,21 @@ func (st *state) start(v fr.Vector, cfg *csolver.Config) {
 	}
 }
 
-// tasks is how many goroutines a solve uses: one a core, at most the
-// options' NbTasks.
+// minParallel is the fewest cores on which a solve uses more than one
+// goroutine: on fewer, the hand-offs between goroutines cost more than they
+// save (sha256 on the 16-core host, BENCHMARKS.md).
+const minParallel = 8
+
+// tasks is how many goroutines a solve uses: one a core when there are at
+// least minParallel, at most the options' NbTasks; otherwise one.
 func tasks(cfg *csolver.Config) int {
 	if forceTasks > 0 {
 		return forceTasks
 	}
 	n := runtime.GOMAXPROCS(0)
+	if n < minParallel {
+		return 1
+	}
 	if cfg.NbTasks > 0 && cfg.NbTasks < n {
 		n = cfg.NbTasks
 	}

@@ -72,7 +72,7 @@ test-cuda: cuda ## run the cuda-tagged tests (needs a GPU)
 	$(GO) test -count=1 -tags cuda ./backend/cuda/... ./groth16/...
 
 gpu-bundle: cuda ## build cuda test binaries and g16 into gpu-bundle/ for a GPU machine without Go
-	bash scripts/gpu-bundle.sh
+	SKIP_CUDA_BUILD=1 bash scripts/gpu-bundle.sh
 
 clean: ## remove build outputs
 	rm -rf bin $(BUNDLE) backend/cuda/kernels/build

@@ -340,12 +340,12 @@ void reduce_level(exec_t& ex, kernel_set ks, size_t n, const xyzz_t<F>* A, const
 // accumulate sums each of runs runs of points (run r: refs[starts[r] ..
 // starts[r] + counts[r]), a ref being a base index with the sign bit of
 // the point's negation), cutting the runs into tasks of at most L items
-// (L_next after the first level) until each run is one sum; it returns the
-// runs' sums. counts may be overwritten. ks selects the kernels.
+// until each run is one sum; it returns the runs' sums. counts may be
+// overwritten. ks selects the kernels.
 template <class F>
 std::unique_ptr<buf<xyzz_t<F>>> accumulate(exec_t& ex, const affine_t<F>* bases, const uint32_t* refs,
                                            const uint32_t* run_counts, const uint32_t* run_starts, size_t runs,
-                                           uint32_t L, uint32_t L_next, int flags, kernel_set ks) {
+                                           uint32_t L, int flags, kernel_set ks) {
 	typedef xyzz_t<F> P;
 	buf<uint32_t> one(ex, 1);
 	buf<uint32_t> cnt_a(ex, runs), off_a(ex, runs), cnt_b(ex, runs), off_b(ex, runs);
@@ -379,7 +379,6 @@ std::unique_ptr<buf<xyzz_t<F>>> accumulate(exec_t& ex, const affine_t<F>* bases,
 		if (total == runs) break;
 		cur_counts = cnt_out;
 		cur_starts = off_out;
-		L = L_next;
 		std::swap(cnt_out, cnt_other);
 		std::swap(off_out, off_other);
 	}
@@ -395,12 +394,9 @@ struct split_t {
 	std::unique_ptr<buf<xyzz_t<F>>> ones_sum;
 };
 
-// ones_task is the task length of the ±1 sum's first level: about 2^18
-// tasks (several waves of the kernel), at least 4 points each. The later
-// levels sum ones_next partial sums a task: short tasks, because a level's
-// time is a task's length of additions once only a few tasks are left.
-inline uint32_t ones_task(uint32_t ones) { return std::max<uint32_t>(4, (ones + (1u << 18) - 1) >> 18); }
-const uint32_t ones_next = 4;
+// ones_task is the task length of the ±1 sum: about 2^16 threads at the
+// first level, at least 4 points each.
+inline uint32_t ones_task(uint32_t ones) { return std::max<uint32_t>(4, (ones + 65535) >> 16); }
 
 template <class F>
 split_t<F> split_scalars(exec_t& ex, const affine_t<F>* bases, const fr_t* scalars, size_t n, int flags,
@@ -428,7 +424,7 @@ split_t<F> split_scalars(exec_t& ex, const affine_t<F>* bases, const fr_t* scala
 		buf<uint32_t> run(ex, 2);
 		ex.launch(1, single_run_k{sp.ones, run.p, run.p + 1});
 		// Every task but the last has the same length: no task sort.
-		sp.ones_sum = accumulate<F>(ex, bases, ones_idx->p, run.p, run.p + 1, 1, ones_task(sp.ones), ones_next,
+		sp.ones_sum = accumulate<F>(ex, bases, ones_idx->p, run.p, run.p + 1, 1, ones_task(sp.ones),
 		                            flags | G16_MSM_NO_TASK_SORT, ks);
 	}
 	return sp;
@@ -510,7 +506,7 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, const fr_t* scalars, size_t n
 	uint32_t avg = (uint32_t)((nr + B - 1) / B);
 	// L ≥ 2, or the split would never shrink a run.
 	uint32_t L = max_task > 0 ? std::max<uint32_t>(2, (uint32_t)max_task) : std::max<uint32_t>(32, 2 * avg);
-	std::unique_ptr<buf<P>> sums = accumulate<F>(ex, bases, srefs.p, run_counts, run_starts.p, runs, L, L, flags, ks);
+	std::unique_ptr<buf<P>> sums = accumulate<F>(ex, bases, srefs.p, run_counts, run_starts.p, runs, L, flags, ks);
 	tm.mark(5);
 
 	buf<P> buckets(ex, (size_t)nw * B);

@@ -432,17 +432,27 @@ func (b *Backend) run(q backend.Queue, op Op, size int64, f func() error) error 
 	return nil
 }
 
-// Upload copies src into dst at byte offset off.
-func (b *Backend) Upload(q backend.Queue, dst backend.Buffer, off int64, src []byte) error {
+// uploadTarget checks an upload's queue and its span of dst, and returns
+// dst's buffer.
+func (b *Backend) uploadTarget(q backend.Queue, dst backend.Buffer, off int64, src []byte) (*buffer, error) {
 	if err := b.checkQueue(OpUpload, q); err != nil {
-		return err
+		return nil, err
 	}
 	x, err := b.own(OpUpload, "dst", dst)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := backend.CheckSpan("dst", x.bytes, "off", off, "src", int64(len(src)), 1); err != nil {
-		return b.errorf(OpUpload, "%v", err)
+		return nil, b.errorf(OpUpload, "%v", err)
+	}
+	return x, nil
+}
+
+// Upload copies src into dst at byte offset off.
+func (b *Backend) Upload(q backend.Queue, dst backend.Buffer, off int64, src []byte) error {
+	x, err := b.uploadTarget(q, dst, off, src)
+	if err != nil {
+		return err
 	}
 	return b.run(q, OpUpload, int64(len(src)), func() error {
 		copyParallel(x.data()[off:], src, b.cfg.tasks)

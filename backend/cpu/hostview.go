@@ -20,15 +20,9 @@ type hostView struct {
 // dst's own memory already exists, when the span overlaps an earlier
 // view, or when src is not 8-byte aligned.
 func (b *Backend) UploadReadOnly(q backend.Queue, dst backend.Buffer, off int64, src []byte) error {
-	if err := b.checkQueue(OpUpload, q); err != nil {
-		return err
-	}
-	x, err := b.own(OpUpload, "dst", dst)
+	x, err := b.uploadTarget(q, dst, off, src)
 	if err != nil {
 		return err
-	}
-	if err := backend.CheckSpan("dst", x.bytes, "off", off, "src", int64(len(src)), 1); err != nil {
-		return b.errorf(OpUpload, "%v", err)
 	}
 	return b.run(q, OpUpload, int64(len(src)), func() error {
 		if len(src) == 0 {

@@ -13,72 +13,55 @@ var sumBlock = 1 << 18
 // multiExpG1 sets r to Σ s[i]·points[i] with tasks goroutines: the ±1
 // terms by sumSignedG1, the others by MultiExp (msmsplit.go).
 func multiExpG1(r *bls12381.G1Jac, points []bls12381.G1Affine, s []fr.Element, tasks int) error {
-	*r = g1Infinity()
-	if len(points) == 0 {
-		return nil
-	}
-	cfg := ecc.MultiExpConfig{NbTasks: tasks}
-	sp, ok := splitScalars(s, tasks)
-	if !ok {
-		_, err := r.MultiExp(points, s, cfg)
-		return err
-	}
-	ranges := taskRanges(len(sp.signed), tasks)
-	parts := make([]bls12381.G1Jac, len(ranges))
-	parallel(ranges, func(t, lo, hi int) {
-		acc := g1Infinity()
-		work := make([]bls12381.G1Affine, min(hi-lo, sumBlock)/2+1)
-		for b := lo; b < hi; b += sumBlock {
-			sumSignedG1(points, sp.signed[b:min(hi, b+sumBlock)], work, func(p *bls12381.G1Affine) { acc.AddMixed(p) })
-		}
-		parts[t] = acc
-	})
-	for t := range parts {
-		r.AddAssign(&parts[t])
-	}
-	if len(sp.others) > 0 {
-		cp, cs := compact(points, s, sp.others, tasks)
-		var o bls12381.G1Jac
-		if _, err := o.MultiExp(cp, cs, cfg); err != nil {
-			return err
-		}
-		r.AddAssign(&o)
-	}
-	return nil
+	return multiExpSplit(r, points, s, tasks, g1Infinity(), sumSignedG1, (*bls12381.G1Jac).AddMixed,
+		(*bls12381.G1Jac).AddAssign, (*bls12381.G1Jac).MultiExp)
 }
 
 // multiExpG2 is multiExpG1 over G2.
 func multiExpG2(r *bls12381.G2Jac, points []bls12381.G2Affine, s []fr.Element, tasks int) error {
-	*r = g2Infinity()
+	return multiExpSplit(r, points, s, tasks, g2Infinity(), sumSignedG2, (*bls12381.G2Jac).AddMixed,
+		(*bls12381.G2Jac).AddAssign, (*bls12381.G2Jac).MultiExp)
+}
+
+// multiExpSplit is multiExpG1 and multiExpG2 for one group: Jac its
+// Jacobian points, Aff its affine ones, inf the point at infinity, sum the
+// group's batched ±1 sum, and addMixed, add and msm the group's methods.
+// The per-point work is in sum and msm; what goes through the function
+// values here is a call per term sum leaves over and one per task.
+func multiExpSplit[Jac, Aff any](r *Jac, points []Aff, s []fr.Element, tasks int, inf Jac,
+	sum func(pts []Aff, sel []int32, work []Aff, rest func(p *Aff)),
+	addMixed func(*Jac, *Aff) *Jac, add func(*Jac, *Jac) *Jac,
+	msm func(*Jac, []Aff, []fr.Element, ecc.MultiExpConfig) (*Jac, error)) error {
+	*r = inf
 	if len(points) == 0 {
 		return nil
 	}
 	cfg := ecc.MultiExpConfig{NbTasks: tasks}
 	sp, ok := splitScalars(s, tasks)
 	if !ok {
-		_, err := r.MultiExp(points, s, cfg)
+		_, err := msm(r, points, s, cfg)
 		return err
 	}
 	ranges := taskRanges(len(sp.signed), tasks)
-	parts := make([]bls12381.G2Jac, len(ranges))
+	parts := make([]Jac, len(ranges))
 	parallel(ranges, func(t, lo, hi int) {
-		acc := g2Infinity()
-		work := make([]bls12381.G2Affine, min(hi-lo, sumBlock)/2+1)
+		acc := inf
+		work := make([]Aff, min(hi-lo, sumBlock)/2+1)
 		for b := lo; b < hi; b += sumBlock {
-			sumSignedG2(points, sp.signed[b:min(hi, b+sumBlock)], work, func(p *bls12381.G2Affine) { acc.AddMixed(p) })
+			sum(points, sp.signed[b:min(hi, b+sumBlock)], work, func(p *Aff) { addMixed(&acc, p) })
 		}
 		parts[t] = acc
 	})
 	for t := range parts {
-		r.AddAssign(&parts[t])
+		add(r, &parts[t])
 	}
 	if len(sp.others) > 0 {
 		cp, cs := compact(points, s, sp.others, tasks)
-		var o bls12381.G2Jac
-		if _, err := o.MultiExp(cp, cs, cfg); err != nil {
+		o := inf
+		if _, err := msm(&o, cp, cs, cfg); err != nil {
 			return err
 		}
-		r.AddAssign(&o)
+		add(r, &o)
 	}
 	return nil
 }

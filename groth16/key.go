@@ -62,8 +62,9 @@ func loadKey(dev backend.Backend, q backend.Queue, pk *gnarkgroth16.ProvingKey, 
 	return k, nil
 }
 
-// uploadKey moves pk's bases to dev, into buffers from alloc.
-func uploadKey(dev backend.Backend, q backend.Queue, pk *gnarkgroth16.ProvingKey, alloc func(bytes int64) (backend.Buffer, error)) (*deviceKey, error) {
+// allocResident allocates the buffers of pk's resident bases on dev, from
+// alloc, and lays them out.
+func allocResident(dev backend.Backend, q backend.Queue, pk *gnarkgroth16.ProvingKey, alloc func(bytes int64) (backend.Buffer, error)) (*deviceKey, error) {
 	k := &deviceKey{pk: pk, nbA: len(pk.G1.A), nbB: len(pk.G1.B), nbK: len(pk.G1.K), nbZ: len(pk.G1.Z)}
 	g1 := int64(k.nbA+k.nbB+k.nbK+k.nbZ) * backend.G1AffineBytes
 	g2 := int64(len(pk.G2.B)) * backend.G2AffineBytes
@@ -78,6 +79,18 @@ func uploadKey(dev backend.Backend, q backend.Queue, pk *gnarkgroth16.ProvingKey
 	k.offB = k.offA + int64(k.nbA)*backend.G1AffineBytes
 	k.offK = k.offB + int64(k.nbB)*backend.G1AffineBytes
 	k.offZ = k.offK + int64(k.nbK)*backend.G1AffineBytes
+	return k, nil
+}
+
+// uploadKey moves pk's bases to dev, into buffers from alloc.
+func uploadKey(dev backend.Backend, q backend.Queue, pk *gnarkgroth16.ProvingKey, alloc func(bytes int64) (backend.Buffer, error)) (*deviceKey, error) {
+	if hostless(pk) {
+		return nil, errNoHostBases
+	}
+	k, err := allocResident(dev, q, pk, alloc)
+	if err != nil {
+		return nil, err
+	}
 	uploads := []struct {
 		buf backend.Buffer
 		off int64

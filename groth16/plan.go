@@ -25,10 +25,17 @@ type plan struct {
 	// (backend.Scratch) as they overlap, and beside them one commitment
 	// MSM of a partition being solved.
 	scratch int64
+	// drawn: the resident bases were drawn on the device from a
+	// BaseSource (NewDeviceKeyFrom); the host holds no copy.
+	drawn bool
 }
 
 func (pl plan) String() string {
 	switch {
+	case pl.drawn && pl.serial:
+		return "key resident, MSMs one at a time; " + drawnNote
+	case pl.drawn:
+		return "key resident; " + drawnNote
 	case pl.chunk > 0:
 		return fmt.Sprintf("key streamed, chunks of %d points", pl.chunk)
 	case pl.serial:

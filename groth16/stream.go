@@ -39,6 +39,9 @@ func (s *streamSlot) free(dev backend.Backend, q backend.Queue) error {
 // newStreamKey allocates a stream window of two slots of pl.chunk points;
 // the bases stay on the host, in pk.
 func newStreamKey(dev backend.Backend, q backend.Queue, pk *gnarkgroth16.ProvingKey, pl plan, alloc func(bytes int64) (backend.Buffer, error)) (*deviceKey, error) {
+	if hostless(pk) {
+		return nil, errNoHostBases
+	}
 	k := &deviceKey{plan: pl, pk: pk, nbA: len(pk.G1.A), nbB: len(pk.G1.B), nbK: len(pk.G1.K), nbZ: len(pk.G1.Z)}
 	c := int64(pl.chunk)
 	for i := range k.slots {

@@ -1,6 +1,8 @@
 package synth
 
 import (
+	cryptorand "crypto/rand"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"runtime"
@@ -11,63 +13,26 @@ import (
 	curve "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fp"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
-	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr/fft"
-	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr/pedersen"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
-	groth16bls "github.com/consensys/gnark/backend/groth16/bls12-381"
 	"github.com/consensys/gnark/constraint"
 	cs "github.com/consensys/gnark/constraint/bls12-381"
 )
 
-// RandomKey builds a proving key for ccs with random, distinct bases (see
-// randomPointsG1). It has the shape gnark's Setup gives (no point at
-// infinity), so every prover accepts it, but it belongs to no toxic waste:
-// its proofs do not verify. It is for timing at sizes where a real setup
-// takes too long.
+// RandomKey builds a proving key for ccs with random, distinct bases (a
+// KeySource's, from a fresh seed), in host memory. It has the shape gnark's
+// Setup gives (no point at infinity), so every prover accepts it, but it
+// belongs to no toxic waste: its proofs do not verify. It is for timing at
+// sizes where a real setup takes too long.
 func RandomKey(ccs constraint.ConstraintSystem) (gnarkgroth16.ProvingKey, error) {
-	ks, err := shapeOf(ccs)
+	var seed [8]byte
+	if _, err := cryptorand.Read(seed[:]); err != nil {
+		return nil, fmt.Errorf("random key: seed: %w", err)
+	}
+	src, err := NewKeySource(ccs, binary.LittleEndian.Uint64(seed[:]))
 	if err != nil {
 		return nil, err
 	}
-	nbWires, nbK, n, ci := ks.nbWires, ks.nbK, ks.n, ks.ci
-
-	pk := new(groth16bls.ProvingKey)
-	// Provers read only the domain's size, generator and coset shift; its
-	// twiddle and coset tables (4n elements: 16 GiB at 2^27) are not kept,
-	// and gnark's FFTs build what they need as they run.
-	pk.Domain = *fft.NewDomain(n, fft.WithoutPrecompute())
-	_, _, g1, g2 := curve.Generators()
-	g1s, err := randomPointsG1(&g1, 3+2*nbWires+nbK+int(n)-1)
-	if err != nil {
-		return nil, err
-	}
-	pk.G1.Alpha, pk.G1.Beta, pk.G1.Delta = g1s[0], g1s[1], g1s[2]
-	g1s = g1s[3:]
-	pk.G1.A, g1s = g1s[:nbWires], g1s[nbWires:]
-	pk.G1.B, g1s = g1s[:nbWires], g1s[nbWires:]
-	pk.G1.K, g1s = g1s[:nbK], g1s[nbK:]
-	pk.G1.Z = g1s
-	g2s, err := randomPointsG2(&g2, 2+nbWires)
-	if err != nil {
-		return nil, err
-	}
-	pk.G2.Beta, pk.G2.Delta = g2s[0], g2s[1]
-	pk.G2.B = g2s[2:]
-	pk.InfinityA = make([]bool, nbWires)
-	pk.InfinityB = make([]bool, nbWires)
-
-	if len(ci) > 0 {
-		bases := make([][]curve.G1Affine, len(ci))
-		for i := range ci {
-			if bases[i], err = randomPointsG1(&g1, len(ci[i].PrivateCommitted)); err != nil {
-				return nil, err
-			}
-		}
-		if pk.CommitmentKeys, _, err = pedersen.Setup(bases); err != nil {
-			return nil, fmt.Errorf("random key: commitment keys: %w", err)
-		}
-	}
-	return pk, nil
+	return src.Key()
 }
 
 // keyShape is what a proving key's size follows from.
@@ -202,7 +167,12 @@ func randomPointsG2(g *curve.G2Affine, n int) ([]curve.G2Affine, error) {
 
 // batchToAffineG1 is batchToAffineG2 over Fp.
 func batchToAffineG1(in []curve.G1Jac, out []curve.G1Affine) {
-	prefix := make([]fp.Element, len(in))
+	batchToAffineG1Into(in, out, make([]fp.Element, len(in)))
+}
+
+// batchToAffineG1Into is batchToAffineG1 with prefix (len(in) elements)
+// as its scratch.
+func batchToAffineG1Into(in []curve.G1Jac, out []curve.G1Affine, prefix []fp.Element) {
 	var acc fp.Element
 	acc.SetOne()
 	for i := range in {
@@ -229,7 +199,12 @@ func batchToAffineG1(in []curve.G1Jac, out []curve.G1Affine) {
 // batchToAffineG2 converts Jacobian points to affine with one inversion
 // (Montgomery's trick): x = X/Z², y = Y/Z³.
 func batchToAffineG2(in []curve.G2Jac, out []curve.G2Affine) {
-	prefix := make([]curve.E2, len(in))
+	batchToAffineG2Into(in, out, make([]curve.E2, len(in)))
+}
+
+// batchToAffineG2Into is batchToAffineG2 with prefix (len(in) elements)
+// as its scratch.
+func batchToAffineG2Into(in []curve.G2Jac, out []curve.G2Affine, prefix []curve.E2) {
 	var acc curve.E2
 	acc.SetOne()
 	for i := range in {

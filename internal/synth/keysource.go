@@ -1,0 +1,264 @@
+package synth
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+
+	curve "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fp"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr/fft"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr/pedersen"
+	groth16bls "github.com/consensys/gnark/backend/groth16/bls12-381"
+	"github.com/consensys/gnark/constraint"
+)
+
+// The base vectors of a proving key, as KeySource.G1Bases numbers them
+// (groth16.BaseSource's numbering).
+const (
+	VectorA = iota
+	VectorB
+	VectorK
+	VectorZ
+)
+
+// KeySource draws the bases of a random proving key for one circuit, any
+// block of them on demand: the same seed gives the same bases, whichever
+// blocks are drawn and in what order. Point i of the G1 sequence is
+// Rᵢ/side + Qᵢ%side for two tables R and Q of side ≈ √(G1 points) random
+// multiples of the generator (likewise in G2): distinct with overwhelming
+// probability, with no relation among them that a multi-scalar
+// multiplication could exploit, and about a microsecond a point to draw.
+//
+// The G1 sequence is α, β, δ, A (one point a wire), B (one a wire), K, Z
+// (n − 1), then each commitment's bases; the G2 sequence is β, δ, B.
+// A KeySource is safe for concurrent use.
+type KeySource struct {
+	ks         keyShape
+	offG1      [5]int // start of A, B, K, Z and the commitment bases in the G1 sequence
+	r1, q1     []curve.G1Affine
+	r2, q2     []curve.G2Affine
+	side1      int
+	side2      int
+	nG1, nG2   int
+	jac1, jac2 sync.Pool // conversion scratch, one block's worth
+
+	frameOnce sync.Once
+	head      *groth16bls.ProvingKey // the key without its five base vectors
+	headErr   error
+}
+
+// NewKeySource prepares the tables of a random key for ccs from seed.
+func NewKeySource(ccs constraint.ConstraintSystem, seed uint64) (*KeySource, error) {
+	ks, err := shapeOf(ccs)
+	if err != nil {
+		return nil, err
+	}
+	s := &KeySource{ks: ks}
+	s.offG1[VectorA] = 3
+	s.offG1[VectorB] = s.offG1[VectorA] + ks.nbWires
+	s.offG1[VectorK] = s.offG1[VectorB] + ks.nbWires
+	s.offG1[VectorZ] = s.offG1[VectorK] + ks.nbK
+	s.offG1[4] = s.offG1[VectorZ] + int(ks.n) - 1
+	s.nG1 = s.offG1[4]
+	for i := range ks.ci {
+		s.nG1 += len(ks.ci[i].PrivateCommitted)
+	}
+	s.nG2 = 2 + ks.nbWires
+
+	var rs [32]byte
+	binary.LittleEndian.PutUint64(rs[:], seed)
+	copy(rs[8:], "g16 random key")
+	rng := rand.NewChaCha8(rs)
+	_, _, g1, g2 := curve.Generators()
+	s.side1, s.side2 = tableSide(s.nG1), tableSide(s.nG2)
+	t1 := curve.BatchScalarMultiplicationG1(&g1, seededScalars(rng, 2*s.side1))
+	t2 := curve.BatchScalarMultiplicationG2(&g2, seededScalars(rng, 2*s.side2))
+	s.r1, s.q1 = t1[:s.side1], t1[s.side1:]
+	s.r2, s.q2 = t2[:s.side2], t2[s.side2:]
+	s.jac1.New = func() any { return new(jacBlock1) }
+	s.jac2.New = func() any { return new(jacBlock2) }
+	return s, nil
+}
+
+// seededScalars draws n field elements from rng (32 bytes each, reduced
+// modulo r).
+func seededScalars(rng *rand.ChaCha8, n int) []fr.Element {
+	out := make([]fr.Element, n)
+	var b [fr.Bytes]byte
+	for i := range out {
+		_, _ = rng.Read(b[:]) // ChaCha8's Read never fails
+		out[i].SetBytes(b[:])
+	}
+	return out
+}
+
+// jacBlock1 and jacBlock2 are one block's Jacobian sums and the prefix
+// products of their Z coordinates.
+type jacBlock1 struct {
+	jac    [sumBlock]curve.G1Jac
+	prefix [sumBlock]fp.Element
+}
+
+type jacBlock2 struct {
+	jac    [sumBlock]curve.G2Jac
+	prefix [sumBlock]curve.E2
+}
+
+// Len is how many points G1Bases has in vector v (VectorA … VectorZ), and
+// G2Len how many G2Bases has.
+func (s *KeySource) Len(v int) int {
+	if v < VectorA || v > VectorZ {
+		return 0
+	}
+	return s.offG1[v+1] - s.offG1[v]
+}
+
+// G2Len is the number of B points in G2 (one a wire).
+func (s *KeySource) G2Len() int { return s.ks.nbWires }
+
+// G1Bases writes points [lo, lo+len(out)) of vector v to out.
+func (s *KeySource) G1Bases(v, lo int, out []curve.G1Affine) error {
+	if v < VectorA || v > VectorZ {
+		return fmt.Errorf("random key: no G1 base vector %d", v)
+	}
+	if lo < 0 || len(out) > s.Len(v)-lo {
+		return fmt.Errorf("random key: G1 bases [%d, %d) outside vector %d of %d points", lo, lo+len(out), v, s.Len(v))
+	}
+	s.g1Range(s.offG1[v]+lo, out)
+	return nil
+}
+
+// G2Bases writes the B points [lo, lo+len(out)) in G2 to out.
+func (s *KeySource) G2Bases(lo int, out []curve.G2Affine) error {
+	if lo < 0 || len(out) > s.ks.nbWires-lo {
+		return fmt.Errorf("random key: G2 bases [%d, %d) outside the %d B points", lo, lo+len(out), s.ks.nbWires)
+	}
+	s.g2Range(2+lo, out)
+	return nil
+}
+
+// g1Range writes G1 sequence points [lo, lo+len(out)) to out.
+func (s *KeySource) g1Range(lo int, out []curve.G1Affine) {
+	b := s.jac1.Get().(*jacBlock1)
+	defer s.jac1.Put(b)
+	for done := 0; done < len(out); done += sumBlock {
+		e := min(len(out), done+sumBlock)
+		jac := b.jac[:e-done]
+		for i := range jac {
+			p := lo + done + i
+			jac[i].FromAffine(&s.r1[p/s.side1])
+			jac[i].AddMixed(&s.q1[p%s.side1])
+		}
+		batchToAffineG1Into(jac, out[done:e], b.prefix[:len(jac)])
+	}
+}
+
+// g2Range writes G2 sequence points [lo, lo+len(out)) to out.
+func (s *KeySource) g2Range(lo int, out []curve.G2Affine) {
+	b := s.jac2.Get().(*jacBlock2)
+	defer s.jac2.Put(b)
+	for done := 0; done < len(out); done += sumBlock {
+		e := min(len(out), done+sumBlock)
+		jac := b.jac[:e-done]
+		for i := range jac {
+			p := lo + done + i
+			jac[i].FromAffine(&s.r2[p/s.side2])
+			jac[i].AddMixed(&s.q2[p%s.side2])
+		}
+		batchToAffineG2Into(jac, out[done:e], b.prefix[:len(jac)])
+	}
+}
+
+// Key returns the proving key with its bases drawn into host memory: the
+// key Hostless describes, materialised.
+func (s *KeySource) Key() (*groth16bls.ProvingKey, error) {
+	pk, err := s.frame()
+	if err != nil {
+		return nil, err
+	}
+	pk.G1.A = make([]curve.G1Affine, s.Len(VectorA))
+	pk.G1.B = make([]curve.G1Affine, s.Len(VectorB))
+	pk.G1.K = make([]curve.G1Affine, s.Len(VectorK))
+	pk.G1.Z = make([]curve.G1Affine, s.Len(VectorZ))
+	pk.G2.B = make([]curve.G2Affine, s.ks.nbWires)
+	for v, dst := range [][]curve.G1Affine{pk.G1.A, pk.G1.B, pk.G1.K, pk.G1.Z} {
+		parallelChunks(len(dst), func(lo, hi int) { s.g1Range(s.offG1[v]+lo, dst[lo:hi]) })
+	}
+	parallelChunks(len(pk.G2.B), func(lo, hi int) { s.g2Range(2+lo, pk.G2.B[lo:hi]) })
+	return pk, nil
+}
+
+// Hostless returns the proving key without a host copy of its bases: its
+// G1 A, B, K, Z and G2 B vectors have their lengths, but are read-only
+// address space that was never written (all zero, taking no memory; the
+// address space is held for the life of the process). Every other field
+// (α, β, δ, the domain, the infinity flags, the commitment keys) is set.
+// Only a device key filled from s (groth16.NewDeviceKeyFrom) proves with
+// it; a prover that reads its host bases refuses it.
+func (s *KeySource) Hostless() (*groth16bls.ProvingKey, error) {
+	pk, err := s.frame()
+	if err != nil {
+		return nil, err
+	}
+	if pk.G1.A, err = placeholder[curve.G1Affine](s.Len(VectorA)); err != nil {
+		return nil, err
+	}
+	if pk.G1.B, err = placeholder[curve.G1Affine](s.Len(VectorB)); err != nil {
+		return nil, err
+	}
+	if pk.G1.K, err = placeholder[curve.G1Affine](s.Len(VectorK)); err != nil {
+		return nil, err
+	}
+	if pk.G1.Z, err = placeholder[curve.G1Affine](s.Len(VectorZ)); err != nil {
+		return nil, err
+	}
+	if pk.G2.B, err = placeholder[curve.G2Affine](s.ks.nbWires); err != nil {
+		return nil, err
+	}
+	return pk, nil
+}
+
+// frame is a copy of the key without its five base vectors, the same for
+// every call (pedersen.Setup draws the commitment keys' σ from
+// crypto/rand: they are drawn once a source).
+func (s *KeySource) frame() (*groth16bls.ProvingKey, error) {
+	s.frameOnce.Do(func() { s.head, s.headErr = s.drawFrame() })
+	if s.headErr != nil {
+		return nil, s.headErr
+	}
+	pk := *s.head
+	return &pk, nil
+}
+
+func (s *KeySource) drawFrame() (*groth16bls.ProvingKey, error) {
+	pk := new(groth16bls.ProvingKey)
+	// Provers read only the domain's size, generator and coset shift; its
+	// twiddle and coset tables (4n elements: 16 GiB at 2^27) are not kept,
+	// and gnark's FFTs build what they need as they run.
+	pk.Domain = *fft.NewDomain(s.ks.n, fft.WithoutPrecompute())
+	var head [3]curve.G1Affine
+	s.g1Range(0, head[:])
+	pk.G1.Alpha, pk.G1.Beta, pk.G1.Delta = head[0], head[1], head[2]
+	var head2 [2]curve.G2Affine
+	s.g2Range(0, head2[:])
+	pk.G2.Beta, pk.G2.Delta = head2[0], head2[1]
+	pk.InfinityA = make([]bool, s.ks.nbWires)
+	pk.InfinityB = make([]bool, s.ks.nbWires)
+	if ci := s.ks.ci; len(ci) > 0 {
+		bases := make([][]curve.G1Affine, len(ci))
+		at := s.offG1[4]
+		for i := range ci {
+			bases[i] = make([]curve.G1Affine, len(ci[i].PrivateCommitted))
+			s.g1Range(at, bases[i])
+			at += len(bases[i])
+		}
+		var err error
+		if pk.CommitmentKeys, _, err = pedersen.Setup(bases); err != nil {
+			return nil, fmt.Errorf("random key: commitment keys: %w", err)
+		}
+	}
+	return pk, nil
+}

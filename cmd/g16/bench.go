@@ -122,12 +122,26 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	var vk gnarkgroth16.VerifyingKey
 	keyNote := ""
 	start = time.Now()
+	var src *synth.KeySource // the random key's bases, drawn on each device
 	if f.keys == "random" {
-		if err := randomKeyPreflight(ccs, hostmem.Available(), stdout); err != nil {
+		// One proof on our backends alone, with a resident key: each
+		// device's key buffer is filled from the source, block by block,
+		// and the host holds no copy of the bases.
+		onDevice := f.cache == "" && f.partitions == 0 && f.noGnark && f.residentKey
+		if err := randomKeyPreflight(ccs, hostmem.Available(), !onDevice, stdout); err != nil {
 			return err
 		}
 		keyNote = "random bases (proofs cannot verify; backends must still agree byte for byte)"
-		if f.cache != "" {
+		if onDevice {
+			fmt.Fprintf(stderr, "keys: random bases for %d constraints, drawn on the devices\n", n)
+			if src, err = synth.NewKeySource(ccs, f.seed); err != nil {
+				return err
+			}
+			if pk, err = src.Hostless(); err != nil {
+				return err
+			}
+			keyNote = "random key drawn on the device, no host copy (proofs cannot verify; backends must still agree byte for byte)"
+		} else if f.cache != "" {
 			var cached bool
 			if pk, cached, err = cachedRandomKey(f.cache, circuit.name, ccs); err != nil {
 				return err
@@ -170,7 +184,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if f.partitions > 0 {
 		err = benchBatch(f, ccs, circuit.witness, pk, vk, devs, stdout, stderr)
 	} else {
-		err = benchSingle(f, ccs, circuit.witness, pk, vk, devs, stdout, stderr)
+		err = benchSingle(f, ccs, circuit.witness, pk, src, vk, devs, stdout, stderr)
 	}
 	reportMemory(stdout, pk, devs, rssCompile, rssKeys)
 	return err
@@ -231,7 +245,7 @@ func median(d []time.Duration) time.Duration {
 	return s[len(s)/2]
 }
 
-func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(int) (witness.Witness, error), pk gnarkgroth16.ProvingKey, vk gnarkgroth16.VerifyingKey,
+func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(int) (witness.Witness, error), pk gnarkgroth16.ProvingKey, src *synth.KeySource, vk gnarkgroth16.VerifyingKey,
 	devs []namedBackend, stdout, stderr io.Writer) error {
 	w, err := witnessFor(0)
 	if err != nil {
@@ -258,18 +272,17 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(
 
 	// With --resident-key our backends keep the key's bases on the device
 	// across proofs, uploaded once here (timed apart).
-	keys := make([]*groth16.DeviceKey, len(devs))
-	if f.residentKey {
-		for i, d := range devs {
-			start := time.Now()
-			k, err := groth16.NewDeviceKey(d.dev, pk)
-			if err != nil {
-				return fmt.Errorf("%s: %w", d.name, err)
-			}
+	// With src (a random key without a host copy) each device's key is
+	// drawn into its own memory; a device the key does not fit would
+	// stream it from a host copy, which is then drawn for every device.
+	keys, pk, err := residentKeys(f.residentKey, devs, pk, src, stdout)
+	for _, k := range keys {
+		if k != nil {
 			defer k.Close()
-			keys[i] = k
-			fmt.Fprintf(stdout, "%s: proving key resident (%d MiB), uploaded once in %s\n", d.name, k.Bytes()>>20, fmtDur(time.Since(start)))
 		}
+	}
+	if err != nil {
+		return err
 	}
 	// With a resident key each backend proves through one long-lived
 	// Prover, as a service would: what it prepares once per circuit (our
@@ -567,16 +580,21 @@ func agreement(identical bool, provers int) string {
 // proof's vectors take, beside what the host has available, and fails
 // before the key is drawn when they cannot fit in it. avail is the host's
 // available memory (0: unknown, no check).
-func randomKeyPreflight(ccs constraint.ConstraintSystem, avail int64, stdout io.Writer) error {
-	key, err := synth.RandomKeyBytes(ccs)
+func randomKeyPreflight(ccs constraint.ConstraintSystem, avail int64, hostKey bool, stdout io.Writer) error {
+	keyAll, err := synth.RandomKeyBytes(ccs)
 	if err != nil {
 		return err
 	}
+	key := keyAll
 	internal, secret, public := ccs.GetNbVariables()
 	n := int64(ecNextPow2(ccs.GetNbConstraints()))
 	// W and the K MSM's wires, a, b and c padded to the domain.
 	vectors := (2*int64(internal+secret+public) + 3*n) * 32
-	fmt.Fprintf(stdout, "memory budget: random key %s, one proof's W, K wires, a, b, c %s, host available now %s\n", gib(key), gib(vectors), gib(avail))
+	where := "on the host"
+	if !hostKey {
+		where, key = "drawn on the device, none on the host", 0
+	}
+	fmt.Fprintf(stdout, "memory budget: random key %s (%s), one proof's W, K wires, a, b, c %s, host available now %s\n", gib(keyAll), where, gib(vectors), gib(avail))
 	if avail > 0 && key+vectors > avail {
 		return fmt.Errorf("a random key of %s and one proof's vectors of %s do not fit the %s the host has available", gib(key), gib(vectors), gib(avail))
 	}

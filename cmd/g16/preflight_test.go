@@ -9,7 +9,7 @@ import (
 )
 
 // TestRandomKeyPreflight: bench says what a random key and a proof's
-// vectors take, and refuses, before drawing the key, a host whose
+// vectors take, and refuses (when the key has a host copy), before drawing the key, a host whose
 // available memory is below that; an unknown amount (0) is not checked.
 func TestRandomKeyPreflight(t *testing.T) {
 	ccs, _, err := synth.Compile(synth.Mix, 1<<10)
@@ -21,15 +21,24 @@ func TestRandomKeyPreflight(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := randomKeyPreflight(ccs, key, &out); err == nil || !strings.Contains(err.Error(), "do not fit") {
+	if err := randomKeyPreflight(ccs, key, true, &out); err == nil || !strings.Contains(err.Error(), "do not fit") {
 		t.Fatalf("preflight with room for the key alone: %v, want a does-not-fit error", err)
 	}
 	if !strings.Contains(out.String(), "memory budget: random key") {
 		t.Fatalf("no budget line: %q", out.String())
 	}
 	for _, avail := range []int64{0, 1 << 40} {
-		if err := randomKeyPreflight(ccs, avail, &out); err != nil {
+		if err := randomKeyPreflight(ccs, avail, true, &out); err != nil {
 			t.Fatalf("preflight with %d bytes available: %v", avail, err)
 		}
+	}
+	// A key drawn on the device takes no host memory: room for the
+	// vectors is enough, and the line says where the key is.
+	out.Reset()
+	if err := randomKeyPreflight(ccs, key, false, &out); err != nil {
+		t.Fatalf("preflight of a key drawn on the device, with room for the key's size: %v", err)
+	}
+	if !strings.Contains(out.String(), "drawn on the device, none on the host") {
+		t.Fatalf("budget line does not say the key is on the device: %q", out.String())
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/consensys/gnark/constraint"
+	csolver "github.com/consensys/gnark/constraint/solver"
 )
 
 // scratch is one task's reusable memory.
@@ -59,6 +60,12 @@ func (st *state) callHint(slot uint32, calldata []uint32, sc *scratch) error {
 	if f == nil {
 		return errors.New("missing hint function")
 	}
+	return st.callHintFunc(f, calldata, sc)
+}
+
+// callHintFunc calls f through big.Ints with a hint instruction's inputs
+// and outputs.
+func (st *state) callHintFunc(f csolver.Hint, calldata []uint32, sc *scratch) error {
 	nbIn := int(calldata[2])
 	ins := sc.inputs(nbIn)
 	j := st.readInputs(calldata, 0, nbIn, 3, sc)

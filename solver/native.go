@@ -16,7 +16,8 @@ type nativeHint func(st *state, calldata []uint32, sc *scratch) error
 
 // nativeHints are std hints computed here on field elements: the ones that
 // gnark v0.16.1's solver computes natively, with the results and errors of
-// gnark's native code, and the small ones of native_std.go. A hint function
+// gnark's native code, the small ones of native_std.go and the GLV scalar
+// decomposition of native_emulated.go. A hint function
 // under another name (a caller's replacement) is called as given.
 var nativeHints = map[string]nativeHint{
 	"github.com/consensys/gnark/std/math/bits.nBits":          (*state).nBits,
@@ -29,6 +30,8 @@ var nativeHints = map[string]nativeHint{
 	"github.com/consensys/gnark/std/math/uints.toBytes":          (*state).toBytes,
 	"github.com/consensys/gnark/std/math/bitslice.partitionHint": (*state).partition,
 	"github.com/consensys/gnark/constraint/solver.InvZeroHint":   (*state).invZero,
+
+	rationalReconstructExtName: (*state).rationalReconstructExt,
 }
 
 // nativeFor returns the native form of hint f, registered under name, or nil.

@@ -11,3 +11,10 @@ func SetParallelism(tasks int, minCost int64) (restore func()) {
 	}
 	return func() { forceTasks, minTaskCost, checkBlock = oldTasks, oldCost, oldBlock }
 }
+
+// RationalReconstructExtHint is the native form of gnark's
+// sw_emulated.rationalReconstructExt hint.
+var RationalReconstructExtHint = rationalReconstructExtHint
+
+// RationalReconstructExtName is the name gnark registers that hint under.
+const RationalReconstructExtName = rationalReconstructExtName

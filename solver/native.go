@@ -16,8 +16,9 @@ type nativeHint func(st *state, calldata []uint32, sc *scratch) error
 
 // nativeHints are std hints computed here on field elements: the ones that
 // gnark v0.16.1's solver computes natively, with the results and errors of
-// gnark's native code, the small ones of native_std.go and the GLV scalar
-// decomposition of native_emulated.go. A hint function
+// gnark's native code, the small ones of native_std.go, the GLV scalar
+// decomposition of native_emulated.go and the emulated multiplication of
+// native_emulated_mul.go. A hint function
 // under another name (a caller's replacement) is called as given.
 var nativeHints = map[string]nativeHint{
 	"github.com/consensys/gnark/std/math/bits.nBits":          (*state).nBits,
@@ -32,6 +33,7 @@ var nativeHints = map[string]nativeHint{
 	"github.com/consensys/gnark/constraint/solver.InvZeroHint":   (*state).invZero,
 
 	rationalReconstructExtName: (*state).rationalReconstructExt,
+	mulHintName:                (*state).mulHint,
 }
 
 // nativeFor returns the native form of hint f, registered under name, or nil.

@@ -12,11 +12,13 @@ import (
 )
 
 // Compile builds a circuit with at most target constraints, as close to it
-// as the mix allows: the circuit CompileFrontend compiles, built faster and
-// in less memory. gnark's frontend compiles the fixed part (the bit
-// decompositions and range checks, with their BSB22 commitment: an eighth
-// of the constraints); the multiplication chain, the rest, is appended to
-// the compiled system through gnark's constraint API, one R1C a link:
+// as the mix allows: the circuit CompileFrontend compiles (with the bits'
+// sum checked in one constraint rather than gnark's compressed partial
+// sums), built in a fraction of the time and memory. gnark's frontend
+// compiles the range checks, with their BSB22 commitment; the bit
+// decompositions (an eighth of the constraints, bits.go) and the
+// multiplication chain (the rest) are appended to the compiled system in
+// gnark's layout, one R1C a link:
 //
 //	x₁ = X·X, xᵢ₊₁ = xᵢ·X (i < Chain), then x_Chain·1 = Y
 //
@@ -33,8 +35,9 @@ func Compile(mix string, target int) (constraint.ConstraintSystem, Shape, error)
 	if err != nil {
 		return nil, Shape{}, err
 	}
-	// The chain's links and the final check against Y.
-	if fixed := ccs.GetNbConstraints(); fixed+1 > target {
+	// The bit decompositions, the check of Z, the chain's links and the
+	// final check against Y.
+	if fixed := ccs.GetNbConstraints() + bitsConstraints(s.NbBits); fixed+1 > target {
 		return nil, Shape{}, fmt.Errorf("constraint count %d too small for the %q mix (its fixed part has %d)", target, mix, fixed+1)
 	} else {
 		s.Chain = target - fixed - 1
@@ -43,6 +46,9 @@ func Compile(mix string, target int) (constraint.ConstraintSystem, Shape, error)
 	if !ok {
 		return nil, Shape{}, fmt.Errorf("internal error: gnark compiled a %T, not a BLS12-381 R1CS", ccs)
 	}
+	if err := appendBits(sys, s.NbBits); err != nil {
+		return nil, Shape{}, err
+	}
 	if err := appendChain(sys, s.Chain); err != nil {
 		return nil, Shape{}, err
 	}
@@ -50,7 +56,14 @@ func Compile(mix string, target int) (constraint.ConstraintSystem, Shape, error)
 }
 
 // appendChain adds the chain of n multiplications by the secret input X to
-// sys, and the check of its end against the public input Y.
+// sys, and the check of its end against the public input Y. It writes the
+// instructions, their calldata and their levels straight into sys's
+// arrays, as AddR1C would lay them out (an R1C of one term a side is 10
+// words of calldata: their count, the three lengths, then coefficient and
+// wire of each term), without AddR1C's per-constraint cost: link i is
+// solved at level i (it reads link i−1's wire), the check at level n.
+// gnark's level builder (unexported) does not learn the chain's wires, so
+// nothing may be added to sys through gnark's API afterwards.
 func appendChain(sys *cs.R1CS, n int) error {
 	x := slices.Index(sys.Secret, "X")
 	y := slices.Index(sys.Public, "Y")
@@ -59,25 +72,43 @@ func appendChain(sys *cs.R1CS, n int) error {
 	}
 	xWire := uint32(sys.GetNbPublicVariables() + x)
 	bID := genericR1C(sys)
-	term := func(wire uint32) constraint.LinearExpression {
-		return constraint.LinearExpression{{CID: constraint.CoeffIdOne, VID: wire}}
-	}
-	xTerm := term(xWire)
-	// The chain's sizes are known: the system's arrays grow once to the
-	// length they end at, not by doubling, which at 2^27 would leave up
-	// to half of their 8 GiB unused and copy them at each growth. An R1C
-	// of one term a side is 10 words of calldata.
+	one := uint32(constraint.CoeffIdOne)
+	wire := uint32(sys.NbInternalVariables + sys.GetNbPublicVariables() + sys.GetNbSecretVariables())
+	// The arrays grow once to the length they end at, not by doubling,
+	// which at 2^27 would leave up to half of their 8 GiB unused and copy
+	// them at each growth. The levels past the frontend's hold one
+	// instruction each, in one shared array.
 	sys.CallData = slices.Grow(sys.CallData, 10*(n+1))
 	sys.Instructions = slices.Grow(sys.Instructions, n+1)
 	sys.Levels = slices.Grow(sys.Levels, n+1)
+	own := make([]uint32, n+1)
 	acc := xWire
-	for range n {
-		next := uint32(sys.AddInternalVariable())
-		sys.AddR1C(constraint.R1C{L: term(acc), R: xTerm, O: term(next)}, bID)
-		acc = next
+	for i := 0; i <= n; i++ {
+		r, o, offset := xWire, wire, wire+1
+		if i == n { // the check x_Chain·1 = Y; wire 0 is the constant one
+			r, o, offset = 0, uint32(y), wire
+		}
+		id := uint32(len(sys.Instructions))
+		sys.Instructions = append(sys.Instructions, constraint.PackedInstruction{
+			BlueprintID:      bID,
+			ConstraintOffset: uint32(sys.NbConstraints),
+			WireOffset:       offset,
+			StartCallData:    uint64(len(sys.CallData)),
+		})
+		sys.CallData = append(sys.CallData, 10, 1, 1, 1, one, acc, one, r, one, o)
+		sys.NbConstraints++
+		if i < len(sys.Levels) {
+			sys.Levels[i] = append(sys.Levels[i], id)
+		} else {
+			own[i] = id
+			sys.Levels = append(sys.Levels, own[i:i+1:i+1])
+		}
+		if i < n {
+			acc = wire
+			wire++
+		}
 	}
-	// Wire 0 is the constant one.
-	sys.AddR1C(constraint.R1C{L: term(acc), R: term(0), O: term(uint32(y))}, bID)
+	sys.NbInternalVariables += n
 	return nil
 }
 

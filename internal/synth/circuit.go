@@ -23,8 +23,9 @@ type Circuit struct {
 	Chain   int `gnark:"-"`
 	NbBits  int `gnark:"-"`
 	NbRange int `gnark:"-"`
-	// Appended leaves the chain and its check against Y out of Define:
-	// Compile appends them to the compiled system (chain.go).
+	// Appended leaves the chain and its check against Y, the bit
+	// decompositions and the check of Z out of Define: Compile appends
+	// them to the compiled system (chain.go, bits.go).
 	Appended bool `gnark:"-"`
 
 	X      frontend.Variable   `gnark:",secret"`
@@ -43,11 +44,22 @@ func (c *Circuit) Define(api frontend.API) error {
 		api.AssertIsEqual(acc, c.Y)
 	}
 
+	if c.Appended {
+		// Compile appends the bit decompositions and the check of Z
+		// (bits.go); only the range checks are built here.
+		if len(c.Ranged) > 0 {
+			rc := rangecheck.New(api)
+			for _, v := range c.Ranged {
+				rc.Check(v, 32)
+			}
+		}
+		return nil
+	}
 	sum := frontend.Variable(0)
 	for _, v := range c.Bits {
-		for _, b := range api.ToBinary(v, 64) {
-			sum = api.Add(sum, b)
-		}
+		// One Add a decomposition: each Add copies sum's terms.
+		bits := api.ToBinary(v, 64)
+		sum = api.Add(sum, bits[0], bits[1:]...)
 	}
 	if len(c.Ranged) > 0 {
 		rc := rangecheck.New(api)

@@ -10,8 +10,9 @@
 # large sizes limit25, batch24limit, big26, big27: each of those is one command
 # of several minutes; the big ones poll nvidia-smi for the device's peak;
 # limit25 and batch24limit keep their circuit and random key in $G16_KEYS, so
-# a second run skips the compile; big26 and big27 do not, their keys would
-# fill the disk).
+# a second run skips the compile; big26 and big27 do not: their random keys
+# are drawn straight into the GPU's memory, with no host copy, and they run
+# under timeout, 150 s and 240 s).
 # Logs go to $OUT (or ./e2e-logs). The std circuits' gnark setup keys are
 # cached in $G16_KEYS (default $TMPDIR/g16-keys), outside $OUT: sha256batch
 # after sha256 in one run reuses the key.
@@ -91,8 +92,8 @@ for s in $steps; do
 		;;
 	limit25) step "2^25 under a 16 GiB limit, beside an unlimited backend" limit25.log smipeak "$bin/g16" bench --backend cuda --size 2^25 --keys random --proofs 1 --no-gnark --compare-cpu=false --warmup=false --device-memory 16GiB --cache "$keys" ;;
 	batch24limit) step "batch 10 x 2^24 under a 16 GiB limit, beside an unlimited backend" batch24limit.log smipeak "$bin/g16" bench --backend cuda --size 2^24 --keys random --partitions 10 --no-gnark --compare-cpu=false --device-memory 16GiB --cache "$keys" ;;
-	big26) step "2^26, random key" big26.log smipeak "$bin/g16" bench --backend cuda --size 2^26 --keys random --proofs 1 --no-gnark --compare-cpu=false --warmup=false ;;
-	big27) step "2^27, random key" big27.log smipeak "$bin/g16" bench --backend cuda --size 2^27 --keys random --proofs 1 --no-gnark --compare-cpu=false --warmup=false ;;
+	big26) step "2^26, random key drawn on the device (at most 150 s)" big26.log smipeak timeout 150 "$bin/g16" bench --backend cuda --size 2^26 --keys random --proofs 1 --no-gnark --compare-cpu=false --warmup=false ;;
+	big27) step "2^27, random key drawn on the device (at most 240 s)" big27.log smipeak timeout 240 "$bin/g16" bench --backend cuda --size 2^27 --keys random --proofs 1 --no-gnark --compare-cpu=false --warmup=false ;;
 	gpus) step "batch 10 x 2^22, 1 and 2 GPUs" gpus22.log "$bin/g16" bench --backend cuda --size 2^22 --keys random --partitions 10 --gpus 1,2 --no-gnark --compare-cpu=false ;;
 	esac
 done

@@ -44,7 +44,8 @@
 // partition's NTTs and MSMs run on a device, the next is solved on the host
 // and staged. Each proof is byte-identical to what Prove gives for the same
 // witness and randomness. A DeviceKey is a key resident on a device that the
-// caller owns, for Provers to share (WithDeviceKey).
+// caller owns, for Provers to share (WithDeviceKey); NewDeviceKeyFrom fills
+// one block by block from a BaseSource, with no host copy of the bases.
 //
 // # Options
 //

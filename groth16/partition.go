@@ -388,11 +388,12 @@ func (t *partition) release() {
 // On a GPU the wire MSMs need nothing from H, so they start at once and
 // hide the upload of a, b, c and H behind them. On a host-bound backend
 // (the CPU backend) that would only make them compete for the cores, so H
-// runs first and the five MSMs after it, one at a time, each on all the
-// backend's cores: side by side their host scratch (gnark-crypto's buckets
-// and scalar digits) adds up to as much as the key's bases at 2^20. When
-// key's plan says the MSMs' scratch does not fit side by side,
-// H runs first and the MSMs one at a time; when it streams the key, so do
+// runs first and the five MSMs after it: side by side, as gnark's prover
+// runs them, when the backend says their host scratch (gnark-crypto's
+// buckets and scalar digits, the compacted points) fits in the host's
+// memory, else one at a time, each on all the backend's cores
+// (hostsched.go). When key's plan says the MSMs' scratch does not fit side
+// by side, H runs first and the MSMs one at a time; when it streams the key, so do
 // they, each through the stream window (computeStreamed). compute returns
 // only when every MSM has finished.
 func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey, bufs []backend.Buffer, pending []int) error {
@@ -436,6 +437,14 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 		return nil
 	}
 	t.times.Plan = key.plan.String()
+	serial := key.plan.serial
+	if backend.IsHostBound(dev) && !serial && key.plan.chunk == 0 {
+		var note string
+		serial, note = hostMSMsSerial(dev, key, p.logN)
+		if note != "" {
+			t.times.Plan += "; " + note
+		}
+	}
 	if key.plan.chunk > 0 {
 		return t.computeStreamed(dev, q, key, bufs, computeH)
 	}
@@ -475,7 +484,7 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 	if hFirst {
 		msms = append(msms, msm{"MSM Z", &t.times.MSMZ, msmZ})
 	}
-	if key.plan.serial || backend.IsHostBound(dev) {
+	if serial {
 		for _, m := range msms {
 			s := time.Now()
 			err := m.run(q)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/big"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
@@ -17,27 +18,44 @@ func bigPow(x, e int) *big.Int {
 	return new(big.Int).Exp(big.NewInt(int64(x)), big.NewInt(int64(e)), nil)
 }
 
-// TestProveMatchesGnark checks, for each test circuit and a seed drawn
+// TestProveMatchesGnark checks, for each test circuit, both MSM schedules
+// of the CPU backend (side by side with a large host memory budget, one at
+// a time with a tiny one, each named in PhaseTimes.Plan) and a seed drawn
 // fresh each run, that our proof is byte-identical to gnark's for the same
 // randomness and that gnark's verifier accepts it.
 func TestProveMatchesGnark(t *testing.T) {
+	schedules := []struct {
+		name string
+		host int64 // cpu.WithHostMemory
+		note string
+	}{
+		{"side-by-side", 1 << 50, "MSMs side by side, NTT tables kept"},
+		{"one-at-a-time", 1, "MSMs one at a time"},
+	}
 	for _, f := range testFixtures(t) {
-		t.Run(f.name, func(t *testing.T) {
-			seed := rand.Uint64()
-			want := gnarkProof(t, f, seed)
-			proof, err := groth16.Prove(f.ccs, f.pk, f.witness,
-				groth16.WithBackend(cpu.MustNew()), groth16.WithRandomness(seeded(seed)))
-			if err != nil {
-				t.Fatalf("seed %d: Prove: %v", seed, err)
-			}
-			got := proofBytes(t, proof)
-			if !bytes.Equal(got, want) {
-				t.Fatalf("seed %d: proof differs from gnark's\n got %x\nwant %x", seed, got, want)
-			}
-			if err := gnarkgroth16.Verify(proof, f.vk, f.public); err != nil {
-				t.Fatalf("seed %d: gnark rejects our proof: %v", seed, err)
-			}
-		})
+		for _, sc := range schedules {
+			t.Run(f.name+"/"+sc.name, func(t *testing.T) {
+				seed := rand.Uint64()
+				want := gnarkProof(t, f, seed)
+				var plan string
+				proof, err := groth16.Prove(f.ccs, f.pk, f.witness,
+					groth16.WithBackend(cpu.MustNew(cpu.WithHostMemory(sc.host))), groth16.WithRandomness(seeded(seed)),
+					groth16.WithPhaseTimes(func(_ int, pt groth16.PhaseTimes) { plan = pt.Plan }))
+				if err != nil {
+					t.Fatalf("seed %d: Prove: %v", seed, err)
+				}
+				if !strings.Contains(plan, sc.note) {
+					t.Fatalf("plan %q does not say %q", plan, sc.note)
+				}
+				got := proofBytes(t, proof)
+				if !bytes.Equal(got, want) {
+					t.Fatalf("seed %d: proof differs from gnark's\n got %x\nwant %x", seed, got, want)
+				}
+				if err := gnarkgroth16.Verify(proof, f.vk, f.public); err != nil {
+					t.Fatalf("seed %d: gnark rejects our proof: %v", seed, err)
+				}
+			})
+		}
 	}
 }
 

@@ -49,6 +49,10 @@ type config struct {
 	// of at most pass points.
 	scratchPerPoint int64
 	scratchPass     int
+
+	// hostMemory is the host memory the schedule plans against
+	// (hostsched.go); 0: what the host has available.
+	hostMemory int64
 }
 
 // WithCapacity sets the device's memory capacity in bytes (0: unlimited).

@@ -14,11 +14,12 @@ import (
 // scalar field supports (r − 1 is divisible by 2^32).
 const MaxLogN = 32
 
-// maxTablesLogN is the largest transform size whose domain keeps its
-// twiddle and coset tables (4n elements: 128 MiB at 2^20, as much as a
-// fifth of that size's proving key). Larger transforms build what they
-// need as they run, one multiplication an element or less, beside the
-// ten or more of the transform itself.
+// maxTablesLogN is the largest transform size whose domain always keeps
+// its twiddle and coset tables (4n elements: 128 MiB at 2^20, as much as a
+// fifth of that size's proving key). A larger domain keeps them when the
+// host has the room (keepTables, hostsched.go); without them a transform
+// builds what it needs as it runs, one multiplication an element or less,
+// on one core.
 var maxTablesLogN = 18
 
 type domainKey struct {
@@ -29,11 +30,15 @@ type domainKey struct {
 // domainCache keeps one gnark-crypto domain per (size, coset shift): building
 // one computes its twiddle tables.
 type domainCache struct {
-	mu sync.Mutex
-	m  map[domainKey]*fft.Domain
+	mu     sync.Mutex
+	m      map[domainKey]*fft.Domain
+	tables map[int]bool // by logN: whether the domains made keep their tables
 }
 
-func (c *domainCache) get(logN int, shift fr.Element) *fft.Domain {
+// get returns the domain of 2^logN with the coset shift (zero: the
+// default), made on first use; keep says whether a new domain keeps its
+// tables.
+func (c *domainCache) get(logN int, shift fr.Element, keep func(logN int) bool) *fft.Domain {
 	if shift.IsZero() {
 		// A transform off the coset reads no coset table: the domain of
 		// the default shift, which the prover's coset transforms use too,
@@ -48,14 +53,31 @@ func (c *domainCache) get(logN int, shift fr.Element) *fft.Domain {
 	}
 	if c.m == nil {
 		c.m = make(map[domainKey]*fft.Domain)
+		c.tables = make(map[int]bool)
+	}
+	tables, made := c.tables[logN]
+	if !made {
+		tables = keep(logN)
+		c.tables[logN] = tables
 	}
 	opts := []fft.DomainOption{fft.WithShift(shift)}
-	if logN > maxTablesLogN {
+	if !tables {
 		opts = append(opts, fft.WithoutPrecompute())
 	}
 	d := fft.NewDomain(uint64(1)<<logN, opts...)
 	c.m[k] = d
 	return d
+}
+
+// hasTables says whether the domains of 2^logN keep their tables: as
+// made, or as keep would make them.
+func (c *domainCache) hasTables(logN int, keep func(logN int) bool) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t, ok := c.tables[logN]; ok {
+		return t
+	}
+	return keep(logN)
 }
 
 // NTT runs the transform spec describes on data, in place.
@@ -88,7 +110,7 @@ func (b *Backend) NTT(q backend.Queue, data backend.Buffer, spec backend.NTTSpec
 			opts = append(opts, fft.OnCoset())
 		}
 		opts = append(opts, fft.WithNbTasks(min(b.cfg.tasks, runtime.NumCPU())))
-		d := b.domains.get(spec.LogN, shift)
+		d := b.domains.get(spec.LogN, shift, b.keepTables)
 		dec := fft.DIF
 		if spec.Order == backend.DIT {
 			dec = fft.DIT

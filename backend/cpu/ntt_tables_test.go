@@ -3,6 +3,7 @@ package cpu
 import (
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
@@ -10,9 +11,10 @@ import (
 	"github.com/g16prover/g16/backend"
 )
 
-// TestNTTWithoutTables: the transforms of a domain that keeps no tables
-// (sizes above maxTablesLogN) equal those of one that does, in every
-// variant the prover uses, on random inputs.
+// TestNTTWithoutTables: above maxTablesLogN, a domain keeps its tables
+// when the host memory budget has room for them (WithHostMemory) and not
+// otherwise, and the transforms of a domain without tables equal those of
+// one with them, in every variant the prover uses, on random inputs.
 func TestNTTWithoutTables(t *testing.T) {
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
@@ -33,8 +35,8 @@ func TestNTTWithoutTables(t *testing.T) {
 		{LogN: logN, Inverse: true, Order: backend.DIF, Coset: true, CosetShift: shift},
 		{LogN: logN, Inverse: true, Order: backend.DIT, Coset: true, CosetShift: shift},
 	}
-	run := func(spec backend.NTTSpec) []fr.Element {
-		b := MustNew()
+	run := func(spec backend.NTTSpec, host int64, wantTables bool) []fr.Element {
+		b := MustNew(WithHostMemory(host))
 		buf, err := b.Alloc(nil, int64(n)*backend.ScalarBytes)
 		if err != nil {
 			t.Fatal(err)
@@ -49,15 +51,26 @@ func TestNTTWithoutTables(t *testing.T) {
 		if err := b.Download(nil, backend.AsBytes(out), buf, 0); err != nil {
 			t.Fatal(err)
 		}
+		if got := b.domains.hasTables(logN, b.keepTables); got != wantTables {
+			t.Fatalf("%+v, host memory %d, maxTablesLogN %d: domain keeps tables %v, want %v", spec, host, maxTablesLogN, got, wantTables)
+		}
+		_, note := b.HostSchedule(logN, []int{n}, n)
+		if want := map[bool]string{true: "NTT tables kept", false: "NTT tables built as needed"}[wantTables]; !strings.Contains(note, want) {
+			t.Fatalf("HostSchedule's note %q does not say %q", note, want)
+		}
 		return out
 	}
 	saved := maxTablesLogN
 	defer func() { maxTablesLogN = saved }()
 	for _, spec := range specs {
 		maxTablesLogN = logN
-		with := run(spec)
+		with := run(spec, 1, true) // always kept up to maxTablesLogN
 		maxTablesLogN = logN - 1
-		without := run(spec)
+		roomy := run(spec, tableBytes(logN)*tablesShare, true)
+		without := run(spec, tableBytes(logN)*tablesShare-1, false)
+		if !slices.Equal(with, roomy) {
+			t.Fatalf("%+v: the transform with tables kept for room differs", spec)
+		}
 		if slices.Equal(with, in) {
 			t.Fatalf("%+v: the transform left its input unchanged", spec)
 		}

@@ -23,7 +23,8 @@ import (
 
 // BenchmarkProveSHA256 times whole proofs of gnark's SHA-256 circuit
 // (G16_BENCH_MSG_BYTES bytes, default 32; random key: proofs do not
-// verify) by gnark's Prove and by g16 on the CPU backend, interleaved. Beside the wall time it reports the process's
+// verify) by gnark's Prove and by g16 on the CPU backend with its two
+// schedules, interleaved. Beside the wall time it reports the process's
 // CPU seconds per proof (user + system), which load from other processes
 // disturbs less on a shared machine.
 func BenchmarkProveSHA256(b *testing.B) {
@@ -59,14 +60,26 @@ func BenchmarkProveSHA256(b *testing.B) {
 	provers := map[string]func() error{
 		"gnark": func() error { _, err := gnarkgroth16.Prove(ccs, pk, w); return err },
 	}
-	pr, err := NewProver(ccs, pk, WithBackend(cpu.MustNew()))
-	if err != nil {
-		b.Fatal(err)
+	// g16-cpu chooses its MSM schedule and NTT tables by the host's
+	// memory; g16-cpu-frugal is told the host has none to spare (MSMs one
+	// at a time, no NTT tables above 2^18).
+	for name, host := range map[string]int64{"g16-cpu": 0, "g16-cpu-frugal": 1} {
+		logged := false
+		pr, err := NewProver(ccs, pk, WithBackend(cpu.MustNew(cpu.WithHostMemory(host))),
+			WithPhaseTimes(func(_ int, pt PhaseTimes) {
+				if !logged {
+					logged = true
+					b.Logf("%s: %s", name, pt.Plan)
+				}
+			}))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { pr.Close() })
+		provers[name] = func() error { _, err := pr.Prove(context.Background(), w); return err }
 	}
-	b.Cleanup(func() { pr.Close() })
-	provers["g16-cpu"] = func() error { _, err := pr.Prove(context.Background(), w); return err }
 	for round := range 2 {
-		for _, name := range []string{"gnark", "g16-cpu"} {
+		for _, name := range []string{"gnark", "g16-cpu", "g16-cpu-frugal"} {
 			b.Run(fmt.Sprintf("%s/round=%d", name, round), func(b *testing.B) {
 				prove := provers[name]
 				cpu0 := cpuTime()

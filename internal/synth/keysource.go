@@ -235,10 +235,17 @@ func (s *KeySource) frame() (*groth16bls.ProvingKey, error) {
 
 func (s *KeySource) drawFrame() (*groth16bls.ProvingKey, error) {
 	pk := new(groth16bls.ProvingKey)
-	// Provers read only the domain's size, generator and coset shift; its
-	// twiddle and coset tables (4n elements: 16 GiB at 2^27) are not kept,
-	// and gnark's FFTs build what they need as they run.
-	pk.Domain = *fft.NewDomain(s.ks.n, fft.WithoutPrecompute())
+	// Provers read only the domain's size, generator and coset shift. Up
+	// to 2^maxTablesLogN the domain keeps its twiddle and coset tables, as
+	// gnark's Setup gives them, so that gnark's Prove takes the same time
+	// with this key as with a real one; above, the tables (4n elements:
+	// 16 GiB at 2^27) are not kept, and gnark's FFTs build what they need
+	// as they run.
+	if withTables(s.ks.n) {
+		pk.Domain = *fft.NewDomain(s.ks.n)
+	} else {
+		pk.Domain = *fft.NewDomain(s.ks.n, fft.WithoutPrecompute())
+	}
 	var head [3]curve.G1Affine
 	s.g1Range(0, head[:])
 	pk.G1.Alpha, pk.G1.Beta, pk.G1.Delta = head[0], head[1], head[2]

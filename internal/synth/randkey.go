@@ -71,9 +71,16 @@ func shapeOf(ccs constraint.ConstraintSystem) (keyShape, error) {
 	return keyShape{nbWires: nbWires, nbK: nbK, n: ecc.NextPowerOfTwo(uint64(r1cs.GetNbConstraints())), ci: ci}, nil
 }
 
+// maxTablesLogN is the largest domain, 2^maxTablesLogN, whose tables a
+// random key keeps (512 MiB at 2^22).
+const maxTablesLogN = 22
+
+func withTables(n uint64) bool { return n <= 1<<maxTablesLogN }
+
 // RandomKeyBytes is the host memory RandomKey's key for ccs takes: its G1
 // bases (A, B, K, Z and the commitment bases, 96 bytes a point), its G2
-// bases (192 bytes) and the infinity flags.
+// bases (192 bytes), the infinity flags and the domain's tables, if kept
+// (four of n elements).
 func RandomKeyBytes(ccs constraint.ConstraintSystem) (int64, error) {
 	ks, err := shapeOf(ccs)
 	if err != nil {
@@ -84,7 +91,11 @@ func RandomKeyBytes(ccs constraint.ConstraintSystem) (int64, error) {
 		g1 += 2 * int64(len(ks.ci[i].PrivateCommitted))
 	}
 	g2 := int64(2 + ks.nbWires)
-	return g1*int64(unsafe.Sizeof(curve.G1Affine{})) + g2*int64(unsafe.Sizeof(curve.G2Affine{})) + 2*int64(ks.nbWires), nil
+	var tables int64
+	if withTables(ks.n) {
+		tables = 4 * int64(ks.n) * fr.Bytes
+	}
+	return g1*int64(unsafe.Sizeof(curve.G1Affine{})) + g2*int64(unsafe.Sizeof(curve.G2Affine{})) + 2*int64(ks.nbWires) + tables, nil
 }
 
 func randomScalars(n int) ([]fr.Element, error) {

@@ -97,7 +97,7 @@ func TestRandomPointsBlocks(t *testing.T) {
 }
 
 // TestRandomKeyBytes: the size RandomKeyBytes predicts is the size of the
-// key RandomKey draws.
+// key RandomKey draws, its domain's tables included.
 func TestRandomKeyBytes(t *testing.T) {
 	ccs, _, err := Compile(Mix, 1<<10)
 	if err != nil {
@@ -120,6 +120,11 @@ func TestRandomKeyBytes(t *testing.T) {
 		t.Fatal("the mix circuit's key has no commitment key")
 	}
 	got := int64(g1)*96 + int64(2+len(pk.G2.B))*192 + int64(len(pk.InfinityA)+len(pk.InfinityB))
+	// At this size the domain keeps its tables, as gnark's Setup does.
+	if _, err := pk.Domain.Twiddles(); err != nil {
+		t.Fatalf("domain of %d without tables: %v", pk.Domain.Cardinality, err)
+	}
+	got += 4 * int64(pk.Domain.Cardinality) * 32
 	if got != want {
 		t.Fatalf("RandomKeyBytes %d, the key drawn holds %d", want, got)
 	}

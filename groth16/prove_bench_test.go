@@ -64,19 +64,19 @@ func BenchmarkProveSHA256(b *testing.B) {
 	// memory; g16-cpu-frugal is told the host has none to spare (MSMs one
 	// at a time, no NTT tables above 2^18).
 	for name, host := range map[string]int64{"g16-cpu": 0, "g16-cpu-frugal": 1} {
-		logged := false
-		pr, err := NewProver(ccs, pk, WithBackend(cpu.MustNew(cpu.WithHostMemory(host))),
-			WithPhaseTimes(func(_ int, pt PhaseTimes) {
-				if !logged {
-					logged = true
-					b.Logf("%s: %s", name, pt.Plan)
-				}
-			}))
+		pr, err := NewProver(ccs, pk, WithBackend(cpu.MustNew(cpu.WithHostMemory(host))))
 		if err != nil {
 			b.Fatal(err)
 		}
 		b.Cleanup(func() { pr.Close() })
-		provers[name] = func() error { _, err := pr.Prove(context.Background(), w); return err }
+		logged := false
+		logPlan := WithPhaseTimes(func(_ int, pt PhaseTimes) {
+			if !logged {
+				logged = true
+				b.Logf("%s: %s", name, pt.Plan)
+			}
+		})
+		provers[name] = func() error { _, err := pr.Prove(context.Background(), w, logPlan); return err }
 	}
 	for round := range 2 {
 		for _, name := range []string{"gnark", "g16-cpu", "g16-cpu-frugal"} {

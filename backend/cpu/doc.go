@@ -30,6 +30,14 @@
 // inversion for a batch, sumsigned.go), and gnark-crypto's MultiExp takes
 // the others, compacted. The result is the same group element.
 //
+// Two choices trade the host's memory for speed (hostsched.go): whether a
+// proof's MSMs run side by side, as gnark's prover runs them, or one at a
+// time (HostSchedule, which package groth16 asks and names in
+// PhaseTimes.Plan), and whether a transform's domain above 2^18 keeps its
+// twiddle and coset tables. Both are taken when the host memory budget
+// (WithHostMemory; by default what the host has available) has the room,
+// and the results are the same either way.
+//
 // The field and curve arithmetic is gnark-crypto's. Execution time depends
 // on the inputs.
 package cpu

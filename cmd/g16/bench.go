@@ -49,6 +49,7 @@ type benchFlags struct {
 	deviceMem   bytesFlag
 	cache       string // --cache: compiled synthetic circuits and random keys
 	cachedR1CS  bool   // the circuit came from the cache
+	cpuFrugal   bool   // --cpu-frugal: also the CPU backend's frugal schedule
 }
 
 func runBench(args []string, stdout, stderr io.Writer) error {
@@ -65,6 +66,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.backend, "backend", "cpu", "our backend: cpu or cuda")
 	fs.BoolVar(&f.compareCPU, "compare-cpu", true, "with --backend cuda, also time our CPU backend")
 	fs.BoolVar(&f.noGnark, "no-gnark", false, "do not run gnark's prover")
+	fs.BoolVar(&f.cpuFrugal, "cpu-frugal", false, "beside our CPU backend, time a second one on its frugal schedule (MSMs one at a time, no NTT tables above 2^18), whatever the host's memory")
 	fs.StringVar(&f.mix, "circuit", synth.Mix, circuitHelp)
 	fs.IntVar(&f.msgBytes, "msg-bytes", 400, "with --circuit sha256 or sha3: message bytes hashed")
 	fs.IntVar(&f.signatures, "signatures", 1, "with --circuit ecdsa or eddsa: signatures verified")
@@ -99,6 +101,13 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		return errors.New("--device-memory needs --backend cuda")
 	}
 	devs, err := openBackendsLimited(f.backend, f.compareCPU, maxGPUs, int64(f.deviceMem))
+	if err == nil && f.cpuFrugal {
+		if devs, err = withFrugalCPU(devs); err != nil {
+			for _, d := range devs {
+				d.close()
+			}
+		}
+	}
 	if err != nil {
 		return deviceFailure(err)
 	}

@@ -95,17 +95,11 @@ func seededScalars(rng *rand.ChaCha8, n int) []fr.Element {
 	return out
 }
 
-// jacBlock1 and jacBlock2 are one block's Jacobian sums and the prefix
-// products of their Z coordinates.
-type jacBlock1 struct {
-	jac    [sumBlock]curve.G1Jac
-	prefix [sumBlock]fp.Element
-}
+// jacBlock1 and jacBlock2 are one block's scratch: the differences of x
+// coordinates and their prefix products.
+type jacBlock1 struct{ dx, prefix [sumBlock]fp.Element }
 
-type jacBlock2 struct {
-	jac    [sumBlock]curve.G2Jac
-	prefix [sumBlock]curve.E2
-}
+type jacBlock2 struct{ dx, prefix [sumBlock]curve.E2 }
 
 // Len is how many points G1Bases has in vector v (VectorA … VectorZ), and
 // G2Len how many G2Bases has.
@@ -140,35 +134,114 @@ func (s *KeySource) G2Bases(lo int, out []curve.G2Affine) error {
 	return nil
 }
 
-// g1Range writes G1 sequence points [lo, lo+len(out)) to out.
+// g1Range writes G1 sequence points [lo, lo+len(out)) to out: Rᵢ/side +
+// Qᵢ%side added in affine coordinates, λ = (y_Q − y_R)/(x_Q − x_R), with
+// one field inversion a block (Montgomery's trick). A pair with x_Q = x_R
+// (Q = ±R, which random tables give with negligible probability) is added
+// in Jacobian coordinates.
 func (s *KeySource) g1Range(lo int, out []curve.G1Affine) {
 	b := s.jac1.Get().(*jacBlock1)
 	defer s.jac1.Put(b)
 	for done := 0; done < len(out); done += sumBlock {
 		e := min(len(out), done+sumBlock)
-		jac := b.jac[:e-done]
-		for i := range jac {
+		dx := b.dx[:e-done]
+		for i := range dx {
 			p := lo + done + i
-			jac[i].FromAffine(&s.r1[p/s.side1])
-			jac[i].AddMixed(&s.q1[p%s.side1])
+			dx[i].Sub(&s.q1[p%s.side1].X, &s.r1[p/s.side1].X)
 		}
-		batchToAffineG1Into(jac, out[done:e], b.prefix[:len(jac)])
+		invertFp(dx, b.prefix[:len(dx)])
+		for i := range dx {
+			p := lo + done + i
+			r, q, o := &s.r1[p/s.side1], &s.q1[p%s.side1], &out[done+i]
+			if dx[i].IsZero() {
+				var j curve.G1Jac
+				j.FromAffine(r)
+				j.AddMixed(q)
+				o.FromJacobian(&j)
+				continue
+			}
+			var l, x, y fp.Element
+			l.Sub(&q.Y, &r.Y).Mul(&l, &dx[i])
+			x.Square(&l).Sub(&x, &r.X).Sub(&x, &q.X)
+			y.Sub(&r.X, &x).Mul(&y, &l).Sub(&y, &r.Y)
+			o.X, o.Y = x, y
+		}
 	}
 }
 
-// g2Range writes G2 sequence points [lo, lo+len(out)) to out.
+// g2Range is g1Range in G2.
 func (s *KeySource) g2Range(lo int, out []curve.G2Affine) {
 	b := s.jac2.Get().(*jacBlock2)
 	defer s.jac2.Put(b)
 	for done := 0; done < len(out); done += sumBlock {
 		e := min(len(out), done+sumBlock)
-		jac := b.jac[:e-done]
-		for i := range jac {
+		dx := b.dx[:e-done]
+		for i := range dx {
 			p := lo + done + i
-			jac[i].FromAffine(&s.r2[p/s.side2])
-			jac[i].AddMixed(&s.q2[p%s.side2])
+			dx[i].Sub(&s.q2[p%s.side2].X, &s.r2[p/s.side2].X)
 		}
-		batchToAffineG2Into(jac, out[done:e], b.prefix[:len(jac)])
+		invertE2(dx, b.prefix[:len(dx)])
+		for i := range dx {
+			p := lo + done + i
+			r, q, o := &s.r2[p/s.side2], &s.q2[p%s.side2], &out[done+i]
+			if dx[i].IsZero() {
+				var j curve.G2Jac
+				j.FromAffine(r)
+				j.AddMixed(q)
+				o.FromJacobian(&j)
+				continue
+			}
+			var l, x, y curve.E2
+			l.Sub(&q.Y, &r.Y).Mul(&l, &dx[i])
+			x.Square(&l).Sub(&x, &r.X).Sub(&x, &q.X)
+			y.Sub(&r.X, &x).Mul(&y, &l).Sub(&y, &r.Y)
+			o.X, o.Y = x, y
+		}
+	}
+}
+
+// invertFp replaces each nonzero element of v by its inverse, with one
+// inversion in all; zeros stay zero. prefix is scratch of len(v).
+func invertFp(v, prefix []fp.Element) {
+	var acc fp.Element
+	acc.SetOne()
+	for i := range v {
+		prefix[i] = acc
+		if !v[i].IsZero() {
+			acc.Mul(&acc, &v[i])
+		}
+	}
+	acc.Inverse(&acc)
+	for i := len(v) - 1; i >= 0; i-- {
+		if v[i].IsZero() {
+			continue
+		}
+		var inv fp.Element
+		inv.Mul(&acc, &prefix[i])
+		acc.Mul(&acc, &v[i])
+		v[i] = inv
+	}
+}
+
+// invertE2 is invertFp over Fp².
+func invertE2(v, prefix []curve.E2) {
+	var acc curve.E2
+	acc.SetOne()
+	for i := range v {
+		prefix[i] = acc
+		if !v[i].IsZero() {
+			acc.Mul(&acc, &v[i])
+		}
+	}
+	acc.Inverse(&acc)
+	for i := len(v) - 1; i >= 0; i-- {
+		if v[i].IsZero() {
+			continue
+		}
+		var inv curve.E2
+		inv.Mul(&acc, &prefix[i])
+		acc.Mul(&acc, &v[i])
+		v[i] = inv
 	}
 }
 

@@ -284,7 +284,8 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(
 	// With src (a random key without a host copy) each device's key is
 	// drawn into its own memory; a device the key does not fit would
 	// stream it from a host copy, which is then drawn for every device.
-	keys, pk, err := residentKeys(f.residentKey, devs, pk, src, stdout)
+	hostCopy := func() error { return randomKeyPreflight(ccs, hostmem.Available(), true, stdout) }
+	keys, pk, err := residentKeys(f.residentKey, devs, pk, src, hostCopy, stdout)
 	for _, k := range keys {
 		if k != nil {
 			defer k.Close()

@@ -17,9 +17,10 @@ import (
 // device's key is drawn from src into its memory; when one device cannot
 // hold the key (it would stream it from a host copy), the keys drawn so
 // far are released, the host copy is drawn, and every device gets it as
-// NewDeviceKey lays it out. It returns the key the provers use: pk, or
-// that host copy. The caller closes the keys returned, on error too.
-func residentKeys(resident bool, devs []namedBackend, pk gnarkgroth16.ProvingKey, src *synth.KeySource, stdout io.Writer) ([]*groth16.DeviceKey, gnarkgroth16.ProvingKey, error) {
+// NewDeviceKey lays it out, once hostCopy (the host memory preflight of a
+// key with a host copy) has passed. It returns the key the provers use:
+// pk, or that host copy. The caller closes the keys returned, on error too.
+func residentKeys(resident bool, devs []namedBackend, pk gnarkgroth16.ProvingKey, src *synth.KeySource, hostCopy func() error, stdout io.Writer) ([]*groth16.DeviceKey, gnarkgroth16.ProvingKey, error) {
 	keys := make([]*groth16.DeviceKey, len(devs))
 	if !resident {
 		return keys, pk, nil
@@ -38,6 +39,9 @@ func residentKeys(resident bool, devs []namedBackend, pk gnarkgroth16.ProvingKey
 						return keys, pk, cerr
 					}
 					keys[j] = nil
+				}
+				if err := hostCopy(); err != nil {
+					return keys, pk, fmt.Errorf("%s: the key does not fit the device, and its host copy does not fit the host: %w", d.name, err)
 				}
 				full, err := src.Key()
 				if err != nil {

@@ -94,9 +94,9 @@ var (
 func (b *Backend) Scratch(k backend.Kernel, n int) int64 {
 	switch k {
 	case backend.KernelMSMG1:
-		return msmScratch(1, n, b.cfg.msmChunk, b.cfg.msmWindow, b.cfg.msmMaxTask)
+		return msmScratch(1, n, b.cfg.msmChunk, b.cfg.msmWindow, b.cfg.msmMaxTask, b.cfg.msmFlags&C.G16_MSM_BATCH_AFFINE != 0)
 	case backend.KernelMSMG2:
-		return msmScratch(2, n, b.cfg.msmChunk, b.cfg.msmWindow, b.cfg.msmMaxTask)
+		return msmScratch(2, n, b.cfg.msmChunk, b.cfg.msmWindow, b.cfg.msmMaxTask, b.cfg.msmFlags&C.G16_MSM_BATCH_AFFINE != 0)
 	}
 	return 0
 }

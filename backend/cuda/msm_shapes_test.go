@@ -54,7 +54,15 @@ func TestMSMBenchmarkedShapes(t *testing.T) {
 		msmShape{"no split", m, []Option{withMSMFlags(msmNoSplit)}, ""},
 		msmShape{"0/1-heavy, two passes, w=20", m, []Option{WithMSMChunk(m/2 + 1), WithMSMWindow(20)}, "01"},
 		msmShape{"witness-like", len(wit), nil, "witness"},
+		msmShape{"batch-affine", m, []Option{withMSMFlags(msmBatchAffine)}, ""},
+		msmShape{"batch-affine, w=20, two passes", m, []Option{withMSMFlags(msmBatchAffine), WithMSMWindow(20), WithMSMChunk(m/2 + 1)}, ""},
+		msmShape{"batch-affine, 0/1-heavy", m, []Option{withMSMFlags(msmBatchAffine)}, "01"},
+		msmShape{"batch-affine, 0/1-heavy, no split", m, []Option{withMSMFlags(msmBatchAffine | msmNoSplit)}, "01"},
+		msmShape{"batch-affine, witness-like", len(wit), []Option{withMSMFlags(msmBatchAffine)}, "witness"},
 	)
+	if maxG1 >= 24 {
+		shapes1 = append(shapes1, msmShape{"batch-affine", 1 << 24, []Option{withMSMFlags(msmBatchAffine)}, ""})
+	}
 	runShapes(t, "G1", shapes1, func(sh msmShape) (bool, MSMTiming) {
 		b := shapeBackend(t, sh)
 		defer b.Close()

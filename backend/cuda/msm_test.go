@@ -247,10 +247,11 @@ func gpuG2(t testing.TB, b *Backend, p []bls12381.G2Affine, s []fr.Element) bls1
 // edge cases and a few sizes, with forced windows and task caps too.
 func TestMSMSmall(t *testing.T) {
 	rng := testRand(t)
-	optSets := [][]Option{nil, {WithMSMWindow(4), withMaxTask(2), withMSMFlags(msmG1Slots)}, {WithMSMChunk(7), withMSMFlags(msmNoTaskSort | msmNoInline | msmNoSplit)}}
+	optSets := [][]Option{nil, {WithMSMWindow(4), withMaxTask(2), withMSMFlags(msmG1Slots)}, {WithMSMChunk(7), withMSMFlags(msmNoTaskSort | msmNoInline | msmNoSplit)},
+		{WithMSMWindow(5), withMaxTask(3), withMSMFlags(msmBatchAffine)}}
 	n := 300
 	if testing.Short() { // also the size for compute-sanitizer
-		optSets, n = optSets[:2], 40
+		optSets, n = append(optSets[:2:2], optSets[3]), 40
 	}
 	for _, opts := range optSets {
 		b := newTestBackend(t, opts...)

@@ -11,6 +11,8 @@ package cuda
 //	  the digit sort (CUB's second key and value arrays)   9·N
 //	  accumulation: run starts, task counts and offsets,
 //	  task lists, their sort, two levels of sums           20·R + 29·T + 2·P·T
+//	  (batch-affine, G1: tasks of 8 points, and per task an
+//	  affine sum, a prefix product and its slot's task     + 152·T)
 //	  reduction: bucket sums, the last level of run sums,
 //	  the reduction levels                                 20·R + P·T + 1.15·P·nw·B
 //
@@ -21,7 +23,7 @@ package cuda
 // are smaller than its 16·N; Pippenger over the rest, c' ≤ c points, takes
 // no more than over c. It is an upper bound; a GPU test checks it against
 // the peak the device records.
-func msmScratch(curve, n, chunk, window, maxTask int) int64 {
+func msmScratch(curve, n, chunk, window, maxTask int, batchAffine bool) int64 {
 	c := int64(min(n, chunk))
 	if c <= 0 {
 		return 0
@@ -35,6 +37,10 @@ func msmScratch(curve, n, chunk, window, maxTask int) int64 {
 	N := c * nw
 	R := min(N, nw*B+1)
 	L := max(int64(32), 2*((c+B-1)/B))
+	batchAffine = batchAffine && curve == 1
+	if batchAffine {
+		L = 8
+	}
 	if maxTask > 0 {
 		L = max(2, int64(maxTask))
 	}
@@ -45,6 +51,9 @@ func msmScratch(curve, n, chunk, window, maxTask int) int64 {
 	}
 	sortPhase := 9 * N
 	accumulate := 20*R + 29*T + 2*P*T
+	if batchAffine {
+		accumulate += 152 * T
+	}
 	reduce := 20*R + P*T + P*nw*B*115/100
 	return 16*N + max(sortPhase, accumulate, reduce) + 4*c + 2<<20
 }

@@ -21,19 +21,29 @@ func largestBelow(logs []int, limit int) int {
 
 // sweepVariants times MSM variants at n = 2^k for TestMSMTable. spec lists
 // window:flags pairs (window 0: automatic; flags: the G16_MSM_* bits of
-// g16cuda.h). Each variant runs on a backend of its own (prep uploads the
+// g16cuda.h), or window:flags:task triples (task: the cap on a bucket
+// task's points, 0 automatic). Each variant runs on a backend of its own (prep uploads the
 // inputs there and returns the MSM), once to warm up and then the median of
 // three, and its result must satisfy ok (equal to the default's).
 func sweepVariants[J any](t *testing.T, curve string, k int, spec string, prep func(*Backend) func() J, ok func(J) bool) {
 	t.Helper()
 	for _, v := range strings.Split(spec, ",") {
-		var w, flags int
-		if _, err := fmt.Sscanf(v, "%d:%d", &w, &flags); err != nil {
+		var w, flags, task int
+		var err error
+		if strings.Count(v, ":") == 2 {
+			_, err = fmt.Sscanf(v, "%d:%d:%d", &w, &flags, &task)
+		} else {
+			_, err = fmt.Sscanf(v, "%d:%d", &w, &flags)
+		}
+		if err != nil {
 			t.Fatalf("sweep %q: %v", v, err)
 		}
 		opts := []Option{withMSMFlags(flags)}
 		if w != 0 {
 			opts = append(opts, WithMSMWindow(w))
+		}
+		if task != 0 {
+			opts = append(opts, withMaxTask(task))
 		}
 		gw, err := New(0, opts...)
 		if err != nil {

@@ -23,10 +23,11 @@ import (
 
 // MSM flags of g16cuda.h.
 const (
-	msmNoTaskSort = C.G16_MSM_NO_TASK_SORT
-	msmNoInline   = C.G16_MSM_NO_INLINE
-	msmG1Slots    = C.G16_MSM_G1_SLOTS
-	msmNoSplit    = C.G16_MSM_NO_SPLIT
+	msmNoTaskSort  = C.G16_MSM_NO_TASK_SORT
+	msmNoInline    = C.G16_MSM_NO_INLINE
+	msmG1Slots     = C.G16_MSM_G1_SLOTS
+	msmNoSplit     = C.G16_MSM_NO_SPLIT
+	msmBatchAffine = C.G16_MSM_BATCH_AFFINE
 )
 
 // withMSMFlags sets g16_msm's flags (tests and tuning).

@@ -99,6 +99,8 @@ enum {
 	G16_MSM_NO_INLINE = 2,    /* G1: call the mixed addition instead of inlining it */
 	G16_MSM_G1_SLOTS = 8,     /* G1: the slot kernels (slots.cuh) instead of the register kernels */
 	G16_MSM_NO_SPLIT = 16,    /* Pippenger over every point: no separate sum of the ±1 points, zeros not dropped */
+	G16_MSM_BATCH_AFFINE = 32, /* G1 register kernels: the buckets' first level summed in affine coordinates,
+	                              one inversion shared by a thread's tasks (msm_batch_affine.cuh), tasks of 8 points */
 };
 
 /* The same pipeline run on the host, one loop iteration per GPU thread, on

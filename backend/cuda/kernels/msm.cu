@@ -25,7 +25,9 @@
 //     (G1's: the sum in registers, the addition inlined) and the slot
 //     kernels of msm_slots.h (G2's: sums in shared memory, products one at
 //     a time, so that a G2 kernel fits its registers with no stack frame;
-//     G1's with G16_MSM_G1_SLOTS).
+//     G1's with G16_MSM_G1_SLOTS). With G16_MSM_BATCH_AFFINE, G1's first
+//     level sums its tasks (of 8 points) in affine coordinates, a thread's
+//     tasks sharing one inversion a round (msm_batch_affine.cuh).
 //  4. reduce: per window, Σ_b (b+1)·S_b over the bucket sums S_b, in levels:
 //     a level holds pairs (A_s, R_s), s < T, standing for
 //     Σ_s A_s + 2^μ·Σ_s s·R_s, and one thread per segment of m consecutive
@@ -53,6 +55,7 @@
 // reduction (it grows with the 2^(w−1) buckets a window).
 #include "curve.cuh"
 #include "exec.cuh"
+#include "msm_batch_affine.cuh"
 #include "msm_slots.h"
 #include "msm_split.cuh"
 
@@ -316,7 +319,15 @@ void accum_level(exec_t& ex, kernel_set ks, int level, int flags, size_t total, 
 		return;
 	}
 	if constexpr (std::is_same<F, fp_t>::value) {
-		if (level > 0) {
+		if (level == 0 && (flags & G16_MSM_BATCH_AFFINE)) {
+			uint32_t n = (uint32_t)total, K = batch_slots(total, batch_resident(ex)), G = (n + K - 1) / K;
+			buf<affine_t<fp_t>> acc(ex, total);
+			buf<fp_t> pre(ex, total);
+			buf<uint32_t> sstart(ex, total), scnt(ex, total);
+			ex.launch(G, batch_affine_k{bases, refs, task_start, task_count, ord, n, G, K, acc.p, pre.p, sstart.p,
+			                            scnt.p, out},
+			          128);
+		} else if (level > 0) {
 			ex.launch(total, accum_sums_k<F>{in, task_start, task_count, ord, out}, 128);
 		} else if (flags & G16_MSM_NO_INLINE) {
 			ex.launch(total, accum_points_k<F, false>{bases, refs, task_start, task_count, ord, out}, 128);
@@ -425,7 +436,7 @@ split_t<F> split_scalars(exec_t& ex, const affine_t<F>* bases, const fr_t* scala
 		ex.launch(1, single_run_k{sp.ones, run.p, run.p + 1});
 		// Every task but the last has the same length: no task sort.
 		sp.ones_sum = accumulate<F>(ex, bases, ones_idx->p, run.p, run.p + 1, 1, ones_task(sp.ones),
-		                            flags | G16_MSM_NO_TASK_SORT, ks);
+		                            (flags | G16_MSM_NO_TASK_SORT) & ~G16_MSM_BATCH_AFFINE, ks);
 	}
 	return sp;
 }
@@ -438,6 +449,8 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, const fr_t* scalars, size_t n
 	if (window && (window < 4 || window > 24)) fail(G16_INVALID, "msm: window must be in [4, 24]");
 
 	kernel_set ks = kernels_for<F>(flags);
+	// The batch-affine first level: G1's register kernels only.
+	if (!std::is_same<F, fp_t>::value || ks != REGISTER_KERNELS) flags &= ~G16_MSM_BATCH_AFFINE;
 
 	stage_timer tm(ex, timing);
 	tm.mark(0);
@@ -505,7 +518,11 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, const fr_t* scalars, size_t n
 	// run is one sum.
 	uint32_t avg = (uint32_t)((nr + B - 1) / B);
 	// L ≥ 2, or the split would never shrink a run.
-	uint32_t L = max_task > 0 ? std::max<uint32_t>(2, (uint32_t)max_task) : std::max<uint32_t>(32, 2 * avg);
+	// Batch-affine tasks are short (8): the inversions are shared across
+	// tasks, so more tasks mean more threads at equal work.
+	uint32_t L = max_task > 0                          ? std::max<uint32_t>(2, (uint32_t)max_task)
+	             : (flags & G16_MSM_BATCH_AFFINE) != 0 ? 8
+	                                                   : std::max<uint32_t>(32, 2 * avg);
 	std::unique_ptr<buf<P>> sums = accumulate<F>(ex, bases, srefs.p, run_counts, run_starts.p, runs, L, flags, ks);
 	tm.mark(5);
 

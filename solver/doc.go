@@ -37,11 +37,12 @@
 //     replaced them (gnark's fourth native hint,
 //     logderivarg.batchDivBySubHint, is for PLONK tables and goes through
 //     big.Ints here);
-//   - two of the emulated-arithmetic hints, unless replaced, are computed
+//   - three of the emulated-arithmetic hints, unless replaced, are computed
 //     here with the same outputs: sw_emulated.rationalReconstructExt (the
 //     GLV scalar decomposition, an LLL reduction that gnark-crypto runs on
-//     fractions, here on integers: lattice.go) and emulated.mulHint (on
-//     64-bit words, for 64-bit limbs below 2^120; other calls go to the
+//     fractions, here on integers: lattice.go), emulated.mulHint and
+//     emulated.polyMvHint (on 64-bit words, for 64-bit limbs below 2^120
+//     and, for polyMvHint, terms of degree 4 at most; other calls go to the
 //     hint function);
 //   - gnark's batch-inverse and log-derivative lookup blueprints are solved
 //     here; any other blueprint that solves itself is called through

@@ -27,7 +27,8 @@ type scratch struct {
 	byElem map[fr.Element]int
 	byRow  map[string]int
 	key    []byte
-	mul    mulScratch // the emulated mulHint's numbers
+	mul    mulScratch  // the emulated mulHint's numbers
+	poly   polyScratch // the emulated polyMvHint's numbers
 
 	// a hint's big.Int inputs and outputs; ins[i] points at inVals[i], and
 	// the inputs' words live in words, so filling them does not allocate.

@@ -17,8 +17,9 @@ type nativeHint func(st *state, calldata []uint32, sc *scratch) error
 // nativeHints are std hints computed here on field elements: the ones that
 // gnark v0.16.1's solver computes natively, with the results and errors of
 // gnark's native code, the small ones of native_std.go, the GLV scalar
-// decomposition of native_emulated.go and the emulated multiplication of
-// native_emulated_mul.go. A hint function
+// decomposition of native_emulated.go and the emulated multiplication and
+// polynomial evaluation of native_emulated_mul.go and
+// native_emulated_polymv.go. A hint function
 // under another name (a caller's replacement) is called as given.
 var nativeHints = map[string]nativeHint{
 	"github.com/consensys/gnark/std/math/bits.nBits":          (*state).nBits,
@@ -34,6 +35,7 @@ var nativeHints = map[string]nativeHint{
 
 	rationalReconstructExtName: (*state).rationalReconstructExt,
 	mulHintName:                (*state).mulHint,
+	polyMvHintName:             (*state).polyMvHint,
 }
 
 // nativeFor returns the native form of hint f, registered under name, or nil.

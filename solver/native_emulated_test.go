@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	gsolver "github.com/consensys/gnark/constraint/solver"
 
 	"github.com/g16prover/g16/solver"
@@ -60,4 +61,61 @@ func TestRationalReconstructExtHintOnECDSA(t *testing.T) {
 		t.Fatal("the ECDSA circuit did not call rationalReconstructExt")
 	}
 	t.Logf("%d calls, all the same", calls)
+}
+
+// TestEmulatedHintsOnECDSA solves the ECDSA circuit with gnark's solver,
+// its mulHint and polyMvHint replaced by ones that also compute them as
+// our solver does, on the inputs the circuit passes, and requires the same
+// outputs wherever ours computes them natively.
+func TestEmulatedHintsOnECDSA(t *testing.T) {
+	c := testCircuits()[tcECDSA]
+	if testing.Short() {
+		t.Skip("large circuit: skipped in -short mode")
+	}
+	cc := compile(t, c)
+	seed := newSeed(t)
+	opts := testHints(seed)
+	calls, native := map[string]int{}, map[string]int{}
+	for _, name := range []string{solver.MulHintName, solver.PolyMvHintName} {
+		var gnarkHint gsolver.Hint
+		for _, h := range gsolver.GetRegisteredHints() {
+			if gsolver.GetHintName(h) == name {
+				gnarkHint = h
+			}
+		}
+		if gnarkHint == nil {
+			t.Fatalf("gnark registers no hint named %s", name)
+		}
+		opts = append(opts, gsolver.OverrideHint(gsolver.GetHintID(gnarkHint), func(mod *big.Int, in, out []*big.Int) error {
+			calls[name]++
+			err := gnarkHint(mod, in, out)
+			got, ok := solver.EmulatedHintNative(name, in, len(out))
+			if !ok {
+				return err
+			}
+			native[name]++
+			if err != nil {
+				t.Errorf("%s call %d: computed natively, gnark's fails: %v", name, calls[name], err)
+				return err
+			}
+			var want fr.Element
+			for i := range out {
+				want.SetBigInt(out[i])
+				if !got[i].Equal(&want) {
+					t.Errorf("%s call %d: output %d is %s, gnark's %s", name, calls[name], i, got[i].String(), want.String())
+				}
+			}
+			return nil
+		}))
+	}
+	w := assignment(t, c, rand.New(rand.NewPCG(seed, 1)))
+	if _, err := cc.r1cs.Solve(w, opts...); err != nil {
+		t.Fatalf("gnark's solver: %v", err)
+	}
+	for _, name := range []string{solver.MulHintName, solver.PolyMvHintName} {
+		t.Logf("%s: %d calls, %d computed natively, all the same", name, calls[name], native[name])
+		if calls[name] == 0 || native[name] != calls[name] {
+			t.Errorf("%s: %d of %d calls computed natively", name, native[name], calls[name])
+		}
+	}
 }

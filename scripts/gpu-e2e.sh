@@ -4,9 +4,9 @@
 # g16 bench at several sizes. Run on the GPU machine from the repository
 # root, with a bundle made by scripts/gpu-bundle.sh:
 #   bash scripts/gpu-e2e.sh BUNDLE_DIR [STEP...]
-# Steps: tests examples sanitize bench20 bench22 batch22 bench24 gpus sha256 sha256batch ecdsa service solver
+# Steps: tests examples sanitize bench20 bench22 batch22 bench24 gpus sha256 sha256batch cpusha256 ecdsa service solver
 # limit25 batch24limit big26 big27
-# (default: all but gpus, solver, the std circuits sha256, sha256batch, ecdsa, and the
+# (default: all but gpus, solver, the std circuits sha256, sha256batch, cpusha256, ecdsa, and the
 # large sizes limit25, batch24limit, big26, big27: each of those is one command
 # of several minutes; the big ones poll nvidia-smi for the device's peak;
 # limit25 and batch24limit keep their circuit and random key in $G16_KEYS, so
@@ -82,6 +82,7 @@ for s in $steps; do
 		(cd "$repo/solver" && step "witness solvers, sha256-400B and ecdsa, 1-16 cores" solver.log "$bundle/solver.test" -test.run '^$' -test.bench 'Solve/circuit=' -test.cpu 1,2,4,8,16 -test.benchtime 5x -test.benchmem)
 		(cd "$repo/solver" && step "witness solver, CPU profile on 16 cores" solverprof.log "$bundle/solver.test" -test.run '^$' -test.bench 'Solve/circuit=sha256-400B/solver=g16' -test.cpu 16 -test.benchtime 10x -test.cpuprofile "$logs/solver-g16-16.prof")
 		;;
+	cpusha256) step "sha256 of 1100 bytes on the CPU backend, its chosen and its frugal schedule, random key" cpusha256.log env GOGC=100 timeout 90 "$bin/g16" bench --backend cpu --circuit sha256 --msg-bytes 1100 --keys random --proofs 2 --cpu-frugal ;;
 	ecdsa) step "ecdsa secp256k1, 1 signature, gnark setup key" ecdsa.log "$bin/g16" bench --backend cuda --circuit ecdsa --signatures 1 --keydir "$keys" --proofs 3 ;;
 	service)
 		step "service beside ProveBatch, 64 jobs of 2^16" service16.log "$bin/g16" loadtest --backend cuda --size 2^16 --jobs 64 --rounds 3 --log-level warn

@@ -19,18 +19,19 @@ func bigPow(x, e int) *big.Int {
 }
 
 // TestProveMatchesGnark checks, for each test circuit, both MSM schedules
-// of the CPU backend (side by side with a large host memory budget, one at
-// a time with a tiny one, each named in PhaseTimes.Plan) and a seed drawn
+// of the CPU backend (side by side with a large host memory budget and 8
+// tasks, one at a time with a tiny budget, each named in PhaseTimes.Plan)
+// and a seed drawn
 // fresh each run, that our proof is byte-identical to gnark's for the same
 // randomness and that gnark's verifier accepts it.
 func TestProveMatchesGnark(t *testing.T) {
 	schedules := []struct {
 		name string
-		host int64 // cpu.WithHostMemory
+		opts []cpu.Option
 		note string
 	}{
-		{"side-by-side", 1 << 50, "MSMs side by side, NTT tables kept"},
-		{"one-at-a-time", 1, "MSMs one at a time"},
+		{"side-by-side", []cpu.Option{cpu.WithHostMemory(1 << 50), cpu.WithTasks(8)}, "MSMs side by side, NTT tables kept"},
+		{"one-at-a-time", []cpu.Option{cpu.WithHostMemory(1)}, "MSMs one at a time"},
 	}
 	for _, f := range testFixtures(t) {
 		for _, sc := range schedules {
@@ -39,7 +40,7 @@ func TestProveMatchesGnark(t *testing.T) {
 				want := gnarkProof(t, f, seed)
 				var plan string
 				proof, err := groth16.Prove(f.ccs, f.pk, f.witness,
-					groth16.WithBackend(cpu.MustNew(cpu.WithHostMemory(sc.host))), groth16.WithRandomness(seeded(seed)),
+					groth16.WithBackend(cpu.MustNew(sc.opts...)), groth16.WithRandomness(seeded(seed)),
 					groth16.WithPhaseTimes(func(_ int, pt groth16.PhaseTimes) { plan = pt.Plan }))
 				if err != nil {
 					t.Fatalf("seed %d: Prove: %v", seed, err)

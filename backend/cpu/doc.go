@@ -36,7 +36,8 @@
 // PhaseTimes.Plan), and whether a transform's domain above 2^18 keeps its
 // twiddle and coset tables. Both are taken when the host memory budget
 // (WithHostMemory; by default what the host has available) has the room,
-// and the results are the same either way.
+// the MSMs side by side only with 8 tasks or more; the results are the
+// same either way.
 //
 // The field and curve arithmetic is gnark-crypto's. Execution time depends
 // on the inputs.

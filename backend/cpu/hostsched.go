@@ -15,6 +15,12 @@ import (
 // bytes, or else what the host has available when the choice is made
 // (MemAvailable on Linux; unknown elsewhere, which picks the frugal side).
 
+// minSideBySideTasks is the fewest tasks (WithTasks; by default the
+// CPUs) with which a proof's MSMs run side by side. With fewer, one MSM at
+// a time keeps the cores busy, and side by side took more CPU time and
+// wall time (2 cores: BENCHMARKS.md, "memory-aware MSM schedule").
+const minSideBySideTasks = 8
+
 // sideBySideShare is the share of the host memory budget the MSMs'
 // estimated scratch may take when they run side by side: 1/2.
 const sideBySideShare = 2
@@ -48,9 +54,10 @@ func (b *Backend) hostBudget() int64 {
 
 // HostSchedule says how a proof of domain 2^logN with MSMs of the given
 // lengths (g1 in G1, g2 in G2) should run on this backend, and why, in
-// words. The MSMs may run side by side when their estimated host scratch
-// together fits in half the host memory budget; otherwise a prover should
-// run them one at a time, each with all the tasks. The note also says
+// words. The MSMs may run side by side when the backend has at least
+// minSideBySideTasks tasks and their estimated host scratch together fits
+// in half the host memory budget; otherwise a prover should run them one
+// at a time, each with all the tasks. The note also says
 // whether the domain keeps its NTT tables (keepTables), as its first
 // transform decides.
 func (b *Backend) HostSchedule(logN int, g1 []int, g2 int) (sideBySide bool, note string) {
@@ -60,10 +67,15 @@ func (b *Backend) HostSchedule(logN int, g1 []int, g2 int) (sideBySide bool, not
 	}
 	need += msmHostScratch(g2, backend.G2AffineBytes, g2BucketBytes)
 	budget := b.hostBudget()
-	sideBySide = budget > 0 && need <= budget/sideBySideShare
-	note = "MSMs one at a time"
-	if sideBySide {
+	fits := budget > 0 && need <= budget/sideBySideShare
+	sideBySide = fits && b.cfg.tasks >= minSideBySideTasks
+	switch {
+	case sideBySide:
 		note = "MSMs side by side"
+	case fits:
+		note = fmt.Sprintf("MSMs one at a time (%d tasks; side by side from %d)", b.cfg.tasks, minSideBySideTasks)
+	default:
+		note = "MSMs one at a time"
 	}
 	tables := "NTT tables kept"
 	if !b.domains.hasTables(logN, b.keepTables) {

@@ -6,8 +6,8 @@ import (
 )
 
 // TestHostSchedule: the MSMs of a proof run side by side exactly when
-// their estimated host scratch fits in half the host memory budget, and
-// the note says which.
+// their estimated host scratch fits in half the host memory budget and the
+// backend has minSideBySideTasks tasks, and the note says which.
 func TestHostSchedule(t *testing.T) {
 	g1 := []int{1 << 12, 1 << 12, 1 << 11, 1<<12 - 1}
 	g2 := 1 << 12
@@ -17,17 +17,19 @@ func TestHostSchedule(t *testing.T) {
 	}
 	need += msmHostScratch(g2, 192, g2BucketBytes)
 	for _, c := range []struct {
-		host int64
-		want bool
+		host  int64
+		tasks int
+		want  bool
 	}{
-		{2 * need, true},
-		{2*need - 2, false},
-		{1, false},
+		{2 * need, minSideBySideTasks, true},
+		{2*need - 2, minSideBySideTasks, false},
+		{1, minSideBySideTasks, false},
+		{2 * need, minSideBySideTasks - 1, false},
 	} {
-		side, note := MustNew(WithHostMemory(c.host)).HostSchedule(12, g1, g2)
+		side, note := MustNew(WithHostMemory(c.host), WithTasks(c.tasks)).HostSchedule(12, g1, g2)
 		want := map[bool]string{true: "MSMs side by side", false: "MSMs one at a time"}[c.want]
 		if side != c.want || !strings.Contains(note, want) {
-			t.Errorf("host memory %d (need %d): side by side %v, note %q; want %v, %q", c.host, need, side, note, c.want, want)
+			t.Errorf("host memory %d (need %d), %d tasks: side by side %v, note %q; want %v, %q", c.host, need, c.tasks, side, note, c.want, want)
 		}
 	}
 }

@@ -21,8 +21,8 @@
 //
 //   - a level large enough is cut into contiguous runs of
 //     about equal estimated cost, one per goroutine (runtime.GOMAXPROCS, at
-//     most the options' NbTasks; with fewer than 8 cores a solve uses one
-//     goroutine, and no checker); small levels run on the caller's
+//     most the options' NbTasks; with one core a solve uses one goroutine,
+//     and no checker); small levels run on the caller's
 //     goroutine. Every run writes only its own instructions' output wires
 //     and R1C rows: no atomics or locks per wire;
 //   - the R1Cs of a run whose unknown wire needs a division share one

@@ -206,7 +206,7 @@ func (st *state) start(v fr.Vector, cfg *csolver.Config) {
 // solve sha256-400B in 0.78 and ECDSA in 0.84 of one task's time
 // (BENCHMARKS.md, "The solver on two tasks below 8 cores"); on the 16-core
 // host's GOMAXPROCS 2 and 4, where gnark's solver is as slow, one task was
-// faster (same file, run 3), a slowdown of that host at few procs.
+// faster (same file, run 4), a slowdown of that host at few procs.
 const minParallel = 2
 
 // tasks is how many goroutines a solve uses: one a core when there are at

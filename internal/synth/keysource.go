@@ -39,6 +39,8 @@ type KeySource struct {
 	ks         keyShape
 	offG1      [5]int // start of A, B, K, Z and the commitment bases in the G1 sequence
 	r1, q1     []curve.G1Affine
+	sr1, sq1   []curve.G1Affine // σ·r1, σ·q1: the commitment keys' BasisExpSigma
+	sigma      fr.Element       // the commitment keys' σ
 	r2, q2     []curve.G2Affine
 	side1      int
 	side2      int
@@ -74,10 +76,26 @@ func NewKeySource(ccs constraint.ConstraintSystem, seed uint64) (*KeySource, err
 	rng := rand.NewChaCha8(rs)
 	_, _, g1, g2 := curve.Generators()
 	s.side1, s.side2 = tableSide(s.nG1), tableSide(s.nG2)
-	t1 := curve.BatchScalarMultiplicationG1(&g1, seededScalars(rng, 2*s.side1))
+	e1 := seededScalars(rng, 2*s.side1)
+	t1 := curve.BatchScalarMultiplicationG1(&g1, e1)
 	t2 := curve.BatchScalarMultiplicationG2(&g2, seededScalars(rng, 2*s.side2))
 	s.r1, s.q1 = t1[:s.side1], t1[s.side1:]
 	s.r2, s.q2 = t2[:s.side2], t2[s.side2:]
+	if len(ks.ci) > 0 {
+		// The commitment keys' σ, from the seed too. A base Rₐ + Q_b of
+		// the G1 sequence times σ is σRₐ + σQ_b: the tables scaled by σ
+		// give every BasisExpSigma point at the cost of a base.
+		sigma := seededScalars(rng, 1)[0]
+		if sigma.IsZero() {
+			sigma.SetOne()
+		}
+		s.sigma = sigma
+		for i := range e1 {
+			e1[i].Mul(&e1[i], &sigma)
+		}
+		st := curve.BatchScalarMultiplicationG1(&g1, e1)
+		s.sr1, s.sq1 = st[:s.side1], st[s.side1:]
+	}
 	s.jac1.New = func() any { return new(jacBlock1) }
 	s.jac2.New = func() any { return new(jacBlock2) }
 	return s, nil
@@ -140,6 +158,12 @@ func (s *KeySource) G2Bases(lo int, out []curve.G2Affine) error {
 // (Q = ±R, which random tables give with negligible probability) is added
 // in Jacobian coordinates.
 func (s *KeySource) g1Range(lo int, out []curve.G1Affine) {
+	s.g1Sums(s.r1, s.q1, lo, out)
+}
+
+// g1Sums is g1Range over the tables r and q (s.r1, s.q1, or their
+// multiples by σ).
+func (s *KeySource) g1Sums(r1, q1 []curve.G1Affine, lo int, out []curve.G1Affine) {
 	b := s.jac1.Get().(*jacBlock1)
 	defer s.jac1.Put(b)
 	for done := 0; done < len(out); done += sumBlock {
@@ -147,12 +171,12 @@ func (s *KeySource) g1Range(lo int, out []curve.G1Affine) {
 		dx := b.dx[:e-done]
 		for i := range dx {
 			p := lo + done + i
-			dx[i].Sub(&s.q1[p%s.side1].X, &s.r1[p/s.side1].X)
+			dx[i].Sub(&q1[p%s.side1].X, &r1[p/s.side1].X)
 		}
 		invertFp(dx, b.prefix[:len(dx)])
 		for i := range dx {
 			p := lo + done + i
-			r, q, o := &s.r1[p/s.side1], &s.q1[p%s.side1], &out[done+i]
+			r, q, o := &r1[p/s.side1], &q1[p%s.side1], &out[done+i]
 			if dx[i].IsZero() {
 				var j curve.G1Jac
 				j.FromAffine(r)
@@ -295,8 +319,8 @@ func (s *KeySource) Hostless() (*groth16bls.ProvingKey, error) {
 }
 
 // frame is a copy of the key without its five base vectors, the same for
-// every call (pedersen.Setup draws the commitment keys' σ from
-// crypto/rand: they are drawn once a source).
+// every call (drawn once a source; the commitment keys' σ comes from the
+// seed, like the bases).
 func (s *KeySource) frame() (*groth16bls.ProvingKey, error) {
 	s.frameOnce.Do(func() { s.head, s.headErr = s.drawFrame() })
 	if s.headErr != nil {
@@ -328,16 +352,22 @@ func (s *KeySource) drawFrame() (*groth16bls.ProvingKey, error) {
 	pk.InfinityA = make([]bool, s.ks.nbWires)
 	pk.InfinityB = make([]bool, s.ks.nbWires)
 	if ci := s.ks.ci; len(ci) > 0 {
-		bases := make([][]curve.G1Affine, len(ci))
+		// pedersen.Setup's keys, drawn here: its σ·base, one scalar
+		// multiplication a base on one goroutine, took a minute for
+		// sha256-1100B's 280k committed wires.
+		pk.CommitmentKeys = make([]pedersen.ProvingKey, len(ci))
 		at := s.offG1[4]
 		for i := range ci {
-			bases[i] = make([]curve.G1Affine, len(ci[i].PrivateCommitted))
-			s.g1Range(at, bases[i])
-			at += len(bases[i])
-		}
-		var err error
-		if pk.CommitmentKeys, _, err = pedersen.Setup(bases); err != nil {
-			return nil, fmt.Errorf("random key: commitment keys: %w", err)
+			n := len(ci[i].PrivateCommitted)
+			ck := &pk.CommitmentKeys[i]
+			ck.Basis = make([]curve.G1Affine, n)
+			ck.BasisExpSigma = make([]curve.G1Affine, n)
+			from := at
+			parallelChunks(n, func(lo, hi int) {
+				s.g1Sums(s.r1, s.q1, from+lo, ck.Basis[lo:hi])
+				s.g1Sums(s.sr1, s.sq1, from+lo, ck.BasisExpSigma[lo:hi])
+			})
+			at += n
 		}
 	}
 	return pk, nil

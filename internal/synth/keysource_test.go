@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"math/big"
 	"math/rand/v2"
 	"testing"
 
@@ -90,5 +91,73 @@ func TestKeySourcePoints(t *testing.T) {
 	}
 	if a[0].Equal(&b[0]) {
 		t.Fatal("two seeds give the same first A point")
+	}
+}
+
+// TestKeySourceCommitmentKeys: the commitment keys' bases are the G1
+// sequence's points after Z, BasisExpSigma is σ times each of them (σ drawn
+// from the seed, checked against gnark-crypto's scalar multiplication on
+// points spread over the vector), and two sources of one seed give the same
+// commitment keys.
+func TestKeySourceCommitmentKeys(t *testing.T) {
+	ccs, _, err := Compile(Mix, 1<<12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	s, err := NewKeySource(ccs, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pk, err := s.Hostless()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pk.CommitmentKeys) == 0 {
+		t.Fatal("the mix circuit's key has no commitment key")
+	}
+	if s.sigma.IsZero() || s.sigma.IsOne() {
+		t.Fatalf("σ = %v", s.sigma)
+	}
+	var sigma big.Int
+	s.sigma.BigInt(&sigma)
+	at := s.offG1[4]
+	for c, ck := range pk.CommitmentKeys {
+		n := len(ck.Basis)
+		if n == 0 || len(ck.BasisExpSigma) != n {
+			t.Fatalf("commitment %d: %d bases, %d σ·bases", c, n, len(ck.BasisExpSigma))
+		}
+		want := make([]curve.G1Affine, n)
+		s.g1Range(at, want)
+		for j := range ck.Basis {
+			if !ck.Basis[j].Equal(&want[j]) {
+				t.Fatalf("commitment %d base %d is not G1 sequence point %d", c, j, at+j)
+			}
+		}
+		for _, j := range []int{0, 1, n / 3, n / 2, n - 1, rand.IntN(n)} {
+			var p curve.G1Affine
+			p.ScalarMultiplication(&ck.Basis[j], &sigma)
+			if !p.Equal(&ck.BasisExpSigma[j]) || p.IsInfinity() {
+				t.Fatalf("commitment %d: BasisExpSigma[%d] is not σ·Basis[%d]", c, j, j)
+			}
+		}
+		at += n
+	}
+	again, err := NewKeySource(ccs, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pk2, err := again.Hostless()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for c := range pk.CommitmentKeys {
+		a, b := pk.CommitmentKeys[c], pk2.CommitmentKeys[c]
+		for j := range a.Basis {
+			if !a.Basis[j].Equal(&b.Basis[j]) || !a.BasisExpSigma[j].Equal(&b.BasisExpSigma[j]) {
+				t.Fatalf("commitment %d point %d differs between two sources of seed %d", c, j, seed)
+			}
+		}
 	}
 }

@@ -173,7 +173,7 @@ func (s *KeySource) g1Sums(r1, q1 []curve.G1Affine, lo int, out []curve.G1Affine
 			p := lo + done + i
 			dx[i].Sub(&q1[p%s.side1].X, &r1[p/s.side1].X)
 		}
-		invertFp(dx, b.prefix[:len(dx)])
+		invert(dx, b.prefix[:len(dx)])
 		for i := range dx {
 			p := lo + done + i
 			r, q, o := &r1[p/s.side1], &q1[p%s.side1], &out[done+i]
@@ -204,7 +204,7 @@ func (s *KeySource) g2Range(lo int, out []curve.G2Affine) {
 			p := lo + done + i
 			dx[i].Sub(&s.q2[p%s.side2].X, &s.r2[p/s.side2].X)
 		}
-		invertE2(dx, b.prefix[:len(dx)])
+		invert(dx, b.prefix[:len(dx)])
 		for i := range dx {
 			p := lo + done + i
 			r, q, o := &s.r2[p/s.side2], &s.q2[p%s.side2], &out[done+i]
@@ -224,47 +224,34 @@ func (s *KeySource) g2Range(lo int, out []curve.G2Affine) {
 	}
 }
 
-// invertFp replaces each nonzero element of v by its inverse, with one
-// inversion in all; zeros stay zero. prefix is scratch of len(v).
-func invertFp(v, prefix []fp.Element) {
-	var acc fp.Element
-	acc.SetOne()
-	for i := range v {
-		prefix[i] = acc
-		if !v[i].IsZero() {
-			acc.Mul(&acc, &v[i])
-		}
-	}
-	acc.Inverse(&acc)
-	for i := len(v) - 1; i >= 0; i-- {
-		if v[i].IsZero() {
-			continue
-		}
-		var inv fp.Element
-		inv.Mul(&acc, &prefix[i])
-		acc.Mul(&acc, &v[i])
-		v[i] = inv
-	}
+// fieldElem is what invert needs of a field element type (fp.Element, E2).
+type fieldElem[T any] interface {
+	*T
+	SetOne() *T
+	IsZero() bool
+	Mul(x, y *T) *T
+	Inverse(x *T) *T
 }
 
-// invertE2 is invertFp over Fp².
-func invertE2(v, prefix []curve.E2) {
-	var acc curve.E2
-	acc.SetOne()
+// invert replaces each nonzero element of v by its inverse, with one
+// inversion in all; zeros stay zero. prefix is scratch of len(v).
+func invert[T any, P fieldElem[T]](v, prefix []T) {
+	var acc T
+	P(&acc).SetOne()
 	for i := range v {
 		prefix[i] = acc
-		if !v[i].IsZero() {
-			acc.Mul(&acc, &v[i])
+		if !P(&v[i]).IsZero() {
+			P(&acc).Mul(&acc, &v[i])
 		}
 	}
-	acc.Inverse(&acc)
+	P(&acc).Inverse(&acc)
 	for i := len(v) - 1; i >= 0; i-- {
-		if v[i].IsZero() {
+		if P(&v[i]).IsZero() {
 			continue
 		}
-		var inv curve.E2
-		inv.Mul(&acc, &prefix[i])
-		acc.Mul(&acc, &v[i])
+		var inv T
+		P(&inv).Mul(&acc, &prefix[i])
+		P(&acc).Mul(&acc, &v[i])
 		v[i] = inv
 	}
 }

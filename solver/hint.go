@@ -29,6 +29,7 @@ type scratch struct {
 	key    []byte
 	mul    mulScratch  // the emulated mulHint's numbers
 	poly   polyScratch // the emulated polyMvHint's numbers
+	word   fr.Element  // wordHint's output (here, not on its stack: it is passed to an interface)
 
 	// a hint's big.Int inputs and outputs; ins[i] points at inVals[i], and
 	// the inputs' words live in words, so filling them does not allocate.

@@ -27,6 +27,21 @@ const mulHintName = "github.com/consensys/gnark/std/math/emulated.mulHint"
 // below 2^mulLimbBits; any other call goes to gnark's hint function, as do
 // those where quo or rem does not fit its limbs (gnark's error).
 func (st *state) mulHint(calldata []uint32, sc *scratch) error {
+	return st.wordHint(calldata, sc, &sc.mul)
+}
+
+// wordComputer is a hint computed on fixed-size words (mulScratch,
+// polyScratch): compute takes the call's inputs and says whether it
+// computed the nbOut outputs (false: the call is gnark's), which output
+// then gives one at a time.
+type wordComputer interface {
+	compute(in []fr.Element, nbOut int) bool
+	output(e *fr.Element, i int)
+}
+
+// wordHint reads a hint call's inputs, computes it with c, and sets its
+// outputs; a call c does not compute goes to the hint's gnark function.
+func (st *state) wordHint(calldata []uint32, sc *scratch, c wordComputer) error {
 	nbIn := int(calldata[2])
 	in := sc.frElements(0, nbIn)
 	j := 3
@@ -34,14 +49,13 @@ func (st *state) mulHint(calldata []uint32, sc *scratch) error {
 		j += st.read(&in[i], calldata[j:])
 	}
 	lo, hi := int(calldata[j]), int(calldata[j+1])
-	ms := &sc.mul
-	if !ms.compute(in, hi-lo) {
+	if !c.compute(in, hi-lo) {
 		return st.callHint(st.slotOf(calldata), calldata, sc)
 	}
-	var e fr.Element
+	e := &sc.word
 	for i := lo; i < hi; i++ {
-		ms.output(&e, i-lo)
-		st.set(i, &e)
+		c.output(e, i-lo)
+		st.set(i, e)
 	}
 	return nil
 }

@@ -29,23 +29,7 @@ const polyMvHintName = "github.com/consensys/gnark/std/math/emulated.polyMvHint"
 // rem does not fit its limbs, or whose rem is not zero when nbRem is 0
 // (gnark's errors).
 func (st *state) polyMvHint(calldata []uint32, sc *scratch) error {
-	nbIn := int(calldata[2])
-	in := sc.frElements(0, nbIn)
-	j := 3
-	for i := range in {
-		j += st.read(&in[i], calldata[j:])
-	}
-	lo, hi := int(calldata[j]), int(calldata[j+1])
-	ps := &sc.poly
-	if !ps.compute(in, hi-lo) {
-		return st.callHint(st.slotOf(calldata), calldata, sc)
-	}
-	var e fr.Element
-	for i := lo; i < hi; i++ {
-		ps.output(&e, i-lo)
-		st.set(i, &e)
-	}
-	return nil
+	return st.wordHint(calldata, sc, &sc.poly)
 }
 
 const (

@@ -27,6 +27,11 @@ const (
 // key can be filled without a host copy of them (a random key drawn
 // straight into device memory). It is safe for concurrent use.
 type BaseSource interface {
+	// Len is how many points G1 vector v (BasesA … BasesZ) has, and G2Len
+	// how many G2 B points: NewDeviceKeyFrom refuses a source whose
+	// lengths are not the key's.
+	Len(v int) int
+	G2Len() int
 	// G1Bases writes points [lo, lo+len(out)) of G1 vector v (BasesA,
 	// BasesB, BasesK or BasesZ) to out.
 	G1Bases(v, lo int, out []curve.G1Affine) error
@@ -59,7 +64,8 @@ func hostless(pk *gnarkgroth16.ProvingKey) bool {
 // src, drawn and uploaded block by block: the host holds one block a core,
 // never the key. pk gives every other part of the key (α, β, δ, the
 // domain, the infinity flags, the commitment keys) and the vectors'
-// lengths; its host bases are not read (a hostless key, such as a random
+// lengths, which src's must be (an input error otherwise); its host bases
+// are not read (a hostless key, such as a random
 // key's, has none). Provers given pk use the key through WithDeviceKey.
 //
 // When the key does not fit dev beside one proof's buffers and scratch, it
@@ -78,6 +84,9 @@ func NewDeviceKeyFrom(dev backend.Backend, pk gnarkapi.ProvingKey, src BaseSourc
 	key, ok := pk.(*gnarkgroth16.ProvingKey)
 	if !ok {
 		return nil, inputErr("NewDeviceKeyFrom: proving key is a %T, not a Groth16 BLS12-381 key", pk)
+	}
+	if err := sourceFits(key, src); err != nil {
+		return nil, err
 	}
 	pl, err := choosePlan(dev, key, pool.DefaultBudget(dev.Memory()))
 	if err != nil {
@@ -103,6 +112,24 @@ func NewDeviceKeyFrom(dev backend.Backend, pk gnarkapi.ProvingKey, src BaseSourc
 		return nil, errors.Join(err, k.free(dev, q), q.Close())
 	}
 	return &DeviceKey{dev: dev, pk: key, key: k, q: q}, nil
+}
+
+// sourceFits checks that src's vectors have pk's lengths: a source made for
+// another circuit would fill the key with bases that are not its own.
+func sourceFits(pk *gnarkgroth16.ProvingKey, src BaseSource) error {
+	for _, v := range []struct {
+		name string
+		vec  int
+		n    int
+	}{{"A", BasesA, len(pk.G1.A)}, {"B", BasesB, len(pk.G1.B)}, {"K", BasesK, len(pk.G1.K)}, {"Z", BasesZ, len(pk.G1.Z)}} {
+		if got := src.Len(v.vec); got != v.n {
+			return inputErr("NewDeviceKeyFrom: the base source has %d G1 %s points, the proving key %d: a source for another key", got, v.name, v.n)
+		}
+	}
+	if got := src.G2Len(); got != len(pk.G2.B) {
+		return inputErr("NewDeviceKeyFrom: the base source has %d G2 B points, the proving key %d: a source for another key", got, len(pk.G2.B))
+	}
+	return nil
 }
 
 // fillFromSource draws k's bases from src, a block at a time on every

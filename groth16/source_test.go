@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
+
 	"github.com/g16prover/g16/groth16"
 	"github.com/g16prover/g16/internal/synth"
 )
@@ -105,5 +107,55 @@ func TestDeviceKeyFromSource(t *testing.T) {
 	}
 	if m := small.Memory(); m.InUse != 0 {
 		t.Fatalf("refused NewDeviceKeyFrom left %d bytes in use", m.InUse)
+	}
+}
+
+// TestDeviceKeyFromSourceMismatch: a base source whose vectors are not the
+// key's lengths (another circuit's source) is refused with an input error
+// naming the vector, not drawn into a device key of the wrong bases; the
+// device is left as it was.
+func TestDeviceKeyFromSourceMismatch(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	ccsSmall, _, err := synth.Compile(synth.Mix, 1<<11)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ccsBig, _, err := synth.Compile(synth.Mix, 1<<12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srcSmall, err := synth.NewKeySource(ccsSmall, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srcBig, err := synth.NewKeySource(ccsBig, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bareSmall, err := srcSmall.Hostless()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bareBig, err := srcBig.Hostless()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		pk   gnarkgroth16.ProvingKey
+		src  groth16.BaseSource
+	}{
+		{"small key, big source", bareSmall, srcBig},
+		{"big key, small source", bareBig, srcSmall},
+	} {
+		dev := cpuDevice(t, 0, 0, nil)
+		_, err := groth16.NewDeviceKeyFrom(dev, c.pk, c.src)
+		if !errors.Is(err, groth16.ErrInput) || !strings.Contains(err.Error(), "base source") {
+			t.Errorf("%s: got %v, want an input error naming the base source's lengths", c.name, err)
+		}
+		if m := dev.Memory(); m.InUse != 0 {
+			t.Errorf("%s: refused NewDeviceKeyFrom left %d bytes in use", c.name, m.InUse)
+		}
 	}
 }

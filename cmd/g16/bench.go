@@ -100,6 +100,9 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if f.deviceMem > 0 && f.backend != "cuda" {
 		return errors.New("--device-memory needs --backend cuda")
 	}
+	if f.cpuFrugal && f.backend != "cpu" && !f.compareCPU {
+		return errors.New("--cpu-frugal needs our CPU backend to time beside (--backend cpu, or --compare-cpu with cuda)")
+	}
 	devs, err := openBackendsLimited(f.backend, f.compareCPU, maxGPUs, int64(f.deviceMem))
 	if err == nil && f.cpuFrugal {
 		if devs, err = withFrugalCPU(devs); err != nil {

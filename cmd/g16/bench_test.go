@@ -72,3 +72,13 @@ func TestBenchCache(t *testing.T) {
 		t.Errorf("--device-memory without cuda: exit %d\n%s", code, out)
 	}
 }
+
+// TestBenchCPUFrugalNeedsCPU: --cpu-frugal with no CPU backend to time it
+// beside (--backend cuda --compare-cpu=false) is refused, naming the flag,
+// before any device opens.
+func TestBenchCPUFrugalNeedsCPU(t *testing.T) {
+	code, out := g16("bench", "--backend", "cuda", "--compare-cpu=false", "--cpu-frugal")
+	if code == 0 || !strings.Contains(out, "--cpu-frugal needs our CPU backend") {
+		t.Errorf("--cpu-frugal without a CPU backend: exit %d\n%s", code, out)
+	}
+}

@@ -20,8 +20,10 @@ func bitsConstraints(n int) int { return 65*n + 1 }
 // Bits_0 … Bits_{n−1} and the check that the sum of all their bits and of
 // the secret inputs Ranged_* is the public Z, written straight into sys's
 // arrays as gnark's constraint API would lay them out (see appendChain).
-// Each decomposition is gnark's: the std bits hint (nBits) gives 64 wires
-// bᵢ, each checked by bᵢ·bᵢ = bᵢ, and (Σ 2ⁱ·bᵢ)·1 = Bits_j. The hint is
+// Each decomposition is gnark's but for the form of its boolean checks:
+// the std bits hint (nBits) gives 64 wires bᵢ, each checked by
+// bᵢ·bᵢ = bᵢ (gnark's AssertIsBoolean writes bᵢ·(1 − bᵢ) = 0, the same
+// constraint with one more term), and (Σ 2ⁱ·bᵢ)·1 = Bits_j. The hint is
 // at level 0 (it reads an input), the checks at level 1.
 func appendBits(sys *cs.R1CS, n int) error {
 	hint, err := nBitsHint()

@@ -14,7 +14,8 @@ import (
 // Compile builds a circuit with at most target constraints, as close to it
 // as the mix allows: the circuit CompileFrontend compiles (with the bits'
 // sum checked in one constraint rather than gnark's compressed partial
-// sums), built in a fraction of the time and memory. gnark's frontend
+// sums, and each bit's boolean check as b·b = b: bits.go), built in a
+// fraction of the time and memory. gnark's frontend
 // compiles the range checks, with their BSB22 commitment; the bit
 // decompositions (an eighth of the constraints, bits.go) and the
 // multiplication chain (the rest) are appended to the compiled system in

@@ -21,6 +21,7 @@ import (
 	"github.com/consensys/gnark/backend/witness"
 	"github.com/consensys/gnark/constraint"
 
+	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/groth16"
 	"github.com/g16prover/g16/internal/hostmem"
 	"github.com/g16prover/g16/internal/synth"
@@ -140,7 +141,13 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		// device's key buffer is filled from the source, block by block,
 		// and the host holds no copy of the bases.
 		onDevice := f.cache == "" && f.partitions == 0 && f.noGnark && f.residentKey
-		if err := randomKeyPreflight(ccs, hostmem.Available(), !onDevice, stdout); err != nil {
+		// The CPU backend's device memory is the host's: a key drawn
+		// into it takes the host memory of a host copy.
+		onHost := !onDevice
+		for _, d := range devs {
+			onHost = onHost || backend.IsHostBound(d.dev)
+		}
+		if err := randomKeyPreflight(ccs, hostmem.Available(), onHost, stdout); err != nil {
 			return err
 		}
 		keyNote = "random bases (proofs cannot verify; backends must still agree byte for byte)"

@@ -82,3 +82,16 @@ func TestBenchCPUFrugalNeedsCPU(t *testing.T) {
 		t.Errorf("--cpu-frugal without a CPU backend: exit %d\n%s", code, out)
 	}
 }
+
+// TestBenchRandomKeyOnCPUHost: with our CPU backend among the provers, a
+// random key drawn "on the device" lies in host memory (the CPU backend's
+// device memory is the host's), so the host memory preflight counts it.
+func TestBenchRandomKeyOnCPUHost(t *testing.T) {
+	code, out := g16("bench", "--size", "2^10", "--keys", "random", "--proofs", "1", "--no-gnark", "--warmup=false")
+	if code != 0 {
+		t.Fatalf("bench: exit %d\n%s", code, out)
+	}
+	if !strings.Contains(out, "memory budget: random key") || !strings.Contains(out, "(on the host)") {
+		t.Errorf("the preflight does not count the key on the host, where the CPU backend draws it\n%s", out)
+	}
+}

@@ -3,6 +3,7 @@ package solver_test
 import (
 	"math/big"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
@@ -31,9 +32,14 @@ func TestRationalReconstructExtHintOnECDSA(t *testing.T) {
 	}
 	cc := compile(t, c)
 	seed := newSeed(t)
+	// gnark's solver calls hints from several goroutines at once
+	var mu sync.Mutex
 	calls := 0
 	compare := func(mod *big.Int, in, out []*big.Int) error {
+		mu.Lock()
 		calls++
+		call := calls
+		mu.Unlock()
 		ours := make([]*big.Int, len(out))
 		for i := range ours {
 			ours[i] = new(big.Int)
@@ -41,11 +47,11 @@ func TestRationalReconstructExtHintOnECDSA(t *testing.T) {
 		errOurs := solver.RationalReconstructExtHint(mod, in, ours)
 		errGnark := gnarkHint(mod, in, out)
 		if (errOurs == nil) != (errGnark == nil) {
-			t.Errorf("call %d: our error %v, gnark's %v", calls, errOurs, errGnark)
+			t.Errorf("call %d: our error %v, gnark's %v", call, errOurs, errGnark)
 		}
 		for i := range out {
 			if ours[i].Cmp(out[i]) != 0 {
-				t.Errorf("call %d: output %d is %s, gnark's %s", calls, i, ours[i], out[i])
+				t.Errorf("call %d: output %d is %s, gnark's %s", call, i, ours[i], out[i])
 			}
 		}
 		return errGnark
@@ -75,6 +81,8 @@ func TestEmulatedHintsOnECDSA(t *testing.T) {
 	cc := compile(t, c)
 	seed := newSeed(t)
 	opts := testHints(seed)
+	// gnark's solver calls hints from several goroutines at once
+	var mu sync.Mutex
 	calls, native := map[string]int{}, map[string]int{}
 	for _, name := range []string{solver.MulHintName, solver.PolyMvHintName} {
 		var gnarkHint gsolver.Hint
@@ -87,22 +95,27 @@ func TestEmulatedHintsOnECDSA(t *testing.T) {
 			t.Fatalf("gnark registers no hint named %s", name)
 		}
 		opts = append(opts, gsolver.OverrideHint(gsolver.GetHintID(gnarkHint), func(mod *big.Int, in, out []*big.Int) error {
+			mu.Lock()
 			calls[name]++
+			call := calls[name]
+			mu.Unlock()
 			err := gnarkHint(mod, in, out)
 			got, ok := solver.EmulatedHintNative(name, in, len(out))
 			if !ok {
 				return err
 			}
+			mu.Lock()
 			native[name]++
+			mu.Unlock()
 			if err != nil {
-				t.Errorf("%s call %d: computed natively, gnark's fails: %v", name, calls[name], err)
+				t.Errorf("%s call %d: computed natively, gnark's fails: %v", name, call, err)
 				return err
 			}
 			var want fr.Element
 			for i := range out {
 				want.SetBigInt(out[i])
 				if !got[i].Equal(&want) {
-					t.Errorf("%s call %d: output %d is %s, gnark's %s", name, calls[name], i, got[i].String(), want.String())
+					t.Errorf("%s call %d: output %d is %s, gnark's %s", name, call, i, got[i].String(), want.String())
 				}
 			}
 			return nil

@@ -604,18 +604,27 @@ func TestRetry(t *testing.T) {
 			}
 			return nil
 		}
-		devs := devices(newCPU(t, 0, 0, nil), newCPU(t, 1, 0, hook))
-		before := memBaseline(devs)
-		jobs := newFakeJobs(10)
-		tr, err := runBatch(t, context.Background(), devs, jobs, &fakeResident{}, WithWorkers(2))
-		if err != nil {
-			t.Fatalf("Run: %v", err)
-		}
-		checkAllFinished(t, jobs)
-		checkReleased(t, devs, before)
-		s := tr.Summary()
-		if s.Retries == 0 || s.Partitions != 10 || s.Devices[0].Partitions != 10 {
-			t.Errorf("want every partition proved on cpu:0, some after a retry\n%v", s)
+		// Rarely the broken device's second worker gets no job before the
+		// batch ends: one failure, no quarantine. The batch then runs again
+		// (up to five times); each run must prove every partition on cpu:0.
+		var s Summary
+		for i := 0; ; i++ {
+			devs := devices(newCPU(t, 0, 0, nil), newCPU(t, 1, 0, hook))
+			before := memBaseline(devs)
+			jobs := newFakeJobs(10)
+			tr, err := runBatch(t, context.Background(), devs, jobs, &fakeResident{}, WithWorkers(2))
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			checkAllFinished(t, jobs)
+			checkReleased(t, devs, before)
+			s = tr.Summary()
+			if s.Retries == 0 || s.Partitions != 10 || s.Devices[0].Partitions != 10 {
+				t.Errorf("want every partition proved on cpu:0, some after a retry\n%v", s)
+			}
+			if s.Devices[1].Quarantined || i == 4 {
+				break
+			}
 		}
 		// Two workers on the broken device: after two failures in a row
 		// it is quarantined, so at most one more attempt was under way.

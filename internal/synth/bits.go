@@ -61,15 +61,7 @@ func appendBits(sys *cs.R1CS, n int) error {
 	}
 	wire := uint32(sys.NbInternalVariables + nbPublic + sys.GetNbSecretVariables())
 	add := func(bp constraint.BlueprintID, constraints int, offset uint32, level int, calldata ...uint32) {
-		id := uint32(len(sys.Instructions))
-		sys.Instructions = append(sys.Instructions, constraint.PackedInstruction{
-			BlueprintID:      bp,
-			ConstraintOffset: uint32(sys.NbConstraints),
-			WireOffset:       offset,
-			StartCallData:    uint64(len(sys.CallData)),
-		})
-		sys.CallData = append(sys.CallData, calldata...)
-		sys.NbConstraints += constraints
+		id := appendInstruction(sys, bp, constraints, offset, calldata...)
 		sys.Levels[level] = append(sys.Levels[level], id)
 	}
 	first := wire

@@ -89,15 +89,7 @@ func appendChain(sys *cs.R1CS, n int) error {
 		if i == n { // the check x_Chain·1 = Y; wire 0 is the constant one
 			r, o, offset = 0, uint32(y), wire
 		}
-		id := uint32(len(sys.Instructions))
-		sys.Instructions = append(sys.Instructions, constraint.PackedInstruction{
-			BlueprintID:      bID,
-			ConstraintOffset: uint32(sys.NbConstraints),
-			WireOffset:       offset,
-			StartCallData:    uint64(len(sys.CallData)),
-		})
-		sys.CallData = append(sys.CallData, 10, 1, 1, 1, one, acc, one, r, one, o)
-		sys.NbConstraints++
+		id := appendInstruction(sys, bID, 1, offset, 10, 1, 1, 1, one, acc, one, r, one, o)
 		if i < len(sys.Levels) {
 			sys.Levels[i] = append(sys.Levels[i], id)
 		} else {
@@ -111,6 +103,23 @@ func appendChain(sys *cs.R1CS, n int) error {
 	}
 	sys.NbInternalVariables += n
 	return nil
+}
+
+// appendInstruction appends an instruction of blueprint bp to sys, as
+// gnark's builder lays it out: its constraints (0 for a hint), the first
+// wire it writes, its calldata. It returns the instruction's index, for
+// the caller to put in a level.
+func appendInstruction(sys *cs.R1CS, bp constraint.BlueprintID, constraints int, offset uint32, calldata ...uint32) uint32 {
+	id := uint32(len(sys.Instructions))
+	sys.Instructions = append(sys.Instructions, constraint.PackedInstruction{
+		BlueprintID:      bp,
+		ConstraintOffset: uint32(sys.NbConstraints),
+		WireOffset:       offset,
+		StartCallData:    uint64(len(sys.CallData)),
+	})
+	sys.CallData = append(sys.CallData, calldata...)
+	sys.NbConstraints += constraints
+	return id
 }
 
 // genericR1C is the blueprint of a plain R1C in sys, added if the frontend

@@ -215,24 +215,34 @@ func mulWords(dst, x, y []big.Word) []big.Word {
 // int256 is a signed 256-bit integer, two's complement, low word first.
 type int256 [4]uint64
 
+// add sets z to z + x.
+func (z *int256) add(x *int256) {
+	var c uint64
+	z[0], c = bits.Add64(z[0], x[0], 0)
+	z[1], c = bits.Add64(z[1], x[1], c)
+	z[2], c = bits.Add64(z[2], x[2], c)
+	z[3], _ = bits.Add64(z[3], x[3], c)
+}
+
+// sub sets z to z − x.
+func (z *int256) sub(x *int256) {
+	var b uint64
+	z[0], b = bits.Sub64(z[0], x[0], 0)
+	z[1], b = bits.Sub64(z[1], x[1], b)
+	z[2], b = bits.Sub64(z[2], x[2], b)
+	z[3], _ = bits.Sub64(z[3], x[3], b)
+}
+
 // addProduct adds x·y (each below 2^128) to z.
 func (z *int256) addProduct(x, y limb) {
-	p := product(x, y)
-	var c uint64
-	z[0], c = bits.Add64(z[0], p[0], 0)
-	z[1], c = bits.Add64(z[1], p[1], c)
-	z[2], c = bits.Add64(z[2], p[2], c)
-	z[3], _ = bits.Add64(z[3], p[3], c)
+	p := int256(product(x, y))
+	z.add(&p)
 }
 
 // subProduct subtracts x·y (each below 2^128) from z.
 func (z *int256) subProduct(x, y limb) {
-	p := product(x, y)
-	var b uint64
-	z[0], b = bits.Sub64(z[0], p[0], 0)
-	z[1], b = bits.Sub64(z[1], p[1], b)
-	z[2], b = bits.Sub64(z[2], p[2], b)
-	z[3], _ = bits.Sub64(z[3], p[3], b)
+	p := int256(product(x, y))
+	z.sub(&p)
 }
 
 // product returns x·y as four words.

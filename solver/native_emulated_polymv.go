@@ -290,24 +290,6 @@ func limbBits(l limb) int {
 	return bits.Len64(l.lo)
 }
 
-// add sets z to z + x.
-func (z *int256) add(x *int256) {
-	var c uint64
-	z[0], c = bits.Add64(z[0], x[0], 0)
-	z[1], c = bits.Add64(z[1], x[1], c)
-	z[2], c = bits.Add64(z[2], x[2], c)
-	z[3], _ = bits.Add64(z[3], x[3], c)
-}
-
-// sub sets z to z − x.
-func (z *int256) sub(x *int256) {
-	var b uint64
-	z[0], b = bits.Sub64(z[0], x[0], 0)
-	z[1], b = bits.Sub64(z[1], x[1], b)
-	z[2], b = bits.Sub64(z[2], x[2], b)
-	z[3], _ = bits.Sub64(z[3], x[3], b)
-}
-
 // addMul sets z to z + x·y, for x ≥ 0 and x·y below 2^255.
 func (z *int256) addMul(x *int256, y limb) {
 	var p int256

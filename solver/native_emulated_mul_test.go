@@ -92,17 +92,11 @@ func TestMulHint(t *testing.T) {
 		in = append(append(append(in, p...), a...), b...)
 		nbCarry := max(nbA+nbB-1, nbQuo+nbLimbs-1) - 1
 		nbOut := nbQuo + nbLimbs + nbCarry
-		out := make([]*big.Int, nbOut)
-		for i := range out {
-			out[i] = new(big.Int)
-		}
+		out := bigs(nbOut)
 		errGnark := gnarkHint(fr.Modulus(), in, out)
 
-		fin := make([]fr.Element, len(in))
-		for i := range in {
-			fin[i].SetBigInt(in[i])
-		}
-		if !ms.compute(fin, nbOut) {
+		computed, bad, got := computeWord(&ms, in, out)
+		if !computed {
 			if nbQuo > 0 && nbQuo <= mulMaxLimbs && errGnark == nil && it%11 != 5 {
 				t.Fatalf("call %d (%d limbs, a %d, b %d, quo %d): not computed natively, gnark's gives no error", it, nbLimbs, nbA, nbB, nbQuo)
 			}
@@ -113,13 +107,8 @@ func TestMulHint(t *testing.T) {
 			t.Fatalf("call %d: computed natively, gnark's fails: %v", it, errGnark)
 		}
 		handled++
-		var got, want fr.Element
-		for i := range out {
-			ms.output(&got, i)
-			want.SetBigInt(out[i])
-			if !got.Equal(&want) {
-				t.Fatalf("call %d (%d limbs, a %d, b %d, quo %d): output %d is %s, gnark's %s", it, nbLimbs, nbA, nbB, nbQuo, i, got.String(), want.String())
-			}
+		if bad >= 0 {
+			t.Fatalf("call %d (%d limbs, a %d, b %d, quo %d): output %d is %s, gnark's %s", it, nbLimbs, nbA, nbB, nbQuo, bad, got.String(), out[bad].String())
 		}
 	}
 	t.Logf("%d calls the same, %d left to gnark's hint", handled, fallbacks)
@@ -155,4 +144,35 @@ func recomposeBig(limbs []*big.Int) *big.Int {
 		v.Lsh(v, 64).Add(v, limbs[i])
 	}
 	return v
+}
+
+// bigs returns n fresh big.Ints (a hint's outputs).
+func bigs(n int) []*big.Int {
+	out := make([]*big.Int, n)
+	for i := range out {
+		out[i] = new(big.Int)
+	}
+	return out
+}
+
+// computeWord runs c on a hint call's inputs, as wordHint does, and
+// compares its outputs with want (gnark's). It returns whether c computed
+// the call, and the first output that differs (−1 for none) with c's value.
+func computeWord(c wordComputer, in, want []*big.Int) (computed bool, bad int, got fr.Element) {
+	fin := make([]fr.Element, len(in))
+	for i := range in {
+		fin[i].SetBigInt(in[i])
+	}
+	if !c.compute(fin, len(want)) {
+		return false, -1, got
+	}
+	var w fr.Element
+	for i := range want {
+		c.output(&got, i)
+		w.SetBigInt(want[i])
+		if !got.Equal(&w) {
+			return true, i, got
+		}
+	}
+	return true, -1, got
 }

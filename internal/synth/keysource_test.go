@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	curve "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark/constraint"
 )
 
 // TestKeySourcePoints: every point a KeySource draws (affine additions
@@ -14,16 +15,7 @@ import (
 // and for the pairs Q = R (a doubling) and Q = −R (infinity); blocks drawn
 // in another order or length are the same points; two seeds differ.
 func TestKeySourcePoints(t *testing.T) {
-	ccs, _, err := Compile(Mix, 1<<12)
-	if err != nil {
-		t.Fatal(err)
-	}
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
-	s, err := NewKeySource(ccs, seed)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ccs, s, seed := testKeySource(t)
 	// Points 0 and 1 of the G1 sequence: R₀ + Q₀ and R₀ + Q₁.
 	s.q1[0] = s.r1[0]
 	s.q1[1].Neg(&s.r1[0])
@@ -100,16 +92,7 @@ func TestKeySourcePoints(t *testing.T) {
 // points spread over the vector), and two sources of one seed give the same
 // commitment keys.
 func TestKeySourceCommitmentKeys(t *testing.T) {
-	ccs, _, err := Compile(Mix, 1<<12)
-	if err != nil {
-		t.Fatal(err)
-	}
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
-	s, err := NewKeySource(ccs, seed)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ccs, s, seed := testKeySource(t)
 	pk, err := s.Hostless()
 	if err != nil {
 		t.Fatal(err)
@@ -160,4 +143,21 @@ func TestKeySourceCommitmentKeys(t *testing.T) {
 			}
 		}
 	}
+}
+
+// testKeySource compiles the 2^12 mix circuit and returns it with a
+// KeySource of a fresh seed (logged).
+func testKeySource(t *testing.T) (constraint.ConstraintSystem, *KeySource, uint64) {
+	t.Helper()
+	ccs, _, err := Compile(Mix, 1<<12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	s, err := NewKeySource(ccs, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ccs, s, seed
 }

@@ -36,6 +36,22 @@ func keyBytes(pk *gnarkgroth16.ProvingKey) int64 {
 	return max(g1, backend.G1AffineBytes) + max(g2, backend.G2AffineBytes) + commitKeyBytes(pk)
 }
 
+// deviceKeyArgs checks the backend and key given to fn (NewDeviceKey,
+// NewDeviceKeyFrom) and returns the key as gnark's BLS12-381 type.
+func deviceKeyArgs(fn string, dev backend.Backend, pk gnarkapi.ProvingKey) (*gnarkgroth16.ProvingKey, error) {
+	if isNil(dev) {
+		return nil, inputErr("%s: nil backend", fn)
+	}
+	if isNil(pk) {
+		return nil, inputErr("%s: nil proving key", fn)
+	}
+	key, ok := pk.(*gnarkgroth16.ProvingKey)
+	if !ok {
+		return nil, inputErr("%s: proving key is a %T, not a Groth16 BLS12-381 key", fn, pk)
+	}
+	return key, nil
+}
+
 // Bytes is the device memory the key holds.
 func (k *deviceKey) Bytes() int64 {
 	if k.plan.chunk > 0 {
@@ -144,15 +160,9 @@ type DeviceKey struct {
 // proof's buffers and scratch in the memory dev reports, the key keeps a
 // stream window on dev instead, and proofs stream the bases from the host.
 func NewDeviceKey(dev backend.Backend, pk gnarkapi.ProvingKey) (*DeviceKey, error) {
-	if isNil(dev) {
-		return nil, inputErr("NewDeviceKey: nil backend")
-	}
-	if isNil(pk) {
-		return nil, inputErr("NewDeviceKey: nil proving key")
-	}
-	key, ok := pk.(*gnarkgroth16.ProvingKey)
-	if !ok {
-		return nil, inputErr("NewDeviceKey: proving key is a %T, not a Groth16 BLS12-381 key", pk)
+	key, err := deviceKeyArgs("NewDeviceKey", dev, pk)
+	if err != nil {
+		return nil, err
 	}
 	q, err := dev.NewQueue()
 	if err != nil {

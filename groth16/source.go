@@ -72,18 +72,12 @@ func hostless(pk *gnarkgroth16.ProvingKey) bool {
 // fails with an error matching ErrHostKeyNeeded: the caller draws a host
 // copy and uses NewDeviceKey, which streams it.
 func NewDeviceKeyFrom(dev backend.Backend, pk gnarkapi.ProvingKey, src BaseSource) (*DeviceKey, error) {
-	if isNil(dev) {
-		return nil, inputErr("NewDeviceKeyFrom: nil backend")
-	}
-	if isNil(pk) {
-		return nil, inputErr("NewDeviceKeyFrom: nil proving key")
+	key, err := deviceKeyArgs("NewDeviceKeyFrom", dev, pk)
+	if err != nil {
+		return nil, err
 	}
 	if isNil(src) {
 		return nil, inputErr("NewDeviceKeyFrom: nil base source")
-	}
-	key, ok := pk.(*gnarkgroth16.ProvingKey)
-	if !ok {
-		return nil, inputErr("NewDeviceKeyFrom: proving key is a %T, not a Groth16 BLS12-381 key", pk)
 	}
 	if err := sourceFits(key, src); err != nil {
 		return nil, err

@@ -29,6 +29,8 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -171,7 +173,11 @@ func writeSources(dir string) error {
 }
 
 // compile builds every .cu file of src into an object in out, in
-// parallel, and archives them into out/libg16cuda.a.
+// parallel, and archives them into out/libg16cuda.a. Objects are kept in
+// out/cache under a key of what produced them (objectKey): a unit whose
+// sources, flags and compiler are unchanged since an earlier build in the
+// same out is not compiled again (nvcc's messages, such as -Xptxas -v
+// reports, are printed only for the units compiled).
 func compile(nvcc, src, out string, stderr io.Writer) (string, error) {
 	units, err := filepath.Glob(filepath.Join(src, "*.cu"))
 	if err != nil || len(units) == 0 {
@@ -179,9 +185,14 @@ func compile(nvcc, src, out string, stderr io.Writer) (string, error) {
 	}
 	flags := []string{"-std=c++17", "-O3", "--threads", envOr("NVCC_THREADS", "0"),
 		"-Xcompiler", "-fPIC", "-Xcompiler", "-Wall", "-Xcompiler", "-Wno-unknown-pragmas"}
-	flags = append(flags, "-DG16_SOURCES_ID="+kernels.ID())
 	flags = append(flags, strings.Fields(envOr("GENCODE", defaultGencode))...)
 	flags = append(flags, strings.Fields(os.Getenv("NVCC_EXTRA"))...)
+	idFlag := "-DG16_SOURCES_ID=" + kernels.ID()
+	version, _ := exec.Command(nvcc, "--version").CombinedOutput()
+	cache := filepath.Join(out, "cache")
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		return "", err
+	}
 	objs := make([]string, len(units))
 	errs := make([]error, len(units))
 	var wg sync.WaitGroup
@@ -190,14 +201,33 @@ func compile(nvcc, src, out string, stderr io.Writer) (string, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			cmd := exec.Command(nvcc, append(append([]string{}, flags...), "-c", u, "-o", objs[i])...)
+			// Only sources_id.cu reads the sources ID; the other units'
+			// objects do not depend on it.
+			unitFlags := flags
+			if filepath.Base(u) == "sources_id.cu" {
+				unitFlags = append(append([]string{}, flags...), idFlag)
+			}
+			key, err := objectKey(src, filepath.Base(u), unitFlags, version)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			cached := filepath.Join(cache, key+".o")
+			if _, err := os.Stat(cached); err == nil {
+				errs[i] = copyFile(cached, objs[i])
+				return
+			}
+			cmd := exec.Command(nvcc, append(append([]string{}, unitFlags...), "-c", u, "-o", objs[i])...)
 			var buf bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &buf, &buf
 			if err := cmd.Run(); err != nil {
 				errs[i] = fmt.Errorf("nvcc %s: %v\n%s", filepath.Base(u), err, buf.String())
-			} else if buf.Len() > 0 {
+				return
+			}
+			if buf.Len() > 0 {
 				fmt.Fprintf(stderr, "%s", buf.String())
 			}
+			errs[i] = copyFile(objs[i], cached)
 		}()
 	}
 	wg.Wait()
@@ -210,6 +240,46 @@ func compile(nvcc, src, out string, stderr io.Writer) (string, error) {
 		return "", fmt.Errorf("ar: %v\n%s", err, b)
 	}
 	return lib, nil
+}
+
+var includeLine = regexp.MustCompile(`(?m)^\s*#\s*include\s+"([^"]+)"`)
+
+// objectKey is the hex SHA-256 of what unit's object is made from: the
+// compiler's version text, the flags, and the name and contents of unit
+// and of every file of src it includes, directly or not ("..." includes;
+// the toolkit's own headers go with the compiler's version).
+func objectKey(src, unit string, flags []string, version []byte) (string, error) {
+	h := sha256.New()
+	h.Write(version)
+	for _, f := range flags {
+		h.Write([]byte(f))
+		h.Write([]byte{0})
+	}
+	seen := map[string]bool{}
+	queue := []string{unit}
+	for len(queue) > 0 {
+		name := queue[0]
+		queue = queue[1:]
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		data, err := os.ReadFile(filepath.Join(src, name))
+		if err != nil {
+			if name == unit {
+				return "", err
+			}
+			continue // not one of ours: a toolkit header
+		}
+		h.Write([]byte(name))
+		h.Write([]byte{0})
+		h.Write(data)
+		h.Write([]byte{0})
+		for _, m := range includeLine.FindAllSubmatch(data, -1) {
+			queue = append(queue, string(m[1]))
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // cudartDir is the directory holding the static CUDA runtime

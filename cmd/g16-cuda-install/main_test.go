@@ -110,3 +110,57 @@ func TestWriteSourcesReplaces(t *testing.T) {
 		t.Errorf("%d .cu files written, want the %d embedded", len(got), len(want))
 	}
 }
+
+// TestObjectKey: a unit's key follows the files it includes, directly or
+// not, its flags and the compiler, and nothing else.
+func TestObjectKey(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a.cu", "#include \"b.cuh\"\n#include <cub/cub.cuh>\nint a;\n")
+	write("b.cuh", "  #  include \"c.cuh\"\nint b;\n")
+	write("c.cuh", "int c;\n")
+	write("d.cuh", "int d;\n")
+	key := func(flags []string, version string) string {
+		t.Helper()
+		k, err := objectKey(dir, "a.cu", flags, []byte(version))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	base := key([]string{"-O3"}, "nvcc 1")
+	if key([]string{"-O3"}, "nvcc 1") != base {
+		t.Fatal("the same inputs gave two keys")
+	}
+	write("d.cuh", "int d2;\n")
+	if key([]string{"-O3"}, "nvcc 1") != base {
+		t.Fatal("a header the unit does not include changed its key")
+	}
+	for _, c := range []struct {
+		what    string
+		change  func()
+		flags   []string
+		version string
+	}{
+		{"the flags", func() {}, []string{"-O2"}, "nvcc 1"},
+		{"the compiler", func() {}, []string{"-O3"}, "nvcc 2"},
+		{"an indirect include", func() { write("c.cuh", "int c2;\n") }, []string{"-O3"}, "nvcc 1"},
+		{"a direct include", func() { write("b.cuh", "#include \"c.cuh\"\nint b2;\n") }, []string{"-O3"}, "nvcc 1"},
+		{"the unit", func() { write("a.cu", "#include \"b.cuh\"\nint a2;\n") }, []string{"-O3"}, "nvcc 1"},
+	} {
+		c.change()
+		k := key(c.flags, c.version)
+		if k == base {
+			t.Errorf("changing %s left the key unchanged", c.what)
+		}
+		base = key([]string{"-O3"}, "nvcc 1")
+	}
+	if _, err := objectKey(dir, "missing.cu", nil, nil); err == nil {
+		t.Error("a missing unit gave a key")
+	}
+}

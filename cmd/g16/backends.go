@@ -12,21 +12,38 @@ import (
 // CPU backend beside a GPU one when compareCPU is set. With "cuda" it opens
 // every visible GPU, up to maxGPUs (0: no limit); single proofs use the first.
 func openBackends(name string, compareCPU bool, maxGPUs int) ([]namedBackend, error) {
-	return openBackendsLimited(name, compareCPU, maxGPUs, 0)
+	return openBackendsLimited(name, compareCPU, maxGPUs, 0, false)
 }
 
-// openBackendsLimited is openBackends with each GPU's memory capped at
-// limit bytes (cuda.WithMemoryLimit; 0: what the GPU has). Under a limit,
-// a second backend on GPU 0 without it runs beside the limited ones, so
-// that their proofs are compared byte for byte.
-func openBackendsLimited(name string, compareCPU bool, maxGPUs int, limit int64) ([]namedBackend, error) {
+// openBackendsLimited is openBackends with each device's memory capped at
+// limit bytes (cuda.WithMemoryLimit, cpu.WithCapacity; 0: what the device
+// has). Under a limit and with beside set, a second backend without it
+// (on GPU 0 for cuda) runs beside the limited ones, so that their proofs
+// are compared byte for byte.
+func openBackendsLimited(name string, compareCPU bool, maxGPUs int, limit int64, beside bool) ([]namedBackend, error) {
 	switch name {
 	case "cpu":
-		b, err := cpu.New()
+		var opts []cpu.Option
+		if limit > 0 {
+			opts = append(opts, cpu.WithCapacity(limit))
+		}
+		b, err := cpu.New(opts...)
 		if err != nil {
 			return nil, err
 		}
-		return []namedBackend{{name: "g16 " + b.String(), dev: b, all: []backend.Backend{b}}}, nil
+		devs := []namedBackend{{name: "g16 " + b.String(), dev: b, all: []backend.Backend{b}}}
+		if limit > 0 {
+			devs[0].name += fmt.Sprintf(" (limit %s)", gib(limit))
+			if beside {
+				free, err := cpu.New(cpu.WithID(1))
+				if err != nil {
+					b.Close()
+					return nil, err
+				}
+				devs = append(devs, namedBackend{name: "g16 " + free.String() + " (no limit)", dev: free, all: []backend.Backend{free}})
+			}
+		}
+		return devs, nil
 	case "cuda":
 		var opts []cuda.Option
 		if limit > 0 {
@@ -39,6 +56,8 @@ func openBackendsLimited(name string, compareCPU bool, maxGPUs int, limit int64)
 		devs := []namedBackend{{name: "g16 " + gpus[0].String(), dev: gpus[0], all: gpus}}
 		if limit > 0 {
 			devs[0].name += fmt.Sprintf(" (limit %s)", gib(limit))
+		}
+		if limit > 0 && beside {
 			free, err := cuda.New(0)
 			if err != nil {
 				for _, g := range gpus {

@@ -48,6 +48,7 @@ type benchFlags struct {
 	gpus        string
 	gpuCounts   []int // parsed from gpus; nil: all
 	deviceMem   bytesFlag
+	unlimited   bool   // --compare-unlimited: under --device-memory, an unlimited backend beside
 	cache       string // --cache: compiled synthetic circuits and random keys
 	cachedR1CS  bool   // the circuit came from the cache
 	cpuFrugal   bool   // --cpu-frugal: also the CPU backend's frugal schedule
@@ -76,7 +77,8 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.trace, "trace", "", "with --partitions, write the scheduler trace as JSON to this file")
 	fs.Uint64Var(&f.seed, "seed", 0, "seed for the provers' randomness (default: drawn fresh)")
 	fs.StringVar(&f.cache, "cache", "", "directory that keeps the compiled synthetic circuit and the random key, so that a later run on this machine reuses them (default: none)")
-	fs.Var(&f.deviceMem, "device-memory", "with --backend cuda: cap each GPU's memory (cuda.WithMemoryLimit), e.g. 16GiB, a key that does not fit then streams; an unlimited backend on GPU 0 runs beside it for comparison")
+	fs.Var(&f.deviceMem, "device-memory", "cap each device's memory (cuda.WithMemoryLimit, cpu.WithCapacity), e.g. 16GiB: a key that does not fit then streams from a host copy")
+	fs.BoolVar(&f.unlimited, "compare-unlimited", true, "with --device-memory, also prove with an unlimited backend (GPU 0 for cuda) and compare the bytes")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -98,13 +100,10 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	f.gpuCounts = gpuCounts
-	if f.deviceMem > 0 && f.backend != "cuda" {
-		return errors.New("--device-memory needs --backend cuda")
-	}
 	if f.cpuFrugal && f.backend != "cpu" && !f.compareCPU {
 		return errors.New("--cpu-frugal needs our CPU backend to time beside (--backend cpu, or --compare-cpu with cuda)")
 	}
-	devs, err := openBackendsLimited(f.backend, f.compareCPU, maxGPUs, int64(f.deviceMem))
+	devs, err := openBackendsLimited(f.backend, f.compareCPU, maxGPUs, int64(f.deviceMem), f.unlimited)
 	if err == nil && f.cpuFrugal {
 		if devs, err = withFrugalCPU(devs); err != nil {
 			for _, d := range devs {

@@ -68,8 +68,29 @@ func TestBenchCache(t *testing.T) {
 	if d := digest(first); d == "" || d != digest(second) {
 		t.Errorf("proof digests differ across runs with the cache: %q and %q", d, digest(second))
 	}
-	if code, out := g16("bench", "--device-memory", "16GiB"); code == 0 || !strings.Contains(out, "--device-memory needs --backend cuda") {
-		t.Errorf("--device-memory without cuda: exit %d\n%s", code, out)
+}
+
+// TestBenchDeviceMemoryCPU: --device-memory caps the CPU backend's
+// modelled device too: a key larger than the cap streams from its host
+// copy, and the proof equals the unlimited backend's beside it, byte for
+// byte; --compare-unlimited=false leaves that backend out.
+func TestBenchDeviceMemoryCPU(t *testing.T) {
+	args := []string{"bench", "--size", "2^10", "--keys", "random", "--proofs", "1", "--no-gnark", "--warmup=false", "--device-memory", "512KiB"}
+	code, out := g16(args...)
+	if code != 0 {
+		t.Fatalf("bench: exit %d\n%s", code, out)
+	}
+	for _, want := range []string{"g16 cpu:0 (limit 0.5 MiB): key streamed, chunks of", "g16 cpu:1 (no limit): key resident", "byte-identical across provers: yes"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("bench output lacks %q\n%s", want, out)
+		}
+	}
+	code, out = g16(append(args, "--compare-unlimited=false")...)
+	if code != 0 {
+		t.Fatalf("bench --compare-unlimited=false: exit %d\n%s", code, out)
+	}
+	if !strings.Contains(out, "key streamed") || strings.Contains(out, "no limit") {
+		t.Errorf("--compare-unlimited=false: want the limited backend alone, streaming\n%s", out)
 	}
 }
 

@@ -5,16 +5,17 @@
 # root, with a bundle made by scripts/gpu-bundle.sh:
 #   bash scripts/gpu-e2e.sh BUNDLE_DIR [STEP...]
 # Steps: tests examples sanitize bench20 bench22 batch22 bench24 gpus sha256 sha256batch cpusha256 ecdsa service solver
-# limit25 batch24limit big25s big26 big27
+# limit25 batch24limit big25s stream25 big26 big27
 # (default: all but gpus, solver, the std circuits sha256, sha256batch, cpusha256, ecdsa, and the
-# large sizes limit25, batch24limit, big25s, big26, big27: each of those is one command
+# large sizes limit25, batch24limit, big25s, stream25, big26, big27: each of those is one command
 # of several minutes; the big ones poll nvidia-smi for the device's peak;
 # limit25 and batch24limit keep their circuit and random key in $G16_KEYS, so
 # a second run skips the compile; big26 and big27 do not: their random keys
 # are drawn straight into the GPU's memory, with no host copy, and they run
 # under timeout, 150 s and 240 s; big25s is 2^25 under a 16 GiB device limit,
 # its key's host copy drawn in the run, beside an unlimited backend whose
-# proof it must equal byte for byte, under timeout 120 s).
+# proof it must equal byte for byte, under timeout 120 s; stream25 is the
+# limited backend alone, for its host memory, under timeout 90 s).
 # Logs go to $OUT (or ./e2e-logs). The std circuits' gnark setup keys are
 # cached in $G16_KEYS (default $TMPDIR/g16-keys), outside $OUT: sha256batch
 # after sha256 in one run reuses the key.
@@ -96,6 +97,7 @@ for s in $steps; do
 	limit25) step "2^25 under a 16 GiB limit, beside an unlimited backend" limit25.log smipeak "$bin/g16" bench --backend cuda --size 2^25 --keys random --proofs 1 --no-gnark --compare-cpu=false --warmup=false --device-memory 16GiB --cache "$keys" ;;
 	batch24limit) step "batch 10 x 2^24 under a 16 GiB limit, beside an unlimited backend" batch24limit.log smipeak "$bin/g16" bench --backend cuda --size 2^24 --keys random --partitions 10 --no-gnark --compare-cpu=false --device-memory 16GiB --cache "$keys" ;;
 	big25s) step "2^25 under a 16 GiB limit, the key's host copy drawn in the run, beside an unlimited backend (at most 120 s)" big25s.log smipeak timeout 120 "$bin/g16" bench --backend cuda --size 2^25 --keys random --proofs 1 --no-gnark --compare-cpu=false --warmup=false --device-memory 16GiB ;;
+	stream25) step "2^25 under a 16 GiB limit alone, the key's host copy drawn in the run (at most 90 s)" stream25.log smipeak timeout 90 "$bin/g16" bench --backend cuda --size 2^25 --keys random --proofs 1 --no-gnark --compare-cpu=false --warmup=false --device-memory 16GiB --compare-unlimited=false ;;
 	big26) step "2^26, random key drawn on the device (at most 150 s)" big26.log smipeak timeout 150 "$bin/g16" bench --backend cuda --size 2^26 --keys random --proofs 1 --no-gnark --compare-cpu=false --warmup=false ;;
 	big27) step "2^27, random key drawn on the device (at most 240 s)" big27.log smipeak timeout 240 "$bin/g16" bench --backend cuda --size 2^27 --keys random --proofs 1 --no-gnark --compare-cpu=false --warmup=false ;;
 	gpus) step "batch 10 x 2^22, 1 and 2 GPUs" gpus22.log "$bin/g16" bench --backend cuda --size 2^22 --keys random --partitions 10 --gpus 1,2 --no-gnark --compare-cpu=false ;;

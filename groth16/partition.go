@@ -153,7 +153,8 @@ type partition struct {
 	// set by solve
 	proof      *gnarkgroth16.Proof
 	a, b, c    []fr.Element // constraint evaluations, padded to n
-	wA, wB, wK []fr.Element // wire values filtered for the A, B and K MSMs
+	w          []fr.Element // all the wire values
+	wA, wB, wK []fr.Element // wire values filtered for the A, B and K MSMs (K: once kWires has)
 	sharedAB   bool         // wB is wA (no infinity in either): one device buffer serves both
 	r, s       fr.Element
 
@@ -227,13 +228,23 @@ func (t *partition) solve(ctx context.Context) error {
 	t.b = padded(solution.B, p.n)
 	t.c = padded(solution.C, p.n)
 
+	t.w = w
 	t.wA = filterOut(w, p.pk.InfinityA, len(w)-int(p.pk.NbInfinityA))
 	t.wB = filterOut(w, p.pk.InfinityB, len(w)-int(p.pk.NbInfinityB))
-	t.wK = filterOut(w[p.nbPublic:], p.kRemove, len(p.pk.G1.K))
 	t.sharedAB = len(t.wA) > 0 && len(t.wA) == len(t.wB) && &t.wA[0] == &t.wB[0]
 	t.times.Commit = com.elapsed()
 	t.times.Solve = time.Since(start) - t.times.Commit
 	return nil
+}
+
+// kWires returns the K MSM's wire values: the private wires but the
+// committed ones, filtered from w on the first call. A streamed key reads
+// them chunk by chunk instead (kChunks), and the host holds no copy.
+func (t *partition) kWires() []fr.Element {
+	if t.wK == nil {
+		t.wK = filterOut(t.w[t.p.nbPublic:], t.p.kRemove, len(t.p.pk.G1.K))
+	}
+	return t.wK
 }
 
 // padded extends v with zeros to length n, reusing its capacity.
@@ -303,19 +314,19 @@ const (
 func (t *partition) bufferSizes(streamed bool) []int64 {
 	n := int64(t.p.n)
 	s := backend.ScalarBytes
-	wires := func(v []fr.Element) int64 {
+	wires := func(n int) int64 {
 		if streamed {
 			return s
 		}
-		return max(1, int64(len(v))) * s
+		return max(1, int64(n)) * s
 	}
 	sizes := []int64{
 		bufA:  n * s,
 		bufB:  n * s,
 		bufC:  n * s,
-		bufWA: wires(t.wA),
-		bufWB: wires(t.wB),
-		bufWK: wires(t.wK),
+		bufWA: wires(len(t.wA)),
+		bufWB: wires(len(t.wB)),
+		bufWK: wires(len(t.p.pk.G1.K)),
 	}
 	if t.sharedAB {
 		// The B MSMs read bufWA (wiresB).
@@ -348,10 +359,13 @@ func (t *partition) upload(dev backend.Backend, q backend.Queue, bufs []backend.
 		return fmt.Errorf("groth16: internal error: %d device buffers, want %d", len(bufs), nbBuffers)
 	}
 	start := time.Now()
-	host := [nbBuffers][]fr.Element{bufA: t.a, bufB: t.b, bufC: t.c, bufWA: t.wA, bufWB: t.wB, bufWK: t.wK}
+	host := [nbBuffers][]fr.Element{bufA: t.a, bufB: t.b, bufC: t.c, bufWA: t.wA, bufWB: t.wB}
 	for _, i := range which {
 		if i == bufWB && t.sharedAB {
 			continue // the B MSMs read bufWA
+		}
+		if i == bufWK {
+			host[i] = t.kWires()
 		}
 		upload := dev.Upload
 		if i == bufWA || i == bufWB || i == bufWK {
@@ -376,7 +390,7 @@ func (t *partition) upload(dev backend.Backend, q backend.Queue, bufs []backend.
 // release drops the host copies that upload has moved to the device.
 func (t *partition) release() {
 	t.a, t.b, t.c = nil, nil, nil
-	t.wA, t.wB, t.wK = nil, nil, nil
+	t.w, t.wA, t.wB, t.wK = nil, nil, nil, nil
 }
 
 // compute runs the device work: h from a, b and c (seven NTTs and the

@@ -61,15 +61,38 @@ func newStreamKey(dev backend.Backend, q backend.Queue, pk *gnarkgroth16.Proving
 	return k, nil
 }
 
+// scalarChunks gives an MSM's scalars lo … hi−1 on the host, valid until
+// the next call, and how many there are.
+type scalarChunks struct {
+	n   int
+	get func(lo, hi int) []fr.Element
+}
+
+// vectorChunks reads the scalars from v itself.
+func vectorChunks(v []fr.Element) scalarChunks {
+	return scalarChunks{n: len(v), get: func(lo, hi int) []fr.Element { return v[lo:hi] }}
+}
+
+// filteredChunks copies each chunk of f's kept values into a buffer of
+// chunk values, reused from one chunk to the next.
+func filteredChunks(f *filtered, chunk int) scalarChunks {
+	buf := make([]fr.Element, min(chunk, f.n))
+	return scalarChunks{n: f.n, get: func(lo, hi int) []fr.Element {
+		f.fill(lo, buf[:hi-lo])
+		return buf[:hi-lo]
+	}}
+}
+
 // streamMSM computes Σ scalars[i]·bases[i] from bases and scalars on the
 // host, in chunks of key.plan.chunk points through the key's two window
 // slots, each with its own queue: while the MSM of chunk k runs in one
-// slot, a goroutine uploads chunk k+1 into the other. The chunks' sums add
-// up, in acc, to the whole MSM's.
-func streamMSM[P any, J any](dev backend.Backend, key *deviceKey, bases []P, scalars []fr.Element, acc *J,
+// slot, a goroutine uploads chunk k+1 into the other (Upload has read its
+// source when it returns, so a chunk of scalars may be overwritten by the
+// next). The chunks' sums add up, in acc, to the whole MSM's.
+func streamMSM[P any, J any](dev backend.Backend, key *deviceKey, bases []P, scalars scalarChunks, acc *J,
 	msm func(q backend.Queue, out *J, bases, scalars backend.Buffer, n int) error, add func(acc, x *J) *J) (err error) {
-	if len(bases) != len(scalars) {
-		return fmt.Errorf("groth16: internal error: %d bases, %d scalars", len(bases), len(scalars))
+	if len(bases) != scalars.n {
+		return fmt.Errorf("groth16: internal error: %d bases, %d scalars", len(bases), scalars.n)
 	}
 	c := key.plan.chunk
 	var qs [2]backend.Queue
@@ -101,7 +124,7 @@ func streamMSM[P any, J any](dev backend.Backend, key *deviceKey, bases []P, sca
 				upErr <- err
 				return
 			}
-			if err := dev.Upload(qs[k%2], s.scalars, 0, backend.AsBytes(scalars[lo:hi])); err != nil {
+			if err := dev.Upload(qs[k%2], s.scalars, 0, backend.AsBytes(scalars.get(lo, hi))); err != nil {
 				upErr <- err
 				return
 			}
@@ -129,7 +152,8 @@ func streamMSM[P any, J any](dev backend.Backend, key *deviceKey, bases []P, sca
 
 // computeStreamed is compute for a streamed key: H on q, h brought back to
 // the host, then the five MSMs one after another, each streaming its bases
-// and scalars from the host.
+// and scalars from the host; the K MSM's scalars are filtered from the
+// wire values chunk by chunk (unless kWires has filtered them already).
 func (t *partition) computeStreamed(dev backend.Backend, q backend.Queue, key *deviceKey, bufs []backend.Buffer, computeH func() error) error {
 	p := t.p
 	fail := func(stage string, err error) error {
@@ -143,6 +167,18 @@ func (t *partition) computeStreamed(dev backend.Backend, q backend.Queue, key *d
 		return fail("download of h", err)
 	}
 	pk := key.pk
+	kScalars := vectorChunks(t.wK)
+	switch {
+	case t.wK != nil:
+	case len(pk.G1.K) == len(t.w)-p.nbPublic: // no wire left out
+		kScalars = vectorChunks(t.w[p.nbPublic:])
+	default:
+		f, err := newFiltered(t.w[p.nbPublic:], p.kRemove, len(pk.G1.K))
+		if err != nil {
+			return err
+		}
+		kScalars = filteredChunks(f, key.plan.chunk)
+	}
 	g1 := func(q backend.Queue, out *curve.G1Jac, bases, scalars backend.Buffer, n int) error {
 		return dev.MSMG1(q, out, bases, 0, scalars, n)
 	}
@@ -162,19 +198,27 @@ func (t *partition) computeStreamed(dev backend.Backend, q backend.Queue, key *d
 		run  func() error
 	}{
 		{"MSM B2", func() error {
-			return timed(&t.times.MSMB2, func() error { return streamMSM(dev, key, pk.G2.B, t.wB, &t.msmB2, g2, (*curve.G2Jac).AddAssign) })
+			return timed(&t.times.MSMB2, func() error {
+				return streamMSM(dev, key, pk.G2.B, vectorChunks(t.wB), &t.msmB2, g2, (*curve.G2Jac).AddAssign)
+			})
 		}},
 		{"MSM K", func() error {
-			return timed(&t.times.MSMK, func() error { return streamMSM(dev, key, pk.G1.K, t.wK, &t.msmK, g1, (*curve.G1Jac).AddAssign) })
+			return timed(&t.times.MSMK, func() error { return streamMSM(dev, key, pk.G1.K, kScalars, &t.msmK, g1, (*curve.G1Jac).AddAssign) })
 		}},
 		{"MSM A", func() error {
-			return timed(&t.times.MSMA, func() error { return streamMSM(dev, key, pk.G1.A, t.wA, &t.msmA, g1, (*curve.G1Jac).AddAssign) })
+			return timed(&t.times.MSMA, func() error {
+				return streamMSM(dev, key, pk.G1.A, vectorChunks(t.wA), &t.msmA, g1, (*curve.G1Jac).AddAssign)
+			})
 		}},
 		{"MSM B1", func() error {
-			return timed(&t.times.MSMB1, func() error { return streamMSM(dev, key, pk.G1.B, t.wB, &t.msmB1, g1, (*curve.G1Jac).AddAssign) })
+			return timed(&t.times.MSMB1, func() error {
+				return streamMSM(dev, key, pk.G1.B, vectorChunks(t.wB), &t.msmB1, g1, (*curve.G1Jac).AddAssign)
+			})
 		}},
 		{"MSM Z", func() error {
-			return timed(&t.times.MSMZ, func() error { return streamMSM(dev, key, pk.G1.Z, h, &t.msmZ, g1, (*curve.G1Jac).AddAssign) })
+			return timed(&t.times.MSMZ, func() error {
+				return streamMSM(dev, key, pk.G1.Z, vectorChunks(h), &t.msmZ, g1, (*curve.G1Jac).AddAssign)
+			})
 		}},
 	}
 	for _, s := range steps {

@@ -36,3 +36,10 @@ func (t *partition) solveWitness(ctx context.Context, opts []solver.Option) (*cs
 	t.times.SolverFallback = ws.s.Fallback()
 	return ws.s.Solve(ctx, t.witness, opts...)
 }
+
+// SolverFallback says why gnark's solver solves the witnesses of pr's
+// circuit, or "" when g16's own solver does. g16's solver has read what it
+// needs of the R1CS's Levels (gnark's solving order) in NewProver: once
+// every Prover of a circuit is made, only gnark's solver and prover read
+// them.
+func (pr *Prover) SolverFallback() string { return pr.p.witnessSolver.s.Fallback() }

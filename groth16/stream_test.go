@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	groth16bls "github.com/consensys/gnark/backend/groth16/bls12-381"
+	cs "github.com/consensys/gnark/constraint/bls12-381"
 
 	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/backend/cpu"
@@ -148,5 +149,72 @@ func TestPlanFallsBackToSerialMSMs(t *testing.T) {
 	}
 	if !bytes.Equal(proofBytes(t, got), want[0]) {
 		t.Fatal("proof differs from Prove's")
+	}
+}
+
+// TestProverWithoutLevels: once a Prover is made, its proofs read nothing
+// of the R1CS's Levels (gnark's solving order, which g16's solver has
+// decoded): with them dropped, a resident and a streamed proof (the K
+// wires filtered chunk by chunk) still equal Prove's made before; a Prover
+// made after the drop cannot prove, so the drop is real.
+func TestProverWithoutLevels(t *testing.T) {
+	ccs, shape, err := synth.Compile(synth.Mix, 1<<12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pk, err := synth.RandomKey(ccs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	w, err := synth.Witness(shape, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := groth16.Prove(ccs, pk, w, groth16.WithRandomness(seeded(seed)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{name: "synth-2^12", ccs: ccs, pk: pk, witness: w}
+	devs := map[string]*cpu.Backend{"resident": cpu.MustNew(), "streamed": smallDevice(t, f, 1)}
+	provers := map[string]*groth16.Prover{}
+	for name, dev := range devs {
+		pr, err := groth16.NewProver(ccs, pk, groth16.WithBackend(dev))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer pr.Close()
+		if fb := pr.SolverFallback(); fb != "" {
+			t.Fatalf("gnark's solver solves the synthetic circuit (%s): the test needs g16's", fb)
+		}
+		provers[name] = pr
+	}
+	r := ccs.(*cs.R1CS)
+	if len(r.Levels) == 0 {
+		t.Fatal("the R1CS has no levels to drop")
+	}
+	r.Levels = nil
+	for name, pr := range provers {
+		var plan string
+		got, err := pr.Prove(context.Background(), w, groth16.WithRandomness(seeded(seed)),
+			groth16.WithPhaseTimes(func(_ int, pt groth16.PhaseTimes) { plan = pt.Plan }))
+		if err != nil {
+			t.Fatalf("%s: Prove without the R1CS's levels: %v", name, err)
+		}
+		if streamed := strings.HasPrefix(plan, "key streamed"); streamed != (name == "streamed") {
+			t.Errorf("%s: plan %q", name, plan)
+		}
+		if !bytes.Equal(proofBytes(t, got), proofBytes(t, want)) {
+			t.Errorf("%s: the proof without the R1CS's levels differs from Prove's", name)
+		}
+	}
+	late, err := groth16.NewProver(ccs, pk, groth16.WithBackend(cpu.MustNew()))
+	if err == nil {
+		defer late.Close()
+		_, err = late.Prove(context.Background(), w, groth16.WithRandomness(seeded(seed)))
+	}
+	if err == nil {
+		t.Error("a Prover made after the levels were dropped proved: the drop was not real")
 	}
 }

@@ -321,6 +321,9 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(
 		provers[i] = pr
 		fmt.Fprintf(stdout, "%s: prover ready (our solver compiled, key checked) in %s\n", d.name, fmtDur(time.Since(start)))
 	}
+	if ok, bytes := releaseLevels(ccs, provers, !f.noGnark); ok {
+		fmt.Fprintf(stdout, "R1CS levels released (%s; our solvers have their own order, gnark's does not run)\n", gib(bytes))
+	}
 	prove := func(i int, seed io.Reader, extra ...groth16.Option) (gnarkgroth16.Proof, error) {
 		opts := append([]groth16.Option{groth16.WithRandomness(seed)}, extra...)
 		if provers[i] != nil {

@@ -80,7 +80,7 @@ func TestBenchDeviceMemoryCPU(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("bench: exit %d\n%s", code, out)
 	}
-	for _, want := range []string{"g16 cpu:0 (limit 0.5 MiB): key streamed, chunks of", "g16 cpu:1 (no limit): key resident", "byte-identical across provers: yes"} {
+	for _, want := range []string{"g16 cpu:0 (limit 0.5 MiB): key streamed, chunks of", "g16 cpu:1 (no limit): key resident", "byte-identical across provers: yes", "R1CS levels released"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("bench output lacks %q\n%s", want, out)
 		}
@@ -114,5 +114,18 @@ func TestBenchRandomKeyOnCPUHost(t *testing.T) {
 	}
 	if !strings.Contains(out, "memory budget: random key") || !strings.Contains(out, "(on the host)") {
 		t.Errorf("the preflight does not count the key on the host, where the CPU backend draws it\n%s", out)
+	}
+}
+
+// TestBenchKeepsLevelsForGnark: with gnark's prover in the run, which
+// solves through the R1CS's levels, bench keeps them, and gnark's proofs
+// equal ours.
+func TestBenchKeepsLevelsForGnark(t *testing.T) {
+	code, out := g16("bench", "--size", "2^10", "--keys", "random", "--proofs", "1", "--warmup=false")
+	if code != 0 {
+		t.Fatalf("bench: exit %d\n%s", code, out)
+	}
+	if strings.Contains(out, "levels released") || !strings.Contains(out, "byte-identical across provers: yes") {
+		t.Errorf("bench with gnark: want the levels kept and the proofs equal\n%s", out)
 	}
 }

@@ -58,6 +58,7 @@
 #include "msm_batch_affine.cuh"
 #include "msm_slots.h"
 #include "msm_split.cuh"
+#include "msm_table.h"
 
 #include <memory>
 #include <type_traits>
@@ -81,13 +82,17 @@ inline int pick_window(size_t n) {
 	return best;
 }
 
-// digits_k: scalar i → nw (key, value) pairs at j·n + i.
+// digits_k: scalar i → nw (key, value) pairs at j·n + i. With a table of
+// c copies of the bases (copy q at q·stride holding 2^(wq)·P), window j
+// reads copy j mod c and lands in bucket set ⌊j/c⌋; c = 1 is the plain
+// bases, one bucket set a window.
 struct digits_k {
 	const fr_t* scalars;
 	const uint32_t* idx; // point i is idx[i] (the split's rest), or i when null
 	uint32_t n;
 	int w, nw;
 	uint32_t B, sentinel;
+	uint32_t stride, copies;
 	uint32_t* keys;
 	uint32_t* vals;
 
@@ -115,6 +120,7 @@ struct digits_k {
 			k = m;
 		}
 		uint32_t mask = (1u << w) - 1, carry = 0;
+		uint32_t set = 0, copy = 0; // ⌊j/c⌋ and j mod c
 		for (int j = 0; j < nw; j++) {
 			int pos = j * w, li = pos >> 5, sh = pos & 31;
 			uint32_t bits = limb(k, li) >> sh;
@@ -131,8 +137,12 @@ struct digits_k {
 				carry = 0;
 			}
 			size_t at = (size_t)j * n + i;
-			keys[at] = mag == 0 ? sentinel : j * B + mag - 1;
-			vals[at] = pt | ((sign ^ neg) << 31);
+			keys[at] = mag == 0 ? sentinel : set * B + mag - 1;
+			vals[at] = (copy * stride + pt) | ((sign ^ neg) << 31);
+			if (++copy == copies) {
+				copy = 0;
+				set++;
+			}
 		}
 	}
 };
@@ -441,12 +451,23 @@ split_t<F> split_scalars(exec_t& ex, const affine_t<F>* bases, const fr_t* scala
 	return sp;
 }
 
+// msm_run is the MSM over n points. bases holds copies tables of stride
+// points each, copy q holding 2^(window·q)·P_i at q·stride + i (copies = 1:
+// the plain bases, any window). It writes the bucket sets' sums S_s to out,
+// their number to *nw_out, the window to *w_out and the shift to *shift_out:
+// the result is Σ_s 2^(shift·s)·S_s.
 template <class F>
-void msm_run(exec_t& ex, const affine_t<F>* bases, const fr_t* scalars, size_t n, int window, int max_task,
-             int flags, xyzz_t<F>* out, int* nw_out, int* w_out, g16_msm_timing* timing) {
+void msm_run(exec_t& ex, const affine_t<F>* bases, size_t stride, int copies, const fr_t* scalars, size_t n,
+             int window, int max_task, int flags, xyzz_t<F>* out, int* nw_out, int* w_out, int* shift_out,
+             g16_msm_timing* timing) {
 	typedef xyzz_t<F> P;
 	if (n == 0 || n >= (1u << 31)) fail(G16_INVALID, "msm: n must be in [1, 2^31)");
 	if (window && (window < 4 || window > 24)) fail(G16_INVALID, "msm: window must be in [4, 24]");
+	if (copies < 1 || copies > 64) fail(G16_INVALID, "msm: copies must be in [1, 64]");
+	if (copies > 1 && !window) fail(G16_INVALID, "msm: a table of copies needs its window");
+	if (stride < n) fail(G16_INVALID, "msm: the table's stride is below n");
+	if ((uint64_t)copies * stride >= (1u << 31))
+		fail(G16_INVALID, "msm: copies·stride must be below 2^31 (a point index has 31 bits)");
 
 	kernel_set ks = kernels_for<F>(flags);
 	// The batch-affine first level: G1's register kernels only.
@@ -474,22 +495,26 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, const fr_t* scalars, size_t n
 	int w = window ? window : pick_window(nr ? nr : n);
 	int nw = (255 + w - 1) / w;
 	if (nw > 64) fail(G16_INVALID, "msm: more than 64 windows");
+	// c copies: windows j and j + c share a bucket set, nsets sets in all.
+	int c = std::min(copies, nw), nsets = (nw + c - 1) / c;
 	*w_out = w;
+	*shift_out = w * c;
 	if (nr == 0) { // every scalar is 0 or ±1
 		*nw_out = 1;
 		std::memcpy(out, &ones_sum, sizeof(P));
 		tm.finish();
 		return;
 	}
-	*nw_out = nw;
-	uint32_t B = 1u << (w - 1), sentinel = (uint32_t)nw * B;
+	*nw_out = nsets;
+	uint32_t B = 1u << (w - 1), sentinel = (uint32_t)nsets * B;
 	int bits = 0;
 	while ((sentinel >> bits) != 0) bits++;
 	size_t N = nr * (size_t)nw;
 	if (N >= (1u << 31)) fail(G16_INVALID, "msm: n·windows must be below 2^31 (split the MSM)");
 
 	buf<uint32_t> keys(ex, N), refs(ex, N), skeys(ex, N), srefs(ex, N);
-	ex.launch(nr, digits_k{scalars, idx, (uint32_t)nr, w, nw, B, sentinel, keys.p, refs.p});
+	ex.launch(nr, digits_k{scalars, idx, (uint32_t)nr, w, nw, B, sentinel, (uint32_t)stride, (uint32_t)c, keys.p,
+	                       refs.p});
 	tm.mark(2);
 	ex.sort_pairs(keys.p, skeys.p, refs.p, srefs.p, N, bits);
 	tm.mark(3);
@@ -504,8 +529,8 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, const fr_t* scalars, size_t n
 	ex.to_host(&last, run_keys + runs - 1, sizeof last);
 	if (last == sentinel) runs--;
 	if (runs == 0) { // every scalar is zero (G16_MSM_NO_SPLIT)
-		std::vector<P> inf(nw, P::inf());
-		std::memcpy(out, inf.data(), nw * sizeof(P));
+		std::vector<P> inf(nsets, P::inf());
+		std::memcpy(out, inf.data(), nsets * sizeof(P));
 		tm.mark(4);
 		tm.finish();
 		return;
@@ -526,8 +551,8 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, const fr_t* scalars, size_t n
 	std::unique_ptr<buf<P>> sums = accumulate<F>(ex, bases, srefs.p, run_counts, run_starts.p, runs, L, flags, ks);
 	tm.mark(5);
 
-	buf<P> buckets(ex, (size_t)nw * B);
-	ex.zero(buckets.p, (size_t)nw * B * sizeof(P));
+	buf<P> buckets(ex, (size_t)nsets * B);
+	ex.zero(buckets.p, (size_t)nsets * B * sizeof(P));
 	ex.launch(runs, scatter_k<F>{run_keys, sums->p, buckets.p});
 	sums.reset();
 
@@ -540,8 +565,9 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, const fr_t* scalars, size_t n
 	while (T > 1) {
 		uint32_t m = same ? 16 : 8, lgm = same ? 4 : 3;
 		uint32_t Tn = (T + m - 1) / m;
-		std::unique_ptr<buf<P>> a_next(new buf<P>(ex, (size_t)nw * Tn)), r_next(new buf<P>(ex, (size_t)nw * Tn));
-		reduce_level<F>(ex, ks, (size_t)nw * Tn, A, R, same, T, Tn, m, mu, a_next->p, r_next->p);
+		std::unique_ptr<buf<P>> a_next(new buf<P>(ex, (size_t)nsets * Tn)),
+		    r_next(new buf<P>(ex, (size_t)nsets * Tn));
+		reduce_level<F>(ex, ks, (size_t)nsets * Tn, A, R, same, T, Tn, m, mu, a_next->p, r_next->p);
 		a_hold = std::move(a_next);
 		r_hold = std::move(r_next);
 		A = a_hold->p;
@@ -550,7 +576,7 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, const fr_t* scalars, size_t n
 		T = Tn;
 		same = false;
 	}
-	ex.to_host(out, A, nw * sizeof(P));
+	ex.to_host(out, A, nsets * sizeof(P));
 	tm.mark(6);
 	tm.finish();
 	// out may be less aligned than P (Go memory): copies, not a P in place.
@@ -598,12 +624,14 @@ struct host_copy {
 };
 
 template <class F>
-void msm_host(const void* bases, const void* scalars, size_t n, int window, int max_task, int flags, void* out, int* nw,
-              int* w) {
-	host_copy hb(bases, n * sizeof(affine_t<F>)), hs(scalars, n * sizeof(fr_t)), ho(nullptr, 64 * sizeof(xyzz_t<F>));
+void msm_host(const void* bases, size_t stride, int copies, const void* scalars, size_t n, int window, int max_task,
+              int flags, void* out, int* nw, int* w, int* shift) {
+	if (copies < 1 || copies > 64 || stride < n) fail(G16_INVALID, "msm: bad table shape");
+	host_copy hb(bases, (size_t)copies * stride * sizeof(affine_t<F>)), hs(scalars, n * sizeof(fr_t)),
+	    ho(nullptr, 64 * sizeof(xyzz_t<F>));
 	exec_t ex;
-	msm_run<F>(ex, (const affine_t<F>*)hb.p, (const fr_t*)hs.p, n, window, max_task, flags, (xyzz_t<F>*)ho.p, nw,
-	           w, nullptr);
+	msm_run<F>(ex, (const affine_t<F>*)hb.p, stride, copies, (const fr_t*)hs.p, n, window, max_task, flags,
+	           (xyzz_t<F>*)ho.p, nw, w, shift, nullptr);
 	std::memcpy(out, ho.p, *nw * sizeof(xyzz_t<F>));
 }
 
@@ -611,37 +639,75 @@ void msm_host(const void* bases, const void* scalars, size_t n, int window, int 
 
 using namespace g16;
 
+// msm_device runs msm_run on dev's stream (NULL: the internal one).
+static void msm_device(g16_device* dev, void* stream, int curve, const void* table, int64_t stride, int copies,
+                       const void* scalars, int64_t n, int window, int max_task, int flags, void* out, int* nsums,
+                       int* wbits, int* shift, g16_msm_timing* timing) {
+	if (!dev) fail(G16_INVALID, "msm: no device");
+	dev->use();
+	if ((uintptr_t)table % 16 != 0 || (uintptr_t)scalars % 16 != 0)
+		fail(G16_INVALID, "msm: bases and scalars must be 16-byte aligned on the device");
+	if (stride < 0) fail(G16_INVALID, "msm: negative stride");
+	exec_t ex;
+	ex.dev = dev;
+	ex.st = stream ? (cudaStream_t)stream : dev->internal;
+	if (curve == 1)
+		msm_run<fp_t>(ex, (const g1_affine_t*)table, (size_t)stride, copies, (const fr_t*)scalars, (size_t)n, window,
+		              max_task, flags, (g1_xyzz_t*)out, nsums, wbits, shift, timing);
+	else if (curve == 2)
+		msm_run<fp2_t>(ex, (const g2_affine_t*)table, (size_t)stride, copies, (const fr_t*)scalars, (size_t)n,
+		               window, max_task, flags, (g2_xyzz_t*)out, nsums, wbits, shift, timing);
+	else
+		fail(G16_INVALID, "msm: curve must be 1 or 2");
+}
+
+static void msm_on_host(int curve, const void* table, int64_t stride, int copies, const void* scalars, int64_t n,
+                        int window, int max_task, int flags, void* out, int* nsums, int* wbits, int* shift) {
+	if (n <= 0 || stride < n) fail(G16_INVALID, "msm: n must be in [1, stride]");
+	if (curve == 1)
+		msm_host<fp_t>(table, (size_t)stride, copies, scalars, (size_t)n, window, max_task, flags, out, nsums, wbits,
+		               shift);
+	else if (curve == 2)
+		msm_host<fp2_t>(table, (size_t)stride, copies, scalars, (size_t)n, window, max_task, flags, out, nsums,
+		                wbits, shift);
+	else
+		fail(G16_INVALID, "msm: curve must be 1 or 2");
+}
+
 extern "C" g16_status g16_msm(g16_device* dev, void* stream, int curve, const void* bases, const void* scalars,
                               int64_t n, int window, int max_task, int flags, void* out, int* nwindows,
                               int* wbits, g16_msm_timing* timing) {
 	return guard([&] {
-		if (!dev) fail(G16_INVALID, "msm: no device");
-		dev->use();
-		if ((uintptr_t)bases % 16 != 0 || (uintptr_t)scalars % 16 != 0)
-			fail(G16_INVALID, "msm: bases and scalars must be 16-byte aligned on the device");
-		exec_t ex;
-		ex.dev = dev;
-		ex.st = stream ? (cudaStream_t)stream : dev->internal;
-		if (curve == 1)
-			msm_run<fp_t>(ex, (const g1_affine_t*)bases, (const fr_t*)scalars, (size_t)n, window, max_task,
-			              flags, (g1_xyzz_t*)out, nwindows, wbits, timing);
-		else if (curve == 2)
-			msm_run<fp2_t>(ex, (const g2_affine_t*)bases, (const fr_t*)scalars, (size_t)n, window, max_task,
-			               flags, (g2_xyzz_t*)out, nwindows, wbits, timing);
-		else
-			fail(G16_INVALID, "msm: curve must be 1 or 2");
+		int shift = 0;
+		msm_device(dev, stream, curve, bases, n, 1, scalars, n, window, max_task, flags, out, nwindows, wbits,
+		           &shift, timing);
+	});
+}
+
+extern "C" g16_status g16_msm_table(g16_device* dev, void* stream, int curve, const void* table, int64_t stride,
+                                    int copies, int window, const void* scalars, int64_t n, int max_task, int flags,
+                                    void* out, int* nsums, int* shift, g16_msm_timing* timing) {
+	return guard([&] {
+		int wbits = 0;
+		msm_device(dev, stream, curve, table, stride, copies, scalars, n, window, max_task, flags, out, nsums,
+		           &wbits, shift, timing);
 	});
 }
 
 extern "C" g16_status g16_host_msm(int curve, const void* bases, const void* scalars, int64_t n, int window,
                                    int max_task, int flags, void* out, int* nwindows, int* wbits) {
 	return guard([&] {
-		if (curve == 1)
-			msm_host<fp_t>(bases, scalars, (size_t)n, window, max_task, flags, out, nwindows, wbits);
-		else if (curve == 2)
-			msm_host<fp2_t>(bases, scalars, (size_t)n, window, max_task, flags, out, nwindows, wbits);
-		else
-			fail(G16_INVALID, "msm: curve must be 1 or 2");
+		int shift = 0;
+		msm_on_host(curve, bases, n, 1, scalars, n, window, max_task, flags, out, nwindows, wbits, &shift);
+	});
+}
+
+extern "C" g16_status g16_host_msm_table(int curve, const void* table, int64_t stride, int copies, int window,
+                                         const void* scalars, int64_t n, int max_task, int flags, void* out,
+                                         int* nsums, int* shift) {
+	return guard([&] {
+		int wbits = 0;
+		msm_on_host(curve, table, stride, copies, scalars, n, window, max_task, flags, out, nsums, &wbits, shift);
 	});
 }
 

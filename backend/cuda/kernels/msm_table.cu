@@ -1,0 +1,171 @@
+// The tables of msm_table.h: copy q + 1 = 2^w · copy q, built copy by copy.
+//
+// For each copy, over passes of at most 2^20 points:
+//   dbl_k   point i of copy q in XYZZ after w doublings (the first one
+//           mdbl-2008-s from affine; infinity stays infinity);
+//   affine_k one thread per group of G points back to affine with one
+//           inversion a group (Montgomery's trick over u_i = ZZ_i·ZZZ_i:
+//           1/ZZ = ZZZ/u and 1/ZZZ = ZZ/u; infinity is skipped and written
+//           as (0, 0)).
+// The inversion is Fermat's, a^(p−2); over Fp2, 1/(a + bu) = (a − bu)/(a² + b²).
+#include "curve.cuh"
+#include "exec.cuh"
+#include "msm_table.h"
+
+#include <cstring>
+#include <memory>
+
+namespace g16 {
+
+// inverse returns 1/a (0 for a = 0) by a^(p−2), square and multiply from
+// the top bit of p − 2.
+G16_HD fp_t inverse(const fp_t& a) {
+	fp_t r = fp_t::one();
+#pragma unroll 1
+	for (int t = fp_t::N - 1; t >= 0; t--) {
+		uint32_t e = 0;
+#pragma unroll
+		for (int k = 0; k < fp_t::N; k++) e = (k == t) ? fp_params::mod(k) : e;
+		if (t == 0) e -= 2; // p is odd and its low limb above 2: no borrow
+#pragma unroll 1
+		for (int b = 31; b >= 0; b--) {
+			r = r.sqr();
+			if ((e >> b) & 1) r = r * a;
+		}
+	}
+	return r;
+}
+
+G16_HD fp2_t inverse(const fp2_t& a) {
+	fp_t t = inverse(a.c0.sqr() + a.c1.sqr());
+	return {a.c0 * t, (a.c1 * t).neg()};
+}
+
+// dbl_k: out[i] = 2^w · src[i].
+template <class F>
+struct dbl_k {
+	const affine_t<F>* src;
+	int w;
+	xyzz_t<F>* out;
+	G16_HD void operator()(size_t i) const {
+		affine_t<F> p = src[i];
+		xyzz_t<F> r = xyzz_t<F>::inf();
+		if (!p.is_inf()) {
+			r.set_dbl_affine(p);
+			for (int k = 1; k < w; k++) r.dbl();
+		}
+		out[i] = r;
+	}
+};
+
+// affine_k: group g of G points of in, to affine in dst; pre holds the
+// running products.
+template <class F>
+struct affine_k {
+	const xyzz_t<F>* in;
+	F* pre;
+	size_t m, G;
+	affine_t<F>* dst;
+	G16_HD void operator()(size_t g) const {
+		size_t lo = g * G, hi = lo + G < m ? lo + G : m;
+		F acc = F::one();
+		for (size_t i = lo; i < hi; i++) {
+			pre[i] = acc;
+			if (!in[i].is_inf()) acc = acc * (in[i].zz * in[i].zzz);
+		}
+		F inv = inverse(acc); // 1 / Π u_i over the group's finite points
+		for (size_t i = hi; i-- > lo;) {
+			xyzz_t<F> p = in[i];
+			if (p.is_inf()) {
+				dst[i] = affine_t<F>{F::zero(), F::zero()};
+				continue;
+			}
+			F u = p.zz * p.zzz;
+			F ui = inv * pre[i]; // 1/u_i
+			inv = inv * u;       // 1 / Π u_j over j < i
+			dst[i] = affine_t<F>{p.x * (ui * p.zzz), p.y * (ui * p.zz)};
+		}
+	}
+};
+
+// copy_k: dst[i] = src[i].
+template <class F>
+struct copy_k {
+	const affine_t<F>* src;
+	affine_t<F>* dst;
+	G16_HD void operator()(size_t i) const { dst[i] = src[i]; }
+};
+
+// table_pass bounds the scratch: 2^20 points (XYZZ and a running product
+// each) at a time.
+const size_t table_pass = size_t(1) << 20;
+const size_t table_group = 32;
+
+template <class F>
+void precompute_run(exec_t& ex, const affine_t<F>* bases, affine_t<F>* table, size_t n, int copies, int w) {
+	if (n == 0 || n >= (1u << 31)) fail(G16_INVALID, "precompute: n must be in [1, 2^31)");
+	if (w < 4 || w > 24) fail(G16_INVALID, "precompute: window must be in [4, 24]");
+	if (copies < 1 || copies > 64) fail(G16_INVALID, "precompute: copies must be in [1, 64]");
+	if ((uint64_t)copies * n >= (1u << 31))
+		fail(G16_INVALID, "precompute: copies·n must be below 2^31 (a point index has 31 bits)");
+	ex.launch(n, copy_k<F>{bases, table});
+	if (copies == 1) return;
+	size_t pass = std::min(n, table_pass);
+	buf<xyzz_t<F>> acc(ex, pass);
+	buf<F> pre(ex, pass);
+	for (int q = 1; q < copies; q++) {
+		for (size_t off = 0; off < n; off += pass) {
+			size_t m = std::min(pass, n - off);
+			ex.launch(m, dbl_k<F>{table + (size_t)(q - 1) * n + off, w, acc.p}, 128);
+			ex.launch((m + table_group - 1) / table_group,
+			          affine_k<F>{acc.p, pre.p, m, table_group, table + (size_t)q * n + off}, 128);
+		}
+	}
+}
+
+template <class F>
+void precompute_host(const void* bases, void* table, size_t n, int copies, int w) {
+	if (copies < 1 || copies > 64) fail(G16_INVALID, "precompute: copies must be in [1, 64]");
+	std::unique_ptr<affine_t<F>[]> hb(new affine_t<F>[n]), ht(new affine_t<F>[(size_t)copies * n]);
+	std::memcpy(hb.get(), bases, n * sizeof(affine_t<F>));
+	exec_t ex;
+	precompute_run<F>(ex, hb.get(), ht.get(), n, copies, w);
+	std::memcpy(table, ht.get(), (size_t)copies * n * sizeof(affine_t<F>));
+}
+
+} // namespace g16
+
+using namespace g16;
+
+extern "C" g16_status g16_precompute(g16_device* dev, void* stream, int curve, const void* bases, void* table,
+                                     int64_t n, int copies, int w) {
+	return guard([&] {
+		if (!dev) fail(G16_INVALID, "precompute: no device");
+		if (n <= 0) fail(G16_INVALID, "precompute: n must be positive");
+		dev->use();
+		if ((uintptr_t)bases % 16 != 0 || (uintptr_t)table % 16 != 0)
+			fail(G16_INVALID, "precompute: bases and table must be 16-byte aligned on the device");
+		exec_t ex;
+		ex.dev = dev;
+		ex.st = stream ? (cudaStream_t)stream : dev->internal;
+		if (curve == 1)
+			precompute_run<fp_t>(ex, (const g1_affine_t*)bases, (g1_affine_t*)table, (size_t)n, copies, w);
+		else if (curve == 2)
+			precompute_run<fp2_t>(ex, (const g2_affine_t*)bases, (g2_affine_t*)table, (size_t)n, copies, w);
+		else
+			fail(G16_INVALID, "precompute: curve must be 1 or 2");
+		if (!stream) G16_CK(dev->ord, cudaStreamSynchronize(ex.st));
+	});
+}
+
+extern "C" g16_status g16_host_precompute(int curve, const void* bases, void* table, int64_t n, int copies, int w) {
+	return guard([&] {
+		if (n <= 0 || n >= (int64_t(1) << 31)) fail(G16_INVALID, "precompute: n must be in [1, 2^31)");
+		if (curve == 1)
+			precompute_host<fp_t>(bases, table, (size_t)n, copies, w);
+		else if (curve == 2)
+			precompute_host<fp2_t>(bases, table, (size_t)n, copies, w);
+		else
+			fail(G16_INVALID, "precompute: curve must be 1 or 2");
+	});
+}

@@ -130,8 +130,8 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // three, after a warm-up; and with bases and scalars uploaded) and with
 // gnark-crypto on the host, in one run. G16_MSM_TABLE=1 enables it;
 // G16_TABLE_G1, G16_TABLE_G2 (log sizes), G16_TABLE_CPU_MAX (largest log size
-// run on the CPU), G16_TABLE_SWEEP (window:flags variants tried at the largest
-// G1 size below 2^26), G16_TABLE_SWEEP2 (the same at the largest G2 size) and
+// run on the CPU), G16_TABLE_SWEEP (window:flags[:task[:copies]] variants
+// tried at the largest G1 size below 2^26; sweepVariants), G16_TABLE_SWEEP2 (the same at the largest G2 size) and
 // G16_TABLE_01 (log sizes of the 0/1-heavy rows: 90% of the scalars 0 or 1,
 // with the split of the ±1 points and without it; default 20,24 for G1, the
 // G2 sizes up to 2^22 for G2) adjust it.
@@ -218,7 +218,7 @@ func TestMSMTable(t *testing.T) {
 			if err := g.MSMG1(nil, &want, bb, 0, sb, 1<<kk); err != nil {
 				t.Fatal(err)
 			}
-			sweepVariants(t, "G1", kk, sweep, func(gw *Backend) func() bls12381.G1Jac {
+			sweepVariants(t, "G1", kk, backend.KernelMSMG1, sweep, func(gw *Backend) (func() bls12381.G1Jac, backend.Buffer) {
 				bw, sw := upload(t, gw, p[:1<<kk]), upload(t, gw, s[:1<<kk])
 				return func() bls12381.G1Jac {
 					var r bls12381.G1Jac
@@ -226,7 +226,7 @@ func TestMSMTable(t *testing.T) {
 						t.Fatalf("MSMG1: %v", err)
 					}
 					return r
-				}
+				}, bw
 			}, func(r bls12381.G1Jac) bool { return r.Equal(&want) })
 		}
 		g.Free(nil, bb)
@@ -295,7 +295,7 @@ func TestMSMTable(t *testing.T) {
 			if err := g.MSMG2(nil, &want, bb, 0, sb, 1<<kk); err != nil {
 				t.Fatal(err)
 			}
-			sweepVariants(t, "G2", kk, sweep, func(gw *Backend) func() bls12381.G2Jac {
+			sweepVariants(t, "G2", kk, backend.KernelMSMG2, sweep, func(gw *Backend) (func() bls12381.G2Jac, backend.Buffer) {
 				bw, sw := upload(t, gw, p[:1<<kk]), upload(t, gw, s[:1<<kk])
 				return func() bls12381.G2Jac {
 					var r bls12381.G2Jac
@@ -303,7 +303,7 @@ func TestMSMTable(t *testing.T) {
 						t.Fatalf("MSMG2: %v", err)
 					}
 					return r
-				}
+				}, bw
 			}, func(r bls12381.G2Jac) bool { return r.Equal(&want) })
 		}
 	}

@@ -68,6 +68,9 @@ type Backend struct {
 
 	timingMu   sync.Mutex
 	lastTiming MSMTiming
+
+	tableMu sync.Mutex
+	tables  map[*baseTable]int // the live tables of precomputed multiples (table.go), by curve
 }
 
 var _ backend.Backend = (*Backend)(nil)
@@ -135,6 +138,7 @@ type buffer struct {
 	bytes  int64
 	pooled bool
 	freed  atomic.Bool
+	tables tableSet // precomputed multiples of bases in it (table.go)
 }
 
 func (x *buffer) Bytes() int64 { return x.bytes }
@@ -251,7 +255,11 @@ func (b *Backend) Free(q backend.Queue, buf backend.Buffer) error {
 	if !x.freed.CompareAndSwap(false, true) {
 		return fmt.Errorf("%v: Free: buf: buffer freed twice", b)
 	}
-	return b.finish(s, b.status(C.g16_free(b.dev, s, x.ptr, C.int64_t(x.bytes), p)))
+	terr := b.freeTables(x, s)
+	if err := b.finish(s, b.status(C.g16_free(b.dev, s, x.ptr, C.int64_t(x.bytes), p))); err != nil {
+		return err
+	}
+	return terr
 }
 
 // TrimPool releases pool-cached memory down to keep bytes. Device-global.
@@ -362,6 +370,9 @@ func (b *Backend) span(op string, x *buffer, bufArg, offArg string, off int64, c
 // Upload copies src to dst at off through pinned staging buffers; src may
 // be reused when it returns.
 func (b *Backend) Upload(q backend.Queue, dst backend.Buffer, off int64, src []byte) error {
+	if x, ok := dst.(*buffer); ok && x != nil && x.b == b {
+		x.tables.retire(off, int64(len(src)))
+	}
 	return b.transfer(q, dst, off, int64(len(src)), "Upload", "dst", "src", func(s, dev unsafe.Pointer) C.g16_status {
 		if len(src) == 0 {
 			return C.g16_status{code: codeOK}

@@ -4,6 +4,7 @@ package cuda
 
 /*
 #include "g16cuda.h"
+#include "msm_table.h"
 */
 import "C"
 
@@ -53,17 +54,17 @@ type jacobian[T any] interface {
 }
 
 // msmOn runs the MSM on curve (1: G1, 2: G2) and combines each pass's
-// window sums on the host: the pass returns nw XYZZ points of limbs
-// fp.Elements each (X, Y, ZZ, ZZZ), and Σ_j 2^(wj)·W_j is added to out.
+// sums on the host: the pass returns nw XYZZ points of limbs fp.Elements
+// each (X, Y, ZZ, ZZZ) and a shift, and Σ_j 2^(shift·j)·W_j is added to out.
 func msmOn[J any, PJ jacobian[J]](b *Backend, q backend.Queue, op string, curve int, pointBytes int64, out PJ, inf *J, limbs int,
 	fromXYZZ func([]fp.Element) J, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int) error {
 	var sum J
 	PJ(&sum).Set(inf)
-	err := b.msm(q, op, curve, pointBytes, bases, basesOff, scalars, n, func(win []fp.Element, nw, w int) {
+	err := b.msm(q, op, curve, pointBytes, bases, basesOff, scalars, n, func(win []fp.Element, nw, shift int) {
 		var acc J
 		PJ(&acc).Set(inf)
 		for j := nw - 1; j >= 0; j-- {
-			for k := 0; k < w && j < nw-1; k++ {
+			for k := 0; k < shift && j < nw-1; k++ {
 				PJ(&acc).DoubleAssign()
 			}
 			p := fromXYZZ(win[limbs*j:])
@@ -89,14 +90,15 @@ var (
 )
 
 // Scratch is the device memory one MSM pass takes (msmScratch, for a pass
-// of at most the chunk's points); the NTT and the quotient step run in
+// of at most the chunk's points; the larger msmTableScratch of a live table
+// of precomputed multiples, table.go); the NTT and the quotient step run in
 // place and take none.
 func (b *Backend) Scratch(k backend.Kernel, n int) int64 {
 	switch k {
 	case backend.KernelMSMG1:
-		return msmScratch(1, n, b.cfg.msmChunk, b.cfg.msmWindow, b.cfg.msmMaxTask, b.cfg.msmFlags&C.G16_MSM_BATCH_AFFINE != 0)
+		return max(msmScratch(1, n, b.cfg.msmChunk, b.cfg.msmWindow, b.cfg.msmMaxTask, b.cfg.msmFlags&C.G16_MSM_BATCH_AFFINE != 0), b.tableScratch(1, n))
 	case backend.KernelMSMG2:
-		return msmScratch(2, n, b.cfg.msmChunk, b.cfg.msmWindow, b.cfg.msmMaxTask, b.cfg.msmFlags&C.G16_MSM_BATCH_AFFINE != 0)
+		return max(msmScratch(2, n, b.cfg.msmChunk, b.cfg.msmWindow, b.cfg.msmMaxTask, b.cfg.msmFlags&C.G16_MSM_BATCH_AFFINE != 0), b.tableScratch(2, n))
 	}
 	return 0
 }
@@ -106,7 +108,9 @@ func (b *Backend) Scratch(k backend.Kernel, n int) int64 {
 const minMSMPass = 1 << 16
 
 // msm runs the MSM in passes of at most cfg.msmChunk points, handing each
-// pass's window sums to combine. A pass that runs out of memory is halved
+// pass's window sums and their shift to combine. It reads a live table of
+// precomputed multiples of the bases range (table.go) when there is one
+// of the configured window (or any, with the window automatic). A pass that runs out of memory is halved
 // and run again (its scratch is back in the pool), down to minMSMPass
 // points: the window sums of shorter passes add up to the same result.
 func (b *Backend) msm(q backend.Queue, op string, curve int, pointBytes int64, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int, combine func(win []fp.Element, nw, w int)) error {
@@ -135,19 +139,31 @@ func (b *Backend) msm(q backend.Queue, op string, curve int, pointBytes int64, b
 	if err := b.span(op, sx, "scalars", "", 0, "n", int64(n), backend.ScalarBytes); err != nil {
 		return err
 	}
+	tb := bx.tables.find(basesOff, n, pointBytes, b.cfg.msmWindow)
 	// Room for maxWindows XYZZ points of G2 (4 Fp2 = 8 Fp each).
 	win := make([]fp.Element, maxWindows*8)
 	var total MSMTiming
 	chunk := b.cfg.msmChunk
 	for off := 0; off < n; {
 		c := min(chunk, n-off)
-		var nw, w C.int
+		var nw, w, shift C.int
 		var tm C.g16_msm_timing
-		st := C.g16_msm(b.dev, s, C.int(curve),
-			unsafe.Add(bx.ptr, basesOff+int64(off)*pointBytes),
-			unsafe.Add(sx.ptr, int64(off)*backend.ScalarBytes),
-			C.int64_t(c), C.int(b.cfg.msmWindow), C.int(b.cfg.msmMaxTask), C.int(b.cfg.msmFlags),
-			unsafe.Pointer(&win[0]), &nw, &w, &tm)
+		var st C.g16_status
+		if tb != nil {
+			w = C.int(tb.w)
+			st = C.g16_msm_table(b.dev, s, C.int(curve),
+				unsafe.Add(tb.ptr, basesOff-tb.off+int64(off)*pointBytes), C.int64_t(tb.n), C.int(tb.copies), w,
+				unsafe.Add(sx.ptr, int64(off)*backend.ScalarBytes),
+				C.int64_t(c), C.int(b.cfg.msmMaxTask), C.int(b.cfg.msmFlags),
+				unsafe.Pointer(&win[0]), &nw, &shift, &tm)
+		} else {
+			st = C.g16_msm(b.dev, s, C.int(curve),
+				unsafe.Add(bx.ptr, basesOff+int64(off)*pointBytes),
+				unsafe.Add(sx.ptr, int64(off)*backend.ScalarBytes),
+				C.int64_t(c), C.int(b.cfg.msmWindow), C.int(b.cfg.msmMaxTask), C.int(b.cfg.msmFlags),
+				unsafe.Pointer(&win[0]), &nw, &w, &tm)
+			shift = w
+		}
 		if err := b.status(st); err != nil {
 			if errors.Is(err, backend.ErrOutOfMemory) && c > minMSMPass {
 				chunk = max(minMSMPass, c/2)
@@ -156,7 +172,7 @@ func (b *Backend) msm(q backend.Queue, op string, curve int, pointBytes int64, b
 			return err
 		}
 		off += c
-		combine(win, int(nw), int(w))
+		combine(win, int(nw), int(shift))
 		total.Split += float64(tm.split)
 		total.Digits += float64(tm.digits)
 		total.Sort += float64(tm.sort)
@@ -167,6 +183,10 @@ func (b *Backend) msm(q backend.Queue, op string, curve int, pointBytes int64, b
 		total.Ones += int64(tm.ones)
 		total.Rest += int64(tm.rest)
 		total.Window = int(w)
+		total.Copies = 1
+		if tb != nil {
+			total.Copies = tb.copies
+		}
 		total.Passes++
 	}
 	b.timingMu.Lock()

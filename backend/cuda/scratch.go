@@ -24,6 +24,13 @@ package cuda
 // no more than over c. It is an upper bound; a GPU test checks it against
 // the peak the device records.
 func msmScratch(curve, n, chunk, window, maxTask int, batchAffine bool) int64 {
+	return msmTableScratch(curve, n, chunk, window, 1, maxTask, batchAffine)
+}
+
+// msmTableScratch is msmScratch over a table of copies copies of the bases
+// (msm_table.h): the windows share s = ⌈nw/copies⌉ bucket sets, so R =
+// min(N, s·B + 1) and the reduction holds 1.15·P·s·B.
+func msmTableScratch(curve, n, chunk, window, copies, maxTask int, batchAffine bool) int64 {
 	c := int64(min(n, chunk))
 	if c <= 0 {
 		return 0
@@ -33,9 +40,11 @@ func msmScratch(curve, n, chunk, window, maxTask int, batchAffine bool) int64 {
 		w = pickWindow(c)
 	}
 	nw := int64((255 + w - 1) / w)
+	cp := min(int64(max(copies, 1)), nw)
+	sets := (nw + cp - 1) / cp
 	B := int64(1) << (w - 1)
 	N := c * nw
-	R := min(N, nw*B+1)
+	R := min(N, sets*B+1)
 	L := max(int64(32), 2*((c+B-1)/B))
 	batchAffine = batchAffine && curve == 1
 	if batchAffine {
@@ -54,7 +63,7 @@ func msmScratch(curve, n, chunk, window, maxTask int, batchAffine bool) int64 {
 	if batchAffine {
 		accumulate += 152 * T
 	}
-	reduce := 20*R + P*T + P*nw*B*115/100
+	reduce := 20*R + P*T + P*sets*B*115/100
 	return 16*N + max(sortPhase, accumulate, reduce) + 4*c + 2<<20
 }
 

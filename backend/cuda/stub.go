@@ -98,3 +98,11 @@ func (b *Backend) MSMG2(backend.Queue, *bls12381.G2Jac, backend.Buffer, int64, b
 
 // Close returns ErrNotBuilt.
 func (b *Backend) Close() error { return ErrNotBuilt }
+
+// PrecomputeBases returns ErrNotBuilt.
+func (b *Backend) PrecomputeBases(backend.Queue, backend.Buffer, int64, int, backend.Kernel, int, int) error {
+	return ErrNotBuilt
+}
+
+// Tables returns nil.
+func (b *Backend) Tables(backend.Buffer) []TableInfo { return nil }

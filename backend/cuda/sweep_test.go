@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/g16prover/g16/backend"
 )
 
 // largestBelow returns the largest of logs below limit (0 when none is).
@@ -21,18 +24,24 @@ func largestBelow(logs []int, limit int) int {
 
 // sweepVariants times MSM variants at n = 2^k for TestMSMTable. spec lists
 // window:flags pairs (window 0: automatic; flags: the G16_MSM_* bits of
-// g16cuda.h), or window:flags:task triples (task: the cap on a bucket
-// task's points, 0 automatic). Each variant runs on a backend of its own (prep uploads the
-// inputs there and returns the MSM), once to warm up and then the median of
+// g16cuda.h), window:flags:task triples (task: the cap on a bucket task's
+// points, 0 automatic) or window:flags:task:copies quadruples (copies > 1:
+// a table of that many copies of the bases, PrecomputeBases with the
+// window, 0: TableWindow; its build time is logged). Each variant runs on a
+// backend of its own (prep uploads the inputs there and returns the MSM and
+// the bases buffer of kernel k), once to warm up and then the median of
 // three, and its result must satisfy ok (equal to the default's).
-func sweepVariants[J any](t *testing.T, curve string, k int, spec string, prep func(*Backend) func() J, ok func(J) bool) {
+func sweepVariants[J any](t *testing.T, curve string, k int, kernel backend.Kernel, spec string, prep func(*Backend) (func() J, backend.Buffer), ok func(J) bool) {
 	t.Helper()
 	for _, v := range strings.Split(spec, ",") {
-		var w, flags, task int
+		var w, flags, task, copies int
 		var err error
-		if strings.Count(v, ":") == 2 {
+		switch strings.Count(v, ":") {
+		case 3:
+			_, err = fmt.Sscanf(v, "%d:%d:%d:%d", &w, &flags, &task, &copies)
+		case 2:
 			_, err = fmt.Sscanf(v, "%d:%d:%d", &w, &flags, &task)
-		} else {
+		default:
 			_, err = fmt.Sscanf(v, "%d:%d", &w, &flags)
 		}
 		if err != nil {
@@ -49,14 +58,29 @@ func sweepVariants[J any](t *testing.T, curve string, k int, spec string, prep f
 		if err != nil {
 			t.Fatal(err)
 		}
-		msm := prep(gw)
+		msm, bases := prep(gw)
+		table := ""
+		if copies > 1 {
+			t0 := time.Now()
+			if err := gw.PrecomputeBases(nil, bases, 0, 1<<k, kernel, copies, w); err != nil {
+				t.Fatalf("sweep %s %s: PrecomputeBases: %v", curve, v, err)
+			}
+			info := gw.Tables(bases)
+			if len(info) != 1 {
+				t.Fatalf("sweep %s %s: %d tables", curve, v, len(info))
+			}
+			table = fmt.Sprintf(" table %d copies w=%d %.2f GB built in %.1f ms;", info[0].Copies, info[0].Window, float64(info[0].Bytes)/1e9, ms(time.Since(t0)))
+		}
 		var r J
 		run := func() { r = msm() }
 		run()
 		d := median(3, run)
 		tm := gw.LastMSMTiming()
-		t.Logf("sweep %s 2^%d window:flags %s: %.2f ms (w=%d split %.1f digits %.1f sort %.1f plan %.1f accumulate %.1f reduce %.1f)",
-			curve, k, v, ms(d), tm.Window, tm.Split, tm.Digits, tm.Sort, tm.Plan, tm.Accumulate, tm.Reduce)
+		t.Logf("sweep %s 2^%d window:flags:task:copies %s: %.2f ms (%s w=%d copies %d: split %.1f digits %.1f sort %.1f plan %.1f accumulate %.1f reduce %.1f)",
+			curve, k, v, ms(d), table, tm.Window, tm.Copies, tm.Split, tm.Digits, tm.Sort, tm.Plan, tm.Accumulate, tm.Reduce)
+		if copies > 1 && tm.Copies != copies {
+			t.Errorf("sweep %s %s: the MSM ran with %d copies", curve, v, tm.Copies)
+		}
 		if !ok(r) {
 			t.Errorf("sweep %s %s: result differs from the default configuration's", curve, v)
 		}

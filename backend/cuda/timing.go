@@ -9,5 +9,6 @@ package cuda
 type MSMTiming struct {
 	Split, Digits, Sort, Plan, Accumulate, Reduce, Total float64
 	Window, Passes                                       int
+	Copies                                               int // the table's copies of the bases (table.go); 1: the bases alone
 	Ones, Rest                                           int64
 }

@@ -626,7 +626,9 @@ struct host_copy {
 template <class F>
 void msm_host(const void* bases, size_t stride, int copies, const void* scalars, size_t n, int window, int max_task,
               int flags, void* out, int* nw, int* w, int* shift) {
-	if (copies < 1 || copies > 64 || stride < n) fail(G16_INVALID, "msm: bad table shape");
+	if (copies < 1 || copies > 64) fail(G16_INVALID, "msm: copies must be in [1, 64]");
+	if ((uint64_t)copies * stride >= (1u << 31))
+		fail(G16_INVALID, "msm: copies·stride must be below 2^31 (a point index has 31 bits)");
 	host_copy hb(bases, (size_t)copies * stride * sizeof(affine_t<F>)), hs(scalars, n * sizeof(fr_t)),
 	    ho(nullptr, 64 * sizeof(xyzz_t<F>));
 	exec_t ex;

@@ -101,13 +101,18 @@ struct copy_k {
 const size_t table_pass = size_t(1) << 20;
 const size_t table_group = 32;
 
-template <class F>
-void precompute_run(exec_t& ex, const affine_t<F>* bases, affine_t<F>* table, size_t n, int copies, int w) {
-	if (n == 0 || n >= (1u << 31)) fail(G16_INVALID, "precompute: n must be in [1, 2^31)");
+// check_table fails on a table shape g16_precompute does not build.
+inline void check_table(int64_t n, int copies, int w) {
+	if (n <= 0 || n >= (int64_t(1) << 31)) fail(G16_INVALID, "precompute: n must be in [1, 2^31)");
 	if (w < 4 || w > 24) fail(G16_INVALID, "precompute: window must be in [4, 24]");
 	if (copies < 1 || copies > 64) fail(G16_INVALID, "precompute: copies must be in [1, 64]");
-	if ((uint64_t)copies * n >= (1u << 31))
+	if ((int64_t)copies * n >= (int64_t(1) << 31))
 		fail(G16_INVALID, "precompute: copies·n must be below 2^31 (a point index has 31 bits)");
+}
+
+template <class F>
+void precompute_run(exec_t& ex, const affine_t<F>* bases, affine_t<F>* table, size_t n, int copies, int w) {
+	check_table((int64_t)n, copies, w);
 	ex.launch(n, copy_k<F>{bases, table});
 	if (copies == 1) return;
 	size_t pass = std::min(n, table_pass);
@@ -125,7 +130,7 @@ void precompute_run(exec_t& ex, const affine_t<F>* bases, affine_t<F>* table, si
 
 template <class F>
 void precompute_host(const void* bases, void* table, size_t n, int copies, int w) {
-	if (copies < 1 || copies > 64) fail(G16_INVALID, "precompute: copies must be in [1, 64]");
+	check_table((int64_t)n, copies, w);
 	std::unique_ptr<affine_t<F>[]> hb(new affine_t<F>[n]), ht(new affine_t<F>[(size_t)copies * n]);
 	std::memcpy(hb.get(), bases, n * sizeof(affine_t<F>));
 	exec_t ex;
@@ -141,7 +146,7 @@ extern "C" g16_status g16_precompute(g16_device* dev, void* stream, int curve, c
                                      int64_t n, int copies, int w) {
 	return guard([&] {
 		if (!dev) fail(G16_INVALID, "precompute: no device");
-		if (n <= 0) fail(G16_INVALID, "precompute: n must be positive");
+		check_table(n, copies, w);
 		dev->use();
 		if ((uintptr_t)bases % 16 != 0 || (uintptr_t)table % 16 != 0)
 			fail(G16_INVALID, "precompute: bases and table must be 16-byte aligned on the device");
@@ -160,7 +165,6 @@ extern "C" g16_status g16_precompute(g16_device* dev, void* stream, int curve, c
 
 extern "C" g16_status g16_host_precompute(int curve, const void* bases, void* table, int64_t n, int copies, int w) {
 	return guard([&] {
-		if (n <= 0 || n >= (int64_t(1) << 31)) fail(G16_INVALID, "precompute: n must be in [1, 2^31)");
 		if (curve == 1)
 			precompute_host<fp_t>(bases, table, (size_t)n, copies, w);
 		else if (curve == 2)

@@ -1,0 +1,198 @@
+//go:build cuda
+
+package cuda
+
+/*
+#include "g16cuda.h"
+#include "msm_table.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/g16prover/g16/backend"
+)
+
+// Tables of precomputed multiples (kernels/msm_table.h). A table of c
+// copies of n bases with window w holds copy q = 2^(w·q)·P_i; an MSM over
+// those bases with it reads window j of a scalar from copy j mod c and sums
+// it into bucket set ⌊j/c⌋, so it reduces ⌈nw/c⌉ bucket sets instead of
+// nw. The table lives with its bases buffer: MSMG1 and MSMG2 on a range it
+// covers use it, an Upload into its range retires it, and Free of the
+// buffer frees it.
+
+// baseTable is one table of a bases buffer.
+type baseTable struct {
+	off        int64 // the range's byte offset in the bases buffer
+	n          int   // its points, the table's stride
+	pointBytes int64
+	copies, w  int
+	ptr        unsafe.Pointer
+	bytes      int64
+	stale      atomic.Bool // the range was written after the table was built
+}
+
+// tableSet is a buffer's tables.
+type tableSet struct {
+	mu sync.Mutex
+	t  []*baseTable
+}
+
+// PrecomputeBases builds a table of copies copies (1 to 64; copy 0 the
+// bases themselves) of the n affine points of k (KernelMSMG1 or
+// KernelMSMG2) at byte offset off of bases, with window w (4 to 24; 0:
+// TableWindow(n, copies)), ordered on q. Its memory (TableBytes) comes
+// from the device's pool, under its memory limit, and is freed with bases.
+// A table built earlier over an overlapping range of bases is retired.
+// copies·n must be below 2^31.
+func (b *Backend) PrecomputeBases(q backend.Queue, bases backend.Buffer, off int64, n int, k backend.Kernel, copies, w int) error {
+	const op = "PrecomputeBases"
+	var curve int
+	var pointBytes int64
+	switch k {
+	case backend.KernelMSMG1:
+		curve, pointBytes = 1, backend.G1AffineBytes
+	case backend.KernelMSMG2:
+		curve, pointBytes = 2, backend.G2AffineBytes
+	default:
+		return fmt.Errorf("%v: %s: k: %v is not an MSM", b, op, k)
+	}
+	if n <= 0 {
+		return fmt.Errorf("%v: %s: n: %d points, want at least 1", b, op, n)
+	}
+	if copies < 1 || copies > maxTableCopies {
+		return fmt.Errorf("%v: %s: copies: %d, want 1 to %d", b, op, copies, maxTableCopies)
+	}
+	if int64(copies)*int64(n) >= 1<<31 {
+		return fmt.Errorf("%v: %s: copies·n = %d·%d must be below 2^31 (a point index has 31 bits)", b, op, copies, n)
+	}
+	if w == 0 {
+		w = TableWindow(n, copies)
+	}
+	if w < 4 || w > 24 {
+		return fmt.Errorf("%v: %s: w: window %d, want 4 to 24", b, op, w)
+	}
+	if err := b.enter(op); err != nil {
+		return err
+	}
+	defer b.leave()
+	s, err := b.streamOf(op, q)
+	if err != nil {
+		return err
+	}
+	bx, err := b.bufferOf(op, "bases", bases)
+	if err != nil {
+		return err
+	}
+	if err := b.span(op, bx, "bases", "off", off, "n", int64(n), pointBytes); err != nil {
+		return err
+	}
+	if off%backend.BaseAlign != 0 {
+		return fmt.Errorf("%v: %s: off: offset %d is not a multiple of %d", b, op, off, backend.BaseAlign)
+	}
+	t := &baseTable{off: off, n: n, pointBytes: pointBytes, copies: copies, w: w, bytes: TableBytes(k, n, copies)}
+	if err := b.status(C.g16_alloc(b.dev, s, C.int64_t(t.bytes), 1, &t.ptr)); err != nil {
+		return fmt.Errorf("%v: %s: table of %d bytes: %w", b, op, t.bytes, err)
+	}
+	st := C.g16_precompute(b.dev, s, C.int(curve), unsafe.Add(bx.ptr, off), t.ptr, C.int64_t(n), C.int(copies), C.int(w))
+	if err := b.finish(s, b.status(st)); err != nil {
+		_ = b.status(C.g16_free(b.dev, s, t.ptr, C.int64_t(t.bytes), 1))
+		return fmt.Errorf("%v: %s: %w", b, op, err)
+	}
+	bx.tables.mu.Lock()
+	for _, o := range bx.tables.t {
+		if o.off < off+int64(n)*pointBytes && off < o.off+int64(o.n)*o.pointBytes {
+			o.stale.Store(true)
+		}
+	}
+	bx.tables.t = append(bx.tables.t, t)
+	bx.tables.mu.Unlock()
+	b.tableMu.Lock()
+	if b.tables == nil {
+		b.tables = map[*baseTable]int{}
+	}
+	b.tables[t] = curve
+	b.tableMu.Unlock()
+	return nil
+}
+
+// Tables describes the live tables of bases.
+func (b *Backend) Tables(bases backend.Buffer) []TableInfo {
+	x, ok := bases.(*buffer)
+	if !ok || x == nil {
+		return nil
+	}
+	x.tables.mu.Lock()
+	defer x.tables.mu.Unlock()
+	var r []TableInfo
+	for _, t := range x.tables.t {
+		if !t.stale.Load() {
+			r = append(r, TableInfo{Points: t.n, Copies: t.copies, Window: t.w, Bytes: t.bytes})
+		}
+	}
+	return r
+}
+
+// find returns the live table that holds the n points of pointBytes at
+// byte offset off, built for window w (0: any), or nil.
+func (ts *tableSet) find(off int64, n int, pointBytes int64, w int) *baseTable {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	for i := len(ts.t) - 1; i >= 0; i-- {
+		t := ts.t[i]
+		switch {
+		case t.stale.Load(), t.pointBytes != pointBytes, w != 0 && w != t.w,
+			off < t.off, (off-t.off)%pointBytes != 0, (off-t.off)/pointBytes+int64(n) > int64(t.n):
+			continue
+		}
+		return t
+	}
+	return nil
+}
+
+// retire marks the tables over bytes [off, off+n) of the buffer stale.
+func (ts *tableSet) retire(off, n int64) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	for _, t := range ts.t {
+		if t.off < off+n && off < t.off+int64(t.n)*t.pointBytes {
+			t.stale.Store(true)
+		}
+	}
+}
+
+// free releases x's tables, ordered on stream s; it returns the first error.
+func (b *Backend) freeTables(x *buffer, s unsafe.Pointer) error {
+	x.tables.mu.Lock()
+	ts := x.tables.t
+	x.tables.t = nil
+	x.tables.mu.Unlock()
+	var first error
+	for _, t := range ts {
+		b.tableMu.Lock()
+		delete(b.tables, t)
+		b.tableMu.Unlock()
+		if err := b.status(C.g16_free(b.dev, s, t.ptr, C.int64_t(t.bytes), 1)); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// tableScratch is the largest scratch of an MSM pass of n points over a
+// live table of curve.
+func (b *Backend) tableScratch(curve, n int) int64 {
+	b.tableMu.Lock()
+	defer b.tableMu.Unlock()
+	var m int64
+	for t, c := range b.tables {
+		if c == curve && !t.stale.Load() {
+			m = max(m, msmTableScratch(curve, min(n, t.n), b.cfg.msmChunk, t.w, t.copies, b.cfg.msmMaxTask, b.cfg.msmFlags&C.G16_MSM_BATCH_AFFINE != 0))
+		}
+	}
+	return m
+}

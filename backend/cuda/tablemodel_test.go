@@ -1,0 +1,31 @@
+package cuda
+
+import (
+	"testing"
+
+	"github.com/g16prover/g16/backend"
+)
+
+func TestTableWindow(t *testing.T) {
+	for _, lg := range []int{10, 16, 20, 24, 26} {
+		if got, want := TableWindow(1<<lg, 1), pickWindow(1<<lg); got != want {
+			t.Errorf("2^%d, one copy: window %d, pickWindow %d", lg, got, want)
+		}
+	}
+	// 2^24 points, 12 copies: w = 22 gives nw = 12 windows in one bucket set
+	// (12·n + 3.2·2^21), against w = 21 (13 windows, two sets) and w = 23
+	// (12 windows, one set of twice the buckets).
+	if w := TableWindow(1<<24, 12); w != 22 {
+		t.Errorf("2^24, 12 copies: window %d, want 22", w)
+	}
+	// More copies than windows change nothing.
+	if a, b := TableWindow(1<<20, 64), TableWindow(1<<20, 40); a != b {
+		t.Errorf("2^20: window %d with 64 copies, %d with 40", a, b)
+	}
+	if got := TableBytes(backend.KernelMSMG2, 1000, 3); got != 3000*backend.G2AffineBytes {
+		t.Errorf("TableBytes G2: %d", got)
+	}
+	if got := TableBytes(backend.KernelNTT, 1000, 3); got != 0 {
+		t.Errorf("TableBytes NTT: %d", got)
+	}
+}

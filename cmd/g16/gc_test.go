@@ -1,0 +1,59 @@
+package main
+
+import (
+	"math"
+	"os"
+	"runtime/debug"
+	"testing"
+
+	"github.com/g16prover/g16/internal/hostmem"
+)
+
+// TestTuneGC: bench gets GOGC 10 and a soft memory limit of the host's
+// available memory less the reserve; the service's commands get neither,
+// and a GOGC or GOMEMLIMIT in the environment wins.
+func TestTuneGC(t *testing.T) {
+	savedPct := debug.SetGCPercent(100)
+	savedLimit := debug.SetMemoryLimit(math.MaxInt64)
+	defer func() {
+		debug.SetGCPercent(savedPct)
+		debug.SetMemoryLimit(savedLimit)
+	}()
+	for _, env := range []string{"GOGC", "GOMEMLIMIT"} {
+		if v, ok := os.LookupEnv(env); ok {
+			t.Setenv(env, v) // restored after the test
+			os.Unsetenv(env)
+		}
+	}
+	reset := func() {
+		debug.SetGCPercent(100)
+		debug.SetMemoryLimit(math.MaxInt64)
+	}
+
+	tuneGC("serve")
+	if p, l := debug.SetGCPercent(100), debug.SetMemoryLimit(-1); p != 100 || l != math.MaxInt64 {
+		t.Errorf("serve: GOGC %d, memory limit %d; want both untouched", p, l)
+	}
+	reset()
+	avail := hostmem.Available()
+	tuneGC("bench")
+	if p := debug.SetGCPercent(100); p != gcPercent {
+		t.Errorf("bench: GOGC %d, want %d", p, gcPercent)
+	}
+	l := debug.SetMemoryLimit(-1)
+	switch {
+	case avail <= 2*memoryReserve:
+		if l != math.MaxInt64 {
+			t.Errorf("bench with %d bytes available: memory limit %d, want none", avail, l)
+		}
+	case l == math.MaxInt64 || l > avail || l < avail-memoryReserve-(1<<30):
+		t.Errorf("bench: memory limit %d with %d bytes available, want about %d", l, avail, avail-memoryReserve)
+	}
+	reset()
+	t.Setenv("GOGC", "50")
+	t.Setenv("GOMEMLIMIT", "1GiB")
+	tuneGC("bench")
+	if p, l := debug.SetGCPercent(100), debug.SetMemoryLimit(-1); p != 100 || l != math.MaxInt64 {
+		t.Errorf("bench with GOGC and GOMEMLIMIT set: GOGC %d, memory limit %d; want the environment's (untouched here)", p, l)
+	}
+}

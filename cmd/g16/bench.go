@@ -324,6 +324,7 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(
 	if ok, bytes := releaseLevels(ccs, provers, !f.noGnark); ok {
 		fmt.Fprintf(stdout, "R1CS levels released (%s; our solvers have their own order, gnark's does not run)\n", gib(bytes))
 	}
+	fmt.Fprintf(stdout, "memory: peak RSS with the keys and provers ready %s\n", gib(peakRSS()))
 	prove := func(i int, seed io.Reader, extra ...groth16.Option) (gnarkgroth16.Proof, error) {
 		opts := append([]groth16.Option{groth16.WithRandomness(seed)}, extra...)
 		if provers[i] != nil {
@@ -598,27 +599,48 @@ func agreement(identical bool, provers int) string {
 	return "NO"
 }
 
-// randomKeyPreflight prints the host memory a random key for ccs and one
-// proof's vectors take, beside what the host has available, and fails
-// before the key is drawn when they cannot fit in it. avail is the host's
-// available memory (0: unknown, no check).
+// solverFormPerConstraint is the host memory g16's solver takes for its
+// decoded form of a circuit, per constraint: 71 bytes measured at 2^20 for
+// the synthetic circuit (its instructions, levels and costs), rounded up.
+const solverFormPerConstraint = 80
+
+// hostBudget is the host memory bench's proof takes beyond the R1CS: the
+// random key's bases when the host holds them (0 when they are drawn on
+// the device), our solver's form of the circuit (estimated), and one
+// proof's vectors: W and the K MSM's wires, a, b and c padded to the
+// domain.
+func hostBudget(ccs constraint.ConstraintSystem, hostKey bool) (keyAll, key, solver, vectors int64, err error) {
+	if keyAll, err = synth.RandomKeyBytes(ccs); err != nil {
+		return 0, 0, 0, 0, err
+	}
+	if hostKey {
+		key = keyAll
+	}
+	internal, secret, public := ccs.GetNbVariables()
+	n := int64(ecNextPow2(ccs.GetNbConstraints()))
+	vectors = (2*int64(internal+secret+public) + 3*n) * 32
+	solver = solverFormPerConstraint * int64(ccs.GetNbConstraints())
+	return keyAll, key, solver, vectors, nil
+}
+
+// randomKeyPreflight prints the host memory a random key for ccs, our
+// solver's form and one proof's vectors take, beside what the host has
+// available, and fails before the key is drawn when they cannot fit in
+// it. avail is the host's available memory (0: unknown, no check).
 func randomKeyPreflight(ccs constraint.ConstraintSystem, avail int64, hostKey bool, stdout io.Writer) error {
-	keyAll, err := synth.RandomKeyBytes(ccs)
+	keyAll, key, solver, vectors, err := hostBudget(ccs, hostKey)
 	if err != nil {
 		return err
 	}
-	key := keyAll
-	internal, secret, public := ccs.GetNbVariables()
-	n := int64(ecNextPow2(ccs.GetNbConstraints()))
-	// W and the K MSM's wires, a, b and c padded to the domain.
-	vectors := (2*int64(internal+secret+public) + 3*n) * 32
 	where := "on the host"
 	if !hostKey {
-		where, key = "drawn on the device, none on the host", 0
+		where = "drawn on the device, none on the host"
 	}
-	fmt.Fprintf(stdout, "memory budget: random key %s (%s), one proof's W, K wires, a, b, c %s, host available now %s\n", gib(keyAll), where, gib(vectors), gib(avail))
-	if avail > 0 && key+vectors > avail {
-		return fmt.Errorf("a random key of %s and one proof's vectors of %s do not fit the %s the host has available", gib(key), gib(vectors), gib(avail))
+	fmt.Fprintf(stdout, "memory budget: random key %s (%s), our solver's form %s (estimated), one proof's W, K wires, a, b, c %s, host available now %s\n",
+		gib(keyAll), where, gib(solver), gib(vectors), gib(avail))
+	if avail > 0 && key+solver+vectors > avail {
+		return fmt.Errorf("a random key of %s, our solver's form of %s and one proof's vectors of %s do not fit the %s the host has available",
+			gib(key), gib(solver), gib(vectors), gib(avail))
 	}
 	return nil
 }

@@ -8,9 +8,10 @@ import (
 	"github.com/g16prover/g16/internal/synth"
 )
 
-// TestRandomKeyPreflight: bench says what a random key and a proof's
-// vectors take, and refuses (when the key has a host copy), before drawing the key, a host whose
-// available memory is below that; an unknown amount (0) is not checked.
+// TestRandomKeyPreflight: bench says what a random key, our solver's form
+// and a proof's vectors take, and refuses (when the key has a host copy),
+// before drawing the key, a host whose available memory is below that; an
+// unknown amount (0) is not checked.
 func TestRandomKeyPreflight(t *testing.T) {
 	ccs, _, err := synth.Compile(synth.Mix, 1<<10)
 	if err != nil {
@@ -31,6 +32,21 @@ func TestRandomKeyPreflight(t *testing.T) {
 		if err := randomKeyPreflight(ccs, avail, true, &out); err != nil {
 			t.Fatalf("preflight with %d bytes available: %v", avail, err)
 		}
+	}
+	// Our solver's form counts: room for the key and the vectors alone
+	// is refused.
+	_, hostKey, solver, vectors, err := hostBudget(ccs, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if solver <= 0 || vectors <= 0 || hostKey != key {
+		t.Fatalf("hostBudget: key %d (want %d), solver %d, vectors %d", hostKey, key, solver, vectors)
+	}
+	if err := randomKeyPreflight(ccs, key+vectors+solver-1, true, &out); err == nil {
+		t.Error("preflight with one byte less than the key, our solver's form and the vectors passed")
+	}
+	if err := randomKeyPreflight(ccs, key+vectors+solver, true, &out); err != nil {
+		t.Errorf("preflight with exactly the room needed: %v", err)
 	}
 	// A key drawn on the device takes no host memory: room for the
 	// vectors is enough, and the line says where the key is.

@@ -5,9 +5,9 @@
 # root, with a bundle made by scripts/gpu-bundle.sh:
 #   bash scripts/gpu-e2e.sh BUNDLE_DIR [STEP...]
 # Steps: tests examples sanitize bench20 bench22 batch22 bench24 gpus sha256 sha256batch cpusha256 ecdsa service solver
-# limit25 batch24limit big25s stream25 big26 big27
+# limit25 batch24limit big25s stream25 big26 big27 big27s
 # (default: all but gpus, solver, the std circuits sha256, sha256batch, cpusha256, ecdsa, and the
-# large sizes limit25, batch24limit, big25s, stream25, big26, big27: each of those is one command
+# large sizes limit25, batch24limit, big25s, stream25, big26, big27, big27s: each of those is one command
 # of several minutes; the big ones poll nvidia-smi for the device's peak;
 # limit25 and batch24limit keep their circuit and random key in $G16_KEYS, so
 # a second run skips the compile; big26 and big27 do not: their random keys
@@ -15,7 +15,9 @@
 # under timeout, 150 s and 240 s; big25s is 2^25 under a 16 GiB device limit,
 # its key's host copy drawn in the run, beside an unlimited backend whose
 # proof it must equal byte for byte, under timeout 120 s; stream25 is the
-# limited backend alone, for its host memory, under timeout 90 s).
+# limited backend alone, for its host memory, under timeout 90 s; big27s
+# is 2^27 so, its 72 GiB host copy beside the prover's state, under
+# timeout 300 s).
 # Logs go to $OUT (or ./e2e-logs). The std circuits' gnark setup keys are
 # cached in $G16_KEYS (default $TMPDIR/g16-keys), outside $OUT: sha256batch
 # after sha256 in one run reuses the key.
@@ -42,7 +44,7 @@ step() { # name, log, command...
 	local t0=$SECONDS
 	"$@" >"$logs/$log" 2>&1
 	local r=$?
-	grep -E '^(--- |ok|FAIL|PASS|panic|Benchmark|=+ ERROR SUMMARY)|^ *(phase|total|ours|solve|commit|upload|H |MSM|assemble|prover|gnark|g16|byte|partitions|staged|host|staging|compute|cuda|cpu|compile|keys|setup|memory|proofs sha256|device|nvidia-smi)|^[0-9]+ +(ProveBatch|service)|^(median|every service)' "$logs/$log" | tail -n 40
+	grep -E '^(--- |ok|FAIL|PASS|panic|Benchmark|=+ ERROR SUMMARY)|^ *(phase|total|ours|solve|commit|upload|H |MSM|assemble|prover|gnark|g16|byte|partitions|staged|host|staging|compute|cuda|cpu|compile|keys|setup|memory|proofs sha256|device|nvidia-smi)|^[0-9]+ +(ProveBatch|service|proofs per prover)|^(median|every service|MISMATCH|R1CS)' "$logs/$log" | tail -n 40
 	echo "== $name: exit $r, $((SECONDS - t0)) s"
 	[ $r -eq 0 ] || rc=1
 }
@@ -100,6 +102,7 @@ for s in $steps; do
 	stream25) step "2^25 under a 16 GiB limit alone, the key's host copy drawn in the run (at most 90 s)" stream25.log smipeak timeout 90 "$bin/g16" bench --backend cuda --size 2^25 --keys random --proofs 1 --no-gnark --compare-cpu=false --warmup=false --device-memory 16GiB --compare-unlimited=false ;;
 	big26) step "2^26, random key drawn on the device (at most 150 s)" big26.log smipeak timeout 150 "$bin/g16" bench --backend cuda --size 2^26 --keys random --proofs 1 --no-gnark --compare-cpu=false --warmup=false ;;
 	big27) step "2^27, random key drawn on the device (at most 240 s)" big27.log smipeak timeout 240 "$bin/g16" bench --backend cuda --size 2^27 --keys random --proofs 1 --no-gnark --compare-cpu=false --warmup=false ;;
+	big27s) step "2^27 under a 16 GiB limit alone, the key's host copy drawn in the run (at most 300 s)" big27s.log smipeak timeout 300 "$bin/g16" bench --backend cuda --size 2^27 --keys random --proofs 1 --no-gnark --compare-cpu=false --warmup=false --device-memory 16GiB --compare-unlimited=false ;;
 	gpus) step "batch 10 x 2^22, 1 and 2 GPUs" gpus22.log "$bin/g16" bench --backend cuda --size 2^22 --keys random --partitions 10 --gpus 1,2 --no-gnark --compare-cpu=false ;;
 	esac
 done

@@ -17,7 +17,9 @@ import (
 // same code on an emulated carry flag) always, and on the GPU when there is
 // one.
 
-// edgeFp returns n elements: 0, 1, −1, 2, small and large values, then random.
+// edgeFp returns n elements: 0, 1, −1, 2, small values, elements whose
+// Montgomery form is near p (p − k for small k: all limbs near their
+// maximum) or near 0, then random.
 func edgeFp(n int) []fp.Element {
 	v := make([]fp.Element, n)
 	var minus1 fp.Element
@@ -25,15 +27,33 @@ func edgeFp(n int) []fp.Element {
 	minus1.Neg(&minus1)
 	fixed := []fp.Element{{}, fp.One(), minus1}
 	for i := range v {
-		if i < len(fixed) {
+		switch {
+		case i < len(fixed):
 			v[i] = fixed[i]
-		} else if i < 8 {
+		case i < 8:
 			v[i].SetUint64(uint64(i))
-		} else {
+		case i < 16:
+			// Montgomery form p − (i − 7): the raw limbs of p minus a small value.
+			v[i] = montNearP(uint64(i - 7))
+		case i < 20:
+			// Montgomery form i − 15: tiny raw limbs.
+			v[i] = fp.Element{uint64(i - 15)}
+		default:
 			v[i].MustSetRandom()
 		}
 	}
 	return v
+}
+
+// montNearP returns the element whose Montgomery form is p − k.
+func montNearP(k uint64) fp.Element {
+	var b big.Int
+	b.Sub(fp.Modulus(), new(big.Int).SetUint64(k))
+	var e fp.Element
+	for i := 0; i < fp.Limbs; i++ {
+		e[i] = new(big.Int).Rsh(&b, uint(64*i)).Uint64()
+	}
+	return e
 }
 
 func checkFieldOps(t *testing.T, b *Backend) {
@@ -52,6 +72,7 @@ func checkFieldOps(t *testing.T, b *Backend) {
 		{"add", opFpAdd, func(z, x, y *fp.Element) { z.Add(x, y) }},
 		{"sub", opFpSub, func(z, x, y *fp.Element) { z.Sub(x, y) }},
 		{"neg", opFpNeg, func(z, x, _ *fp.Element) { z.Neg(x) }},
+		{"sqr", opFpSqr, func(z, x, _ *fp.Element) { z.Square(x) }},
 	}
 	for _, o := range fpOps {
 		if err := fieldOp(b, o.op, backend.AsBytes(out), backend.AsBytes(a), backend.AsBytes(c), n); err != nil {
@@ -76,19 +97,22 @@ func checkFieldOps(t *testing.T, b *Backend) {
 	for _, o := range []struct {
 		name string
 		op   int
-	}{{"mul", opFp2Mul}, {"sqr", opFp2Sqr}} {
-		if err := fieldOp(b, o.op, backend.AsBytes(out2), backend.AsBytes(a2), backend.AsBytes(c2), n/2); err != nil {
-			t.Fatalf("fp2 %s: %v", o.name, err)
-		}
-		for i := range out2 {
-			var want bls12381.E2
-			if o.op == opFp2Mul {
-				want.Mul(&a2[i], &c2[i])
-			} else {
-				want.Square(&a2[i])
+	}{{"mul", opFp2Mul}, {"sqr", opFp2Sqr}, {"lazy mul", opFp2MulLazy}} {
+		// Against c2, and against a2 itself (the edge values on both sides).
+		for _, y := range [][]bls12381.E2{c2, a2} {
+			if err := fieldOp(b, o.op, backend.AsBytes(out2), backend.AsBytes(a2), backend.AsBytes(y), n/2); err != nil {
+				t.Fatalf("fp2 %s: %v", o.name, err)
 			}
-			if out2[i] != want {
-				t.Fatalf("fp2 %s #%d: got %v, want %v", o.name, i, out2[i].String(), want.String())
+			for i := range out2 {
+				var want bls12381.E2
+				if o.op == opFp2Sqr {
+					want.Square(&a2[i])
+				} else {
+					want.Mul(&a2[i], &y[i])
+				}
+				if out2[i] != want {
+					t.Fatalf("fp2 %s(%v, %v): got %v, want %v", o.name, a2[i].String(), y[i].String(), out2[i].String(), want.String())
+				}
 			}
 		}
 	}

@@ -103,6 +103,8 @@ func TestMSMBenchmarkedShapes(t *testing.T) {
 		msmShape{"0/1-heavy", 1 << maxG2, nil, "01"},
 		msmShape{"0/1-heavy, no split", 1 << maxG2, []Option{withMSMFlags(msmNoSplit)}, "01"},
 		msmShape{"0/1-heavy, two passes, w=20", m2, []Option{WithMSMChunk(m2/2 + 1), WithMSMWindow(20)}, "01"},
+		msmShape{"Fp2 lazy", 1 << maxG2, []Option{withMSMFlags(msmG2Fp2Lazy)}, ""},
+		msmShape{"Fp2 lazy, w=20, two passes", m2, []Option{withMSMFlags(msmG2Fp2Lazy), WithMSMWindow(20), WithMSMChunk(m2/2 + 1)}, ""},
 	)
 	_, g2gen, _, _ := bls12381.Generators()
 	runShapes(t, "G2", shapes2, func(sh msmShape) (bool, MSMTiming) {

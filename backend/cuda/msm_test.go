@@ -164,7 +164,7 @@ func TestMSMHost(t *testing.T) {
 				t.Errorf("G1 %s (w=%d task=%d flags %d): host pipeline differs from gnark", c.name, cfg.w, cfg.task, cfg.flags)
 			}
 		}
-		for _, flags := range []int{0, msmNoSplit} {
+		for _, flags := range []int{0, msmNoSplit, msmG2Fp2Lazy, msmG2Fp2Lazy | msmNoSplit} {
 			got, err := hostMSMG2(c.g2[:8], c.scalars[:8], 6, 2, flags)
 			if err != nil {
 				t.Fatal(err)
@@ -190,7 +190,7 @@ func TestMSMHost(t *testing.T) {
 	// G2 at the automatic window, several reduction levels.
 	p2 := randG2(rng, 40)
 	s2 := randScalars(rng, 40)
-	for _, flags := range []int{0, msmNoSplit} {
+	for _, flags := range []int{0, msmNoSplit, msmG2Fp2Lazy} {
 		got, err := hostMSMG2(p2, s2, 0, 0, flags)
 		if err != nil {
 			t.Fatal(err)
@@ -247,7 +247,7 @@ func gpuG2(t testing.TB, b *Backend, p []bls12381.G2Affine, s []fr.Element) bls1
 // edge cases and a few sizes, with forced windows and task caps too.
 func TestMSMSmall(t *testing.T) {
 	rng := testRand(t)
-	optSets := [][]Option{nil, {WithMSMWindow(4), withMaxTask(2), withMSMFlags(msmG1Slots)}, {WithMSMChunk(7), withMSMFlags(msmNoTaskSort | msmNoInline | msmNoSplit)},
+	optSets := [][]Option{nil, {WithMSMWindow(4), withMaxTask(2), withMSMFlags(msmG1Slots | msmG2Fp2Lazy)}, {WithMSMChunk(7), withMSMFlags(msmNoTaskSort | msmNoInline | msmNoSplit)},
 		{WithMSMWindow(5), withMaxTask(3), withMSMFlags(msmBatchAffine)}}
 	n := 300
 	if testing.Short() { // also the size for compute-sanitizer

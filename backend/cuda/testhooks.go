@@ -28,6 +28,7 @@ const (
 	msmG1Slots     = C.G16_MSM_G1_SLOTS
 	msmNoSplit     = C.G16_MSM_NO_SPLIT
 	msmBatchAffine = C.G16_MSM_BATCH_AFFINE
+	msmG2Fp2Lazy   = C.G16_MSM_G2_FP2_LAZY
 )
 
 // withMSMFlags sets g16_msm's flags (tests and tuning).
@@ -44,6 +45,8 @@ const (
 	opFp2Mul
 	opFp2Sqr
 	opFrFromMont
+	opFpSqr
+	opFp2MulLazy
 )
 
 // fieldOp computes out[i] = op(a[i], b[i]) on the host (b == nil) or the

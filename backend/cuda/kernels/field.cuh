@@ -152,6 +152,17 @@ G16_HD uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) {
 #endif
 }
 
+// hi(a·b) + c + carry.
+G16_HD uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) {
+#ifdef __CUDA_ARCH__
+	uint32_t r;
+	asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+	return r;
+#else
+	return (uint32_t)((((uint64_t)a * b) >> 32) + c + hostcc::cf);
+#endif
+}
+
 // The moduli. Each parameter struct gives the modulus limb by limb (called
 // only with compile-time indices, so the limbs become instruction
 // immediates), m0 = −m⁻¹ mod 2^32 (redc_m0() as the multiplication reads
@@ -381,7 +392,180 @@ struct alignas(16) mont_t {
 		y[N - 1] += c;
 	}
 
-	G16_HD mont_t sqr() const { return *this * *this; }
+	// The double-width arithmetic: an integer w < 2^(64N) as 2N limbs, the
+	// unreduced product of two elements (or of sums of two elements), and
+	// its Montgomery reduction. Fp2's lazy product (fp2.cuh) and the
+	// squaring use them.
+	static const int W = 2 * N;
+
+	// acc += a_j·bi·2^(32(i+j)) for j = j0, j0 + 2, … < N: one carry chain
+	// whose 64-bit products sit on the disjoint limb pairs (i+j, i+j+1), so
+	// that ptxas fuses each lo/hi pair into one IMAD.WIDE.U32(.X). When the
+	// last j is N − 2 the chain's carry goes into limb i + N, which no
+	// earlier row has written (see mul_wide's bounds); when it is N − 1 the
+	// chain ends at limb i + N and cannot carry.
+	G16_HD static void mad_row(uint32_t (&acc)[W], const uint32_t (&a)[N], uint32_t bi, int i, int j0) {
+		if (j0 >= N) return;
+		acc[i + j0] = mad_lo_cc(a[j0], bi, acc[i + j0]);
+		acc[i + j0 + 1] = madc_hi_cc(a[j0], bi, acc[i + j0 + 1]);
+#pragma unroll
+		for (int j = j0 + 2; j < N; j += 2) {
+			acc[i + j] = madc_lo_cc(a[j], bi, acc[i + j]);
+			acc[i + j + 1] = madc_hi_cc(a[j], bi, acc[i + j + 1]);
+		}
+		if ((N - j0) % 2 == 0) acc[i + N] = addc(acc[i + N], 0);
+	}
+
+	// w = a·b, for a, b < 2^(32N−2) (elements, or sums of two elements:
+	// 2m < 2^(32N−2)), as 2N limbs, with no reduction.
+	//
+	// The products a_j·b_i are summed into two accumulators, e with its
+	// 64-bit products on the limb pairs (2k, 2k+1) and o on (2k+1, 2k+2):
+	// the product a_j·b_i goes into e when i + j is even. Row i (b_i) is one
+	// chain of mad_row into each, and each accumulator keeps its pairs
+	// aligned from row to row.
+	//
+	// Bounds: after row i each accumulator is at most a·(b mod 2^(32(i+1)))
+	// < 2^(32(N+i+1)−2), so it fits in limbs 0 … N+i. In row i one
+	// accumulator's chain ends at limb N+i (its last product is a_(N−1)·b_i)
+	// and cannot carry out; the other's ends at limb N+i−1 (a_(N−2)·b_i) and
+	// carries into limb N+i, where in row i−1 the same accumulator's chain
+	// ended (limb N+i−1), so that limb is still 0. e + o = a·b < 2^(64N),
+	// so the final sum does not carry out either.
+	G16_HD static void mul_wide(uint32_t (&w)[W], const uint32_t (&a)[N], const uint32_t (&b)[N]) {
+		uint32_t e[W], o[W];
+#pragma unroll
+		for (int k = 0; k < W; k++) e[k] = o[k] = 0;
+#pragma unroll
+		for (int i = 0; i < N; i += 2) {
+			mad_row(e, a, b[i], i, 0);
+			mad_row(o, a, b[i], i, 1);
+			mad_row(o, a, b[i + 1], i + 1, 0);
+			mad_row(e, a, b[i + 1], i + 1, 1);
+		}
+		w[0] = e[0];
+		w[1] = add_cc(e[1], o[1]);
+#pragma unroll
+		for (int k = 2; k < W - 1; k++) w[k] = addc_cc(e[k], o[k]);
+		w[W - 1] = addc(e[W - 1], o[W - 1]);
+	}
+
+	// w = a², for a < m, as 2N limbs: the cross products a_i·a_j (i < j)
+	// once, in mul_wide's two accumulators (the same bounds hold, the cross
+	// products being a subset of a·a's), doubled, plus the squares a_i² on
+	// the aligned pairs (2i, 2i+1): N(N−1)/2 + N limb products instead of N².
+	G16_HD static void sqr_wide(uint32_t (&w)[W], const uint32_t (&a)[N]) {
+		uint32_t e[W], o[W];
+#pragma unroll
+		for (int k = 0; k < W; k++) e[k] = o[k] = 0;
+#pragma unroll
+		for (int i = 0; i < N - 1; i++) {
+			mad_row(o, a, a[i], i, i + 1); // positions 2i+1, 2i+3, …
+			mad_row(e, a, a[i], i, i + 2); // positions 2i+2, 2i+4, …
+		}
+		// c = e + o = Σ_{i<j} a_i·a_j·2^(32(i+j)) < a²/2, from limb 1 up.
+		uint32_t c[W];
+		c[0] = 0;
+		c[1] = add_cc(e[1], o[1]);
+#pragma unroll
+		for (int k = 2; k < W - 1; k++) c[k] = addc_cc(e[k], o[k]);
+		c[W - 1] = addc(e[W - 1], o[W - 1]);
+		// w = 2c + Σ a_i²·2^(64i) = a² < 2^(64N): no carry out.
+		w[0] = 0;
+#pragma unroll
+		for (int k = 1; k < W; k++) w[k] = (c[k] << 1) | (c[k - 1] >> 31);
+		w[0] = mad_lo_cc(a[0], a[0], w[0]);
+		w[1] = madc_hi_cc(a[0], a[0], w[1]);
+#pragma unroll
+		for (int i = 1; i < N - 1; i++) {
+			w[2 * i] = madc_lo_cc(a[i], a[i], w[2 * i]);
+			w[2 * i + 1] = madc_hi_cc(a[i], a[i], w[2 * i + 1]);
+		}
+		w[W - 2] = madc_lo_cc(a[N - 1], a[N - 1], w[W - 2]);
+		w[W - 1] = madc_hi(a[N - 1], a[N - 1], w[W - 1]);
+	}
+
+	// Montgomery reduction w·R⁻¹ mod m of w < m·R (2N limbs), one
+	// conditional subtraction:
+	//
+	//   REDC(w) = (w_lo + Q·m)/R + w_hi,  w = w_lo + R·w_hi,
+	//
+	// where Q < R makes w_lo + Q·m ≡ 0 mod R and depends on w_lo only. The
+	// rows are the multiplication's reduction with no a·b_i: T = w_lo, then
+	// N times q = T_0·m0, T = (T + q·m)/2^32, on the same two accumulators
+	// T = x + 2^32·y (redc_row, and the shift that the multiplication folds
+	// into its next row, folded here into the next row's q·m chains).
+	//
+	// Bounds: T < R + m·(1 + 2^−32 + …) before each row, so T + q·m <
+	// 2^(32(N+1)) and 2^32·y ≤ T + q·m keeps y in N limbs (no chain into y
+	// carries out). At the end T ≤ m (T < R/R + m), w_hi < m (w < m·R), so
+	// T + w_hi < 2m < R, and one conditional subtraction finishes.
+	G16_HD static mont_t redc(const uint32_t (&w)[W]) {
+		uint32_t x[N], y[N];
+#pragma unroll
+		for (int j = 0; j < N; j++) {
+			x[j] = w[j];
+			y[j] = 0;
+		}
+		redc_row(x, y);
+#pragma unroll
+		for (int i = 1; i < N; i++) {
+			// T/2^32 = (y + x_1) + 2^32·(x >> 64), with limb 0 y_0 + x_1.
+			uint32_t q = (y[0] + x[1]) * P::redc_m0();
+			uint32_t nx[N], ny[N];
+			nx[0] = add_cc(y[0], x[1]);
+			// ny = (x >> 64) + the carry + m_odd·q.
+#pragma unroll
+			for (int j = 1; j < N; j += 2) {
+				ny[j - 1] = madc_lo_cc(q, P::mod(j), j + 1 < N ? x[j + 1] : 0);
+				ny[j] = madc_hi_cc(q, P::mod(j), j + 2 < N ? x[j + 2] : 0);
+			}
+			// nx = y (limb 0: y_0 + x_1) + m_even·q, limb 0 becoming 0,
+			// the carry out going into ny's top limb.
+			(void)mad_lo_cc(q, P::mod(0), nx[0]);
+			nx[1] = madc_hi_cc(q, P::mod(0), y[1]);
+#pragma unroll
+			for (int j = 2; j < N; j += 2) {
+				nx[j] = madc_lo_cc(q, P::mod(j), y[j]);
+				nx[j + 1] = madc_hi_cc(q, P::mod(j), y[j + 1]);
+			}
+			ny[N - 1] = addc(ny[N - 1], 0);
+#pragma unroll
+			for (int j = 0; j < N; j++) {
+				x[j] = nx[j];
+				y[j] = ny[j];
+			}
+		}
+		// T/2^32 = y + (x >> 32) ≤ m, then + w_hi.
+		uint32_t t[N];
+		t[0] = add_cc(y[0], x[1]);
+#pragma unroll
+		for (int j = 1; j < N - 1; j++) t[j] = addc_cc(y[j], x[j + 1]);
+		t[N - 1] = addc(y[N - 1], 0);
+		t[0] = add_cc(t[0], w[N]);
+#pragma unroll
+		for (int j = 1; j < N - 1; j++) t[j] = addc_cc(t[j], w[N + j]);
+		t[N - 1] = addc(t[N - 1], w[W - 1]);
+		return reduce_once(t, 0);
+	}
+
+	// a + b with no reduction, for a, b < m: below 2m < R, so N limbs.
+	G16_HD static mont_t add_unreduced(const mont_t& a, const mont_t& b) {
+		mont_t r;
+		r.v[0] = add_cc(a.v[0], b.v[0]);
+#pragma unroll
+		for (int i = 1; i < N - 1; i++) r.v[i] = addc_cc(a.v[i], b.v[i]);
+		r.v[N - 1] = addc(a.v[N - 1], b.v[N - 1]);
+		return r;
+	}
+
+	// a² mod m in Montgomery form: sqr_wide then redc, about 3/4 of the
+	// limb products of a·a.
+	G16_HD mont_t sqr() const {
+		uint32_t w[W];
+		sqr_wide(w, v);
+		return redc(w);
+	}
 
 	// The Montgomery one, R mod m (only for fields that define it).
 	G16_HD static mont_t one() {

@@ -101,6 +101,8 @@ enum {
 	G16_MSM_NO_SPLIT = 16,    /* Pippenger over every point: no separate sum of the ±1 points, zeros not dropped */
 	G16_MSM_BATCH_AFFINE = 32, /* G1 register kernels: the buckets' first level summed in affine coordinates,
 	                              one inversion shared by a thread's tasks (msm_batch_affine.cuh), tasks of 8 points */
+	G16_MSM_G2_FP2_LAZY = 64,  /* G2: Fp2 products with lazy reduction (three double-width products, two
+	                              reductions; fp2_t::mul_lazy) in the slot kernels */
 };
 
 /* The same pipeline run on the host, one loop iteration per GPU thread, on
@@ -112,7 +114,7 @@ g16_status g16_host_msm(int curve, const void* bases, const void* scalars, int64
 /* Field arithmetic check: out[i] = op(a[i], b[i]) for i < n, on the device
  * (dev != NULL; out, a, b device pointers) or the host (dev == NULL).
  * ops: 0 fp mul, 1 fp add, 2 fp sub, 3 fp neg, 4 fp2 mul, 5 fp2 sqr,
- * 6 fr from Montgomery. */
+ * 6 fr from Montgomery, 7 fp sqr, 8 fp2 mul with lazy reduction. */
 g16_status g16_field_op(g16_device* dev, int op, void* out, const void* a, const void* b, int64_t n);
 
 #ifdef __cplusplus

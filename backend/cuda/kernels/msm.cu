@@ -306,12 +306,13 @@ struct stage_timer {
 };
 
 // kernel_set: the kernels of steps 3 and 4. G1 runs the register kernels
-// (G16_MSM_G1_SLOTS: the slot kernels); G2 the slot kernels.
-enum kernel_set { REGISTER_KERNELS, SLOT_KERNELS };
+// (G16_MSM_G1_SLOTS: the slot kernels); G2 the slot kernels
+// (G16_MSM_G2_FP2_LAZY: those with the lazily reduced Fp2 product).
+enum kernel_set { REGISTER_KERNELS, SLOT_KERNELS, SLOT_KERNELS_FP2_LAZY };
 
 template <class F>
 kernel_set kernels_for(int flags) {
-	if (std::is_same<F, fp2_t>::value) return SLOT_KERNELS;
+	if (std::is_same<F, fp2_t>::value) return (flags & G16_MSM_G2_FP2_LAZY) ? SLOT_KERNELS_FP2_LAZY : SLOT_KERNELS;
 	return (flags & G16_MSM_G1_SLOTS) ? SLOT_KERNELS : REGISTER_KERNELS;
 }
 
@@ -321,11 +322,12 @@ template <class F>
 void accum_level(exec_t& ex, kernel_set ks, int level, int flags, size_t total, const affine_t<F>* bases,
                  const uint32_t* refs, const xyzz_t<F>* in, const uint32_t* task_start, const uint32_t* task_count,
                  const uint32_t* ord, xyzz_t<F>* out) {
-	if (ks == SLOT_KERNELS) {
+	if (ks != REGISTER_KERNELS) {
+		bool lazy = ks == SLOT_KERNELS_FP2_LAZY;
 		if (level > 0)
-			slot_accum_sums<F>(ex, total, in, task_start, task_count, ord, out);
+			slot_accum_sums<F>(ex, lazy, total, in, task_start, task_count, ord, out);
 		else
-			slot_accum_points<F>(ex, total, bases, refs, task_start, task_count, ord, out);
+			slot_accum_points<F>(ex, lazy, total, bases, refs, task_start, task_count, ord, out);
 		return;
 	}
 	if constexpr (std::is_same<F, fp_t>::value) {
@@ -351,8 +353,8 @@ void accum_level(exec_t& ex, kernel_set ks, int level, int flags, size_t total, 
 template <class F>
 void reduce_level(exec_t& ex, kernel_set ks, size_t n, const xyzz_t<F>* A, const xyzz_t<F>* R, bool same, uint32_t T,
                   uint32_t Tn, uint32_t m, int mu, xyzz_t<F>* A_out, xyzz_t<F>* R_out) {
-	if (ks == SLOT_KERNELS) {
-		slot_reduce<F>(ex, n, A, R, same, T, Tn, m, mu, A_out, R_out);
+	if (ks != REGISTER_KERNELS) {
+		slot_reduce<F>(ex, ks == SLOT_KERNELS_FP2_LAZY, n, A, R, same, T, Tn, m, mu, A_out, R_out);
 		return;
 	}
 	if constexpr (std::is_same<F, fp_t>::value) ex.launch(n, reduce_k<F>{A, R, same, T, Tn, m, mu, A_out, R_out}, 128);
@@ -607,6 +609,12 @@ struct field_op_k {
 		case 4: eo[i] = ea[i] * eb[i]; break;
 		case 5: eo[i] = ea[i].sqr(); break;
 		case 6: ((fr_t*)out)[i] = ((const fr_t*)a)[i].from_mont(); break;
+		case 7: fo[i] = fa[i].sqr(); break;
+		case 8: {
+			uint32_t z = 0;
+			eo[i] = fp2_t::mul_lazy(ea[i], eb[i], z);
+			break;
+		}
 		}
 	}
 };
@@ -715,7 +723,7 @@ extern "C" g16_status g16_host_msm_table(int curve, const void* table, int64_t s
 
 extern "C" g16_status g16_field_op(g16_device* dev, int op, void* out, const void* a, const void* b, int64_t n) {
 	return guard([&] {
-		if (op < 0 || op > 6) fail(G16_INVALID, "field_op: unknown op");
+		if (op < 0 || op > 8) fail(G16_INVALID, "field_op: unknown op");
 		size_t el = (op >= 4 && op <= 5) ? sizeof(fp2_t) : (op == 6 ? sizeof(fr_t) : sizeof(fp_t));
 		exec_t ex;
 		if (!dev) {

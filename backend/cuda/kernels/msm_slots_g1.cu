@@ -3,11 +3,6 @@
 
 namespace g16 {
 
-template void slot_accum_points<fp_t>(exec_t&, size_t, const affine_t<fp_t>*, const uint32_t*, const uint32_t*,
-                                   const uint32_t*, const uint32_t*, xyzz_t<fp_t>*);
-template void slot_accum_sums<fp_t>(exec_t&, size_t, const xyzz_t<fp_t>*, const uint32_t*, const uint32_t*,
-                                 const uint32_t*, xyzz_t<fp_t>*);
-template void slot_reduce<fp_t>(exec_t&, size_t, const xyzz_t<fp_t>*, const xyzz_t<fp_t>*, bool, uint32_t, uint32_t,
-                             uint32_t, int, xyzz_t<fp_t>*, xyzz_t<fp_t>*);
+G16_SLOT_LAUNCHERS(fp_t, false)
 
 } // namespace g16

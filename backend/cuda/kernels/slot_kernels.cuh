@@ -1,5 +1,7 @@
 // The slot kernels (msm_slots.h), in blocks of S threads, and their
-// launchers, instantiated per curve by msm_slots_g1.cu and msm_slots_g2.cu.
+// launchers, instantiated per curve and Fp2 product by msm_slots_g1.cu,
+// msm_slots_g2.cu and msm_slots_g2_lazy.cu. LAZY: G2's products with lazy
+// reduction (fp2_t::mul_lazy).
 #pragma once
 #include "msm_slots.h"
 #include "slots.cuh"
@@ -22,7 +24,7 @@ struct slot_cfg<fp2_t> {
 	static const int ACC_S = 32, ACC_M = 6, SUM_M = 6, RED_S = 32, RED_M = 6;
 };
 
-template <class F, int S>
+template <class F, int S, bool LAZY>
 struct accum_points_s {
 	const affine_t<F>* bases;
 	const uint32_t* refs;
@@ -38,13 +40,13 @@ struct accum_points_s {
 		uint32_t s = task_start[t], e = s + task_count[t];
 		for (uint32_t q = s; q < e; q++) {
 			uint32_t ref = refs[q];
-			if (madd_at<F, S>(A.x.p, bases + (ref & 0x7fffffffu), (ref >> 31) != 0)) dbl_at<F, S>(A.x.p);
+			if (madd_at<F, S, LAZY>(A.x.p, bases + (ref & 0x7fffffffu), (ref >> 31) != 0)) dbl_at<F, S, LAZY>(A.x.p);
 		}
 		out[t] = A.get(z);
 	}
 };
 
-template <class F, int S>
+template <class F, int S, bool LAZY>
 struct accum_sums_s {
 	const xyzz_t<F>* in;
 	const uint32_t* task_start;
@@ -58,7 +60,7 @@ struct accum_sums_s {
 		uint32_t s = task_start[t], e = s + task_count[t];
 		A.set(in[s]);
 		for (uint32_t q = s + 1; q < e; q++)
-			if (add_at<F, S>(A.x.p, reinterpret_cast<const uint4*>(in + q), 1)) dbl_at<F, S>(A.x.p);
+			if (add_at<F, S, LAZY>(A.x.p, reinterpret_cast<const uint4*>(in + q), 1)) dbl_at<F, S, LAZY>(A.x.p);
 		out[t] = A.get(z);
 	}
 };
@@ -67,7 +69,7 @@ struct accum_sums_s {
 // addition and one doubling: for s from hi − 1 down to lo, acc += running,
 // running += R_s and (unless same) sum += A_s; then μ doublings of acc; then
 // sum (running when same) += acc.
-template <class F, int S>
+template <class F, int S, bool LAZY>
 struct reduce_s {
 	const xyzz_t<F>* A;
 	const xyzz_t<F>* R;
@@ -110,32 +112,44 @@ struct reduce_s {
 				tgt = same ? running : sum;
 				src = psrc<F>::slots(acc);
 			}
-			if (!d) d = add_at<F, S>(tgt.x.p, src.p, src.stride);
-			if (d) dbl_at<F, S>(tgt.x.p);
+			if (!d) d = add_at<F, S, LAZY>(tgt.x.p, src.p, src.stride);
+			if (d) dbl_at<F, S, LAZY>(tgt.x.p);
 		}
 		A_out[i] = (same ? running : sum).get(z);
 	}
 };
 
-template <class F>
-void slot_accum_points(exec_t& ex, size_t n, const affine_t<F>* bases, const uint32_t* refs,
-                       const uint32_t* task_start, const uint32_t* task_count, const uint32_t* order, xyzz_t<F>* out) {
+template <class F, bool LAZY>
+void launch_accum_points(exec_t& ex, size_t n, const affine_t<F>* bases, const uint32_t* refs,
+                         const uint32_t* task_start, const uint32_t* task_count, const uint32_t* order,
+                         xyzz_t<F>* out) {
 	typedef slot_cfg<F> C;
-	ex.launch_lb<C::ACC_S, C::ACC_M>(n, accum_points_s<F, C::ACC_S>{bases, refs, task_start, task_count, order, out});
+	ex.launch_lb<C::ACC_S, C::ACC_M>(n,
+	                                 accum_points_s<F, C::ACC_S, LAZY>{bases, refs, task_start, task_count, order, out});
 }
 
-template <class F>
-void slot_accum_sums(exec_t& ex, size_t n, const xyzz_t<F>* in, const uint32_t* task_start,
-                     const uint32_t* task_count, const uint32_t* order, xyzz_t<F>* out) {
+template <class F, bool LAZY>
+void launch_accum_sums(exec_t& ex, size_t n, const xyzz_t<F>* in, const uint32_t* task_start,
+                       const uint32_t* task_count, const uint32_t* order, xyzz_t<F>* out) {
 	typedef slot_cfg<F> C;
-	ex.launch_lb<C::ACC_S, C::SUM_M>(n, accum_sums_s<F, C::ACC_S>{in, task_start, task_count, order, out});
+	ex.launch_lb<C::ACC_S, C::SUM_M>(n, accum_sums_s<F, C::ACC_S, LAZY>{in, task_start, task_count, order, out});
 }
 
-template <class F>
-void slot_reduce(exec_t& ex, size_t n, const xyzz_t<F>* A, const xyzz_t<F>* R, bool same, uint32_t T, uint32_t Tn,
-                 uint32_t m, int mu, xyzz_t<F>* A_out, xyzz_t<F>* R_out) {
+template <class F, bool LAZY>
+void launch_reduce(exec_t& ex, size_t n, const xyzz_t<F>* A, const xyzz_t<F>* R, bool same, uint32_t T, uint32_t Tn,
+                   uint32_t m, int mu, xyzz_t<F>* A_out, xyzz_t<F>* R_out) {
 	typedef slot_cfg<F> C;
-	ex.launch_lb<C::RED_S, C::RED_M>(n, reduce_s<F, C::RED_S>{A, R, same, T, Tn, m, mu, A_out, R_out});
+	ex.launch_lb<C::RED_S, C::RED_M>(n, reduce_s<F, C::RED_S, LAZY>{A, R, same, T, Tn, m, mu, A_out, R_out});
 }
+
+// The instantiations of a compilation unit: the three launchers of one
+// curve and Fp2 product.
+#define G16_SLOT_LAUNCHERS(F, LAZY)                                                                                 \
+	template void launch_accum_points<F, LAZY>(exec_t&, size_t, const affine_t<F>*, const uint32_t*,               \
+	                                           const uint32_t*, const uint32_t*, const uint32_t*, xyzz_t<F>*);      \
+	template void launch_accum_sums<F, LAZY>(exec_t&, size_t, const xyzz_t<F>*, const uint32_t*, const uint32_t*, \
+	                                         const uint32_t*, xyzz_t<F>*);                                          \
+	template void launch_reduce<F, LAZY>(exec_t&, size_t, const xyzz_t<F>*, const xyzz_t<F>*, bool, uint32_t,     \
+	                                     uint32_t, uint32_t, int, xyzz_t<F>*, xyzz_t<F>*);
 
 } // namespace g16

@@ -34,26 +34,39 @@ namespace g16 {
 // The order token: 0, from a bit of x that is 0 for every reduced element.
 G16_HD uint32_t token_of(const fp_t& x) { return x.v[fp_t::N - 1] >> 31; }
 
-// a·b, after the product that set z, and setting z.
+// a·b, after the product that set z, and setting z. LAZY selects the Fp2
+// product (below); Fp has one.
+template <bool LAZY>
 G16_HD fp_t omul(const fp_t& a, fp_t b, uint32_t& z) {
 	b.v[0] |= z;
 	fp_t r = a * b;
 	z = token_of(r);
 	return r;
 }
-G16_HD fp_t osqr(const fp_t& a, uint32_t& z) { return omul(a, a, z); }
+template <bool LAZY>
+G16_HD fp_t osqr(fp_t a, uint32_t& z) {
+	a.v[0] |= z;
+	fp_t r = a.sqr();
+	z = token_of(r);
+	return r;
+}
 
-// Fp2 products as in fp2.cuh (Karatsuba; the squaring with two products),
-// one Fp product at a time.
+// Fp2 products as in fp2.cuh, one Fp product (or, LAZY, one double-width
+// product or reduction: fp2_t::mul_lazy) at a time; the squaring with two
+// Fp products (the lazy reduction saves nothing there: two double-width
+// products and two reductions cost what two Fp products do).
+template <bool LAZY>
 G16_HD fp2_t omul(const fp2_t& a, const fp2_t& b, uint32_t& z) {
-	fp_t t0 = omul(a.c0, b.c0, z);
-	fp_t t1 = omul(a.c1, b.c1, z);
-	fp_t t2 = omul(a.c0 + a.c1, b.c0 + b.c1, z);
+	if (LAZY) return fp2_t::mul_lazy(a, b, z);
+	fp_t t0 = omul<false>(a.c0, b.c0, z);
+	fp_t t1 = omul<false>(a.c1, b.c1, z);
+	fp_t t2 = omul<false>(a.c0 + a.c1, b.c0 + b.c1, z);
 	return {t0 - t1, t2 - t0 - t1};
 }
+template <bool LAZY>
 G16_HD fp2_t osqr(const fp2_t& a, uint32_t& z) {
-	fp_t t = omul(a.c0, a.c1, z);
-	fp_t u = omul(a.c0 + a.c1, a.c0 - a.c1, z);
+	fp_t t = omul<false>(a.c0, a.c1, z);
+	fp_t u = omul<false>(a.c0 + a.c1, a.c0 - a.c1, z);
 	return {u, t.dbl()};
 }
 
@@ -138,19 +151,19 @@ struct psrc {
 // A = 2A (dbl-2008-s-1):
 //   U = 2Y, V = U², W = U·V, S = X·V, M = 3X²
 //   X3 = M² − 2S, Y3 = M(S − X3) − W·Y, ZZ3 = V·ZZ, ZZZ3 = W·ZZZ
-template <class F, int S>
+template <class F, int S, bool LAZY>
 G16_HD void dbl(const pslot<F, S>& A, uint32_t& z) {
 	F u = A.y.ld(z).dbl();
-	F v = osqr(u, z);
-	F w = omul(u, v, z);
-	A.zz.st(omul(A.zz.ld(z), v, z));
-	A.zzz.st(omul(A.zzz.ld(z), w, z));
-	A.y.st(omul(A.y.ld(z), w, z)); // W·Y
-	F s = omul(A.x.ld(z), v, z);
-	F xx = osqr(A.x.ld(z), z);
+	F v = osqr<LAZY>(u, z);
+	F w = omul<LAZY>(u, v, z);
+	A.zz.st(omul<LAZY>(A.zz.ld(z), v, z));
+	A.zzz.st(omul<LAZY>(A.zzz.ld(z), w, z));
+	A.y.st(omul<LAZY>(A.y.ld(z), w, z)); // W·Y
+	F s = omul<LAZY>(A.x.ld(z), v, z);
+	F xx = osqr<LAZY>(A.x.ld(z), z);
 	F m = xx.dbl() + xx;
-	F x3 = osqr(m, z) - s.dbl();
-	A.y.st(omul(m, s - x3, z) - A.y.ld(z));
+	F x3 = osqr<LAZY>(m, z) - s.dbl();
+	A.y.st(omul<LAZY>(m, s - x3, z) - A.y.ld(z));
 	A.x.st(x3);
 }
 
@@ -160,7 +173,7 @@ G16_HD void dbl(const pslot<F, S>& A, uint32_t& z) {
 //
 // It returns true when A = q: A is then set to q and the caller doubles it
 // (dbl), so that a kernel holds one copy of the doubling.
-template <class F, int S>
+template <class F, int S, bool LAZY>
 G16_HD bool madd(const pslot<F, S>& A, const affine_t<F>* q, bool neg, uint32_t& z) {
 	F qx = (q + z)->x;
 	if (qx.is_zero() && (q + z)->y.is_zero()) return false; // q is infinity
@@ -173,11 +186,11 @@ G16_HD bool madd(const pslot<F, S>& A, const affine_t<F>* q, bool neg, uint32_t&
 		A.zzz.st(F::one());
 		return false;
 	}
-	F p = omul(qx, zz, z) - A.x.ld(z);
+	F p = omul<LAZY>(qx, zz, z) - A.x.ld(z);
 	if (p.is_zero()) { // same x: A = ±q
 		F qy = (q + z)->y;
 		if (neg) qy = qy.neg();
-		F r = omul(qy, A.zzz.ld(z), z) - A.y.ld(z);
+		F r = omul<LAZY>(qy, A.zzz.ld(z), z) - A.y.ld(z);
 		if (r.is_zero()) {
 			A.x.st(qx);
 			A.y.st(qy);
@@ -188,17 +201,17 @@ G16_HD bool madd(const pslot<F, S>& A, const affine_t<F>* q, bool neg, uint32_t&
 		A.set_inf();
 		return false;
 	}
-	F pp = osqr(p, z);
-	F ppp = omul(p, pp, z);
-	A.zz.st(omul(A.zz.ld(z), pp, z));
-	A.x.st(omul(A.x.ld(z), pp, z)); // Q
+	F pp = osqr<LAZY>(p, z);
+	F ppp = omul<LAZY>(p, pp, z);
+	A.zz.st(omul<LAZY>(A.zz.ld(z), pp, z));
+	A.x.st(omul<LAZY>(A.x.ld(z), pp, z)); // Q
 	F qy = (q + z)->y;
-	F r = omul(neg ? qy.neg() : qy, A.zzz.ld(z), z) - A.y.ld(z);
-	A.zzz.st(omul(A.zzz.ld(z), ppp, z));
-	A.y.st(omul(A.y.ld(z), ppp, z)); // Y1·PPP
+	F r = omul<LAZY>(neg ? qy.neg() : qy, A.zzz.ld(z), z) - A.y.ld(z);
+	A.zzz.st(omul<LAZY>(A.zzz.ld(z), ppp, z));
+	A.y.st(omul<LAZY>(A.y.ld(z), ppp, z)); // Y1·PPP
 	F qq = A.x.ld(z);
-	F x3 = osqr(r, z) - ppp - qq.dbl();
-	A.y.st(omul(r, qq - x3, z) - A.y.ld(z));
+	F x3 = osqr<LAZY>(r, z) - ppp - qq.dbl();
+	A.y.st(omul<LAZY>(r, qq - x3, z) - A.y.ld(z));
 	A.x.st(x3);
 	return false;
 }
@@ -208,7 +221,7 @@ G16_HD bool madd(const pslot<F, S>& A, const affine_t<F>* q, bool neg, uint32_t&
 //   PP = P², PPP = P·PP, Q = U1·PP,
 //   X3 = R² − PPP − 2Q, Y3 = R(Q − X3) − S1·PPP, ZZ3 = ZZ1·ZZ2·PP, ZZZ3 = ZZZ1·ZZZ2·PPP
 // It returns true when A = q, as madd does.
-template <class F, int S>
+template <class F, int S, bool LAZY>
 G16_HD bool add(const pslot<F, S>& A, const psrc<F>& q, uint32_t& z) {
 	if (q.ZZ(z).is_zero()) return false;
 	if (A.is_inf(z)) {
@@ -218,10 +231,10 @@ G16_HD bool add(const pslot<F, S>& A, const psrc<F>& q, uint32_t& z) {
 		A.zzz.st(q.ZZZ(z));
 		return false;
 	}
-	A.x.st(omul(A.x.ld(z), q.ZZ(z), z));  // U1
-	A.y.st(omul(A.y.ld(z), q.ZZZ(z), z)); // S1
-	F p = omul(q.X(z), A.zz.ld(z), z) - A.x.ld(z);
-	F r = omul(q.Y(z), A.zzz.ld(z), z) - A.y.ld(z);
+	A.x.st(omul<LAZY>(A.x.ld(z), q.ZZ(z), z));  // U1
+	A.y.st(omul<LAZY>(A.y.ld(z), q.ZZZ(z), z)); // S1
+	F p = omul<LAZY>(q.X(z), A.zz.ld(z), z) - A.x.ld(z);
+	F r = omul<LAZY>(q.Y(z), A.zzz.ld(z), z) - A.y.ld(z);
 	if (p.is_zero()) {
 		if (r.is_zero()) { // A = q
 			A.x.st(q.X(z));
@@ -233,17 +246,17 @@ G16_HD bool add(const pslot<F, S>& A, const psrc<F>& q, uint32_t& z) {
 		A.set_inf();
 		return false;
 	}
-	A.zz.st(omul(A.zz.ld(z), q.ZZ(z), z));
-	A.zzz.st(omul(A.zzz.ld(z), q.ZZZ(z), z));
-	F pp = osqr(p, z);
-	F ppp = omul(p, pp, z);
-	A.zz.st(omul(A.zz.ld(z), pp, z));
-	A.x.st(omul(A.x.ld(z), pp, z)); // Q
-	A.zzz.st(omul(A.zzz.ld(z), ppp, z));
-	A.y.st(omul(A.y.ld(z), ppp, z)); // S1·PPP
+	A.zz.st(omul<LAZY>(A.zz.ld(z), q.ZZ(z), z));
+	A.zzz.st(omul<LAZY>(A.zzz.ld(z), q.ZZZ(z), z));
+	F pp = osqr<LAZY>(p, z);
+	F ppp = omul<LAZY>(p, pp, z);
+	A.zz.st(omul<LAZY>(A.zz.ld(z), pp, z));
+	A.x.st(omul<LAZY>(A.x.ld(z), pp, z)); // Q
+	A.zzz.st(omul<LAZY>(A.zzz.ld(z), ppp, z));
+	A.y.st(omul<LAZY>(A.y.ld(z), ppp, z)); // S1·PPP
 	F qq = A.x.ld(z);
-	F x3 = osqr(r, z) - ppp - qq.dbl();
-	A.y.st(omul(r, qq - x3, z) - A.y.ld(z));
+	F x3 = osqr<LAZY>(r, z) - ppp - qq.dbl();
+	A.y.st(omul<LAZY>(r, qq - x3, z) - A.y.ld(z));
 	A.x.st(x3);
 	return false;
 }
@@ -252,20 +265,20 @@ G16_HD bool add(const pslot<F, S>& A, const psrc<F>& q, uint32_t& z) {
 // (ptxas allocates their registers within the kernel's; their arguments are
 // pointers, to shared or global memory, so no stack frame is needed), and
 // one copy per curve for cicc to compile. a is the base of A's slots.
-template <class F, int S>
+template <class F, int S, bool LAZY>
 G16_HD_CALL void dbl_at(uint4* a) {
 	uint32_t z = 0;
-	dbl(pslot<F, S>(a), z);
+	dbl<F, S, LAZY>(pslot<F, S>(a), z);
 }
-template <class F, int S>
+template <class F, int S, bool LAZY>
 G16_HD_CALL bool madd_at(uint4* a, const affine_t<F>* q, bool neg) {
 	uint32_t z = 0;
-	return madd(pslot<F, S>(a), q, neg, z);
+	return madd<F, S, LAZY>(pslot<F, S>(a), q, neg, z);
 }
-template <class F, int S>
+template <class F, int S, bool LAZY>
 G16_HD_CALL bool add_at(uint4* a, const uint4* q, int stride) {
 	uint32_t z = 0;
-	return add(pslot<F, S>(a), psrc<F>{q, stride}, z);
+	return add<F, S, LAZY>(pslot<F, S>(a), psrc<F>{q, stride}, z);
 }
 
 // Per-thread slot memory of a kernel: S threads' worth of WORDS vectors in

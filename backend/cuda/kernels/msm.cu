@@ -724,7 +724,7 @@ extern "C" g16_status g16_host_msm_table(int curve, const void* table, int64_t s
 extern "C" g16_status g16_field_op(g16_device* dev, int op, void* out, const void* a, const void* b, int64_t n) {
 	return guard([&] {
 		if (op < 0 || op > 8) fail(G16_INVALID, "field_op: unknown op");
-		size_t el = (op >= 4 && op <= 5) ? sizeof(fp2_t) : (op == 6 ? sizeof(fr_t) : sizeof(fp_t));
+		size_t el = (op == 4 || op == 5 || op == 8) ? sizeof(fp2_t) : (op == 6 ? sizeof(fr_t) : sizeof(fp_t));
 		exec_t ex;
 		if (!dev) {
 			host_copy ha(a, n * el), hb(b ? b : a, n * el), ho(nullptr, n * el);

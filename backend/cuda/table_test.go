@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"strings"
 	"testing"
+	"time"
 
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
@@ -287,5 +288,69 @@ func TestTableErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: error %v, want one naming %q", c, err, c.want)
 		}
+	}
+}
+
+// TestScratchBoundTables is TestScratchBound for MSMs over tables: the
+// peak stays within msmTableScratch of the table's shape, and so within
+// Scratch once the table is live; the result equals gnark's.
+func TestScratchBoundTables(t *testing.T) {
+	rng := testRand(t)
+	b := newTestBackend(t)
+	for _, c := range []struct {
+		curve, lg, w, copies int
+	}{{1, 16, 0, 12}, {1, 20, 0, 12}, {1, 20, 16, 4}, {1, 16, 0, 2}, {2, 16, 0, 8}, {2, 12, 20, 13}} {
+		n := 1 << c.lg
+		s := randScalars(rng, n)
+		sb := upload(t, b, s)
+		k := backend.KernelMSMG1
+		var bb backend.Buffer
+		var run func(bb backend.Buffer) bool
+		if c.curve == 1 {
+			p := randG1(rng, n)
+			bb = upload(t, b, p)
+			run = func(bb backend.Buffer) bool {
+				var r bls12381.G1Jac
+				if err := b.MSMG1(nil, &r, bb, 0, sb, n); err != nil {
+					t.Fatal(err)
+				}
+				want := refG1(p, s)
+				return r.Equal(&want)
+			}
+		} else {
+			k = backend.KernelMSMG2
+			p := randG2(rng, n)
+			bb = upload(t, b, p)
+			run = func(bb backend.Buffer) bool {
+				var r bls12381.G2Jac
+				if err := b.MSMG2(nil, &r, bb, 0, sb, n); err != nil {
+					t.Fatal(err)
+				}
+				want := refG2(p, s)
+				return r.Equal(&want)
+			}
+		}
+		t0 := time.Now()
+		if err := b.PrecomputeBases(nil, bb, 0, n, k, c.copies, c.w); err != nil {
+			t.Fatal(err)
+		}
+		built := time.Since(t0)
+		info := b.Tables(bb)[0]
+		before := b.Memory().InUse
+		b.PeakMemory(true)
+		if !run(bb) {
+			t.Errorf("%v 2^%d w=%d copies=%d: differs from gnark", k, c.lg, info.Window, c.copies)
+		}
+		used := b.PeakMemory(false) - before
+		bound := msmTableScratch(c.curve, n, b.cfg.msmChunk, info.Window, c.copies, b.cfg.msmMaxTask, false)
+		t.Logf("%v 2^%d w=%d copies=%d: table built in %v; scratch peak %d bytes, bound %d (%.2f)", k, c.lg, info.Window, c.copies, built, used, bound, float64(used)/float64(bound))
+		if used > bound || used <= 0 {
+			t.Errorf("%v 2^%d w=%d copies=%d: scratch peak %d bytes, bound %d", k, c.lg, info.Window, c.copies, used, bound)
+		}
+		if s := b.Scratch(k, n); s < bound {
+			t.Errorf("%v 2^%d: Scratch %d with the table live, below its bound %d", k, c.lg, s, bound)
+		}
+		_ = b.Free(nil, bb)
+		_ = b.Free(nil, sb)
 	}
 }

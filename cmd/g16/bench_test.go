@@ -89,7 +89,7 @@ func TestBenchDeviceMemoryCPU(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("bench --compare-unlimited=false: exit %d\n%s", code, out)
 	}
-	if !strings.Contains(out, "key streamed") || strings.Contains(out, "no limit") {
+	if !strings.Contains(out, "g16 cpu:0 (limit 0.5 MiB): key streamed, chunks of") || !strings.Contains(out, "from the host copy, stream window") || strings.Contains(out, "no limit") {
 		t.Errorf("--compare-unlimited=false: want the limited backend alone, streaming\n%s", out)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
@@ -59,6 +60,8 @@ func residentKeys(resident bool, devs []namedBackend, pk gnarkgroth16.ProvingKey
 		keys[i] = k
 		if src != nil {
 			fmt.Fprintf(stdout, "%s: proving key resident (%d MiB), random key drawn on the device, no host copy, in %s\n", d.name, k.Bytes()>>20, fmtDur(time.Since(start)))
+		} else if plan := k.Plan(); strings.HasPrefix(plan, "key streamed") {
+			fmt.Fprintf(stdout, "%s: %s from the host copy, stream window and commitment bases on the device (%d MiB), in %s\n", d.name, plan, k.Bytes()>>20, fmtDur(time.Since(start)))
 		} else {
 			fmt.Fprintf(stdout, "%s: proving key resident (%d MiB), uploaded once in %s\n", d.name, k.Bytes()>>20, fmtDur(time.Since(start)))
 		}

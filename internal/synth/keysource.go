@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sync"
+	"unsafe"
 
 	curve "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fp"
@@ -268,11 +269,46 @@ func (s *KeySource) Key() (*groth16bls.ProvingKey, error) {
 	pk.G1.K = make([]curve.G1Affine, s.Len(VectorK))
 	pk.G1.Z = make([]curve.G1Affine, s.Len(VectorZ))
 	pk.G2.B = make([]curve.G2Affine, s.ks.nbWires)
+	s.draw(pk)
+	return pk, nil
+}
+
+// KeyOutsideHeap is Key with the five base vectors in memory mapped
+// outside the Go heap (on Linux), for the life of the process: the
+// collector's heap goal, a tenth above what is live under GOGC=10, then
+// does not grow with them (7 GiB at 2^27). It returns the bytes mapped,
+// which the caller may take off its Go memory limit.
+func (s *KeySource) KeyOutsideHeap() (*groth16bls.ProvingKey, int64, error) {
+	pk, err := s.frame()
+	if err != nil {
+		return nil, 0, err
+	}
+	g1 := func(n int) []curve.G1Affine {
+		v, e := offHeap[curve.G1Affine](n)
+		if err == nil {
+			err = e
+		}
+		return v
+	}
+	pk.G1.A, pk.G1.B, pk.G1.K, pk.G1.Z = g1(s.Len(VectorA)), g1(s.Len(VectorB)), g1(s.Len(VectorK)), g1(s.Len(VectorZ))
+	if err != nil {
+		return nil, 0, err
+	}
+	if pk.G2.B, err = offHeap[curve.G2Affine](s.ks.nbWires); err != nil {
+		return nil, 0, err
+	}
+	s.draw(pk)
+	bytes := int64(len(pk.G1.A)+len(pk.G1.B)+len(pk.G1.K)+len(pk.G1.Z))*int64(unsafe.Sizeof(curve.G1Affine{})) +
+		int64(len(pk.G2.B))*int64(unsafe.Sizeof(curve.G2Affine{}))
+	return pk, bytes, nil
+}
+
+// draw fills pk's five base vectors, of their lengths, from s.
+func (s *KeySource) draw(pk *groth16bls.ProvingKey) {
 	for v, dst := range [][]curve.G1Affine{pk.G1.A, pk.G1.B, pk.G1.K, pk.G1.Z} {
 		parallelChunks(len(dst), func(lo, hi int) { s.g1Range(s.offG1[v]+lo, dst[lo:hi]) })
 	}
 	parallelChunks(len(pk.G2.B), func(lo, hi int) { s.g2Range(2+lo, pk.G2.B[lo:hi]) })
-	return pk, nil
 }
 
 // Hostless returns the proving key without a host copy of its bases: its

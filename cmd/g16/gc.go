@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"os"
 	"runtime/debug"
 
@@ -44,5 +45,15 @@ func tuneGC(command string) {
 		if avail := hostmem.Available(); avail > 2*memoryReserve {
 			debug.SetMemoryLimit(avail - memoryReserve)
 		}
+	}
+}
+
+// takeOffMemoryLimit lowers the Go runtime's soft memory limit, when one
+// is set (tuneGC's or GOMEMLIMIT's), by bytes the process holds outside the
+// Go heap (a key's host copy mapped outside it), so that the limit still
+// bounds the process's memory as a whole; it leaves at least 1 GiB.
+func takeOffMemoryLimit(bytes int64) {
+	if l := debug.SetMemoryLimit(-1); l != math.MaxInt64 {
+		debug.SetMemoryLimit(max(l-bytes, 1<<30))
 	}
 }

@@ -49,6 +49,20 @@ func TestTuneGC(t *testing.T) {
 	case l == math.MaxInt64 || l > avail || l < avail-memoryReserve-(1<<30):
 		t.Errorf("bench: memory limit %d with %d bytes available, want about %d", l, avail, avail-memoryReserve)
 	}
+	debug.SetMemoryLimit(10 << 30)
+	takeOffMemoryLimit(3 << 30)
+	if l := debug.SetMemoryLimit(-1); l != 7<<30 {
+		t.Errorf("10 GiB limit less 3 GiB outside the heap: %d", l)
+	}
+	takeOffMemoryLimit(100 << 30)
+	if l := debug.SetMemoryLimit(-1); l != 1<<30 {
+		t.Errorf("a limit lowered below 1 GiB: %d, want 1 GiB", l)
+	}
+	reset()
+	takeOffMemoryLimit(3 << 30)
+	if l := debug.SetMemoryLimit(-1); l != math.MaxInt64 {
+		t.Errorf("no limit, 3 GiB outside the heap: limit %d, want none", l)
+	}
 	reset()
 	t.Setenv("GOGC", "50")
 	t.Setenv("GOMEMLIMIT", "1GiB")

@@ -17,7 +17,8 @@ import (
 // otherwise), printing each upload. With src, pk is hostless and each
 // device's key is drawn from src into its memory; when one device cannot
 // hold the key (it would stream it from a host copy), the keys drawn so
-// far are released, the host copy is drawn, and every device gets it as
+// far are released, the host copy is drawn (outside the Go heap, its bytes
+// taken off the Go memory limit), and every device gets it as
 // NewDeviceKey lays it out, once hostCopy (the host memory preflight of a
 // key with a host copy) has passed. It returns the key the provers use:
 // pk, or that host copy. The caller closes the keys returned, on error too.
@@ -44,10 +45,11 @@ func residentKeys(resident bool, devs []namedBackend, pk gnarkgroth16.ProvingKey
 				if err := hostCopy(); err != nil {
 					return keys, pk, fmt.Errorf("%s: the key does not fit the device, and its host copy does not fit the host: %w", d.name, err)
 				}
-				full, err := src.Key()
+				full, outside, err := src.KeyOutsideHeap()
 				if err != nil {
 					return keys, pk, err
 				}
+				takeOffMemoryLimit(outside)
 				pk, src, i = full, nil, -1
 				continue
 			}

@@ -56,36 +56,70 @@ func montNearP(k uint64) fp.Element {
 	return e
 }
 
+// fpOps are g16_field_op's Fp operations beside gnark-crypto's.
+var fpOps = []struct {
+	name string
+	op   int
+	ref  func(z, x, y *fp.Element)
+}{
+	{"mul", opFpMul, func(z, x, y *fp.Element) { z.Mul(x, y) }},
+	{"add", opFpAdd, func(z, x, y *fp.Element) { z.Add(x, y) }},
+	{"sub", opFpSub, func(z, x, y *fp.Element) { z.Sub(x, y) }},
+	{"neg", opFpNeg, func(z, x, _ *fp.Element) { z.Neg(x) }},
+	{"sqr", opFpSqr, func(z, x, _ *fp.Element) { z.Square(x) }},
+}
+
+// checkFp runs every Fp operation over (x[i], y[i]) against gnark-crypto.
+func checkFp(t *testing.T, b *Backend, x, y []fp.Element) {
+	t.Helper()
+	out := make([]fp.Element, len(x))
+	for _, o := range fpOps {
+		if err := fieldOp(b, o.op, backend.AsBytes(out), backend.AsBytes(x), backend.AsBytes(y), len(x)); err != nil {
+			t.Fatalf("fp %s: %v", o.name, err)
+		}
+		for i := range out {
+			var want fp.Element
+			o.ref(&want, &x[i], &y[i])
+			if out[i] != want {
+				t.Fatalf("fp %s(%v, %v) = %v, want %v", o.name, x[i].String(), y[i].String(), out[i].String(), want.String())
+			}
+		}
+	}
+}
+
+// checkFp2 runs the Fp2 product (plain and lazily reduced) over (x[i],
+// y[i]) and the square of x[i] against gnark-crypto.
+func checkFp2(t *testing.T, b *Backend, x, y []bls12381.E2) {
+	t.Helper()
+	out := make([]bls12381.E2, len(x))
+	for _, o := range []struct {
+		name string
+		op   int
+	}{{"mul", opFp2Mul}, {"sqr", opFp2Sqr}, {"lazy mul", opFp2MulLazy}} {
+		if err := fieldOp(b, o.op, backend.AsBytes(out), backend.AsBytes(x), backend.AsBytes(y), len(x)); err != nil {
+			t.Fatalf("fp2 %s: %v", o.name, err)
+		}
+		for i := range out {
+			var want bls12381.E2
+			if o.op == opFp2Sqr {
+				want.Square(&x[i])
+			} else {
+				want.Mul(&x[i], &y[i])
+			}
+			if out[i] != want {
+				t.Fatalf("fp2 %s(%v, %v): got %v, want %v", o.name, x[i].String(), y[i].String(), out[i].String(), want.String())
+			}
+		}
+	}
+}
+
 func checkFieldOps(t *testing.T, b *Backend) {
 	const n = 512
 	a, c := edgeFp(n), edgeFp(n)
 	for i := range c {
 		c[i], c[n-1-i] = c[n-1-i], c[i]
 	}
-	out := make([]fp.Element, n)
-	fpOps := []struct {
-		name string
-		op   int
-		ref  func(z, x, y *fp.Element)
-	}{
-		{"mul", opFpMul, func(z, x, y *fp.Element) { z.Mul(x, y) }},
-		{"add", opFpAdd, func(z, x, y *fp.Element) { z.Add(x, y) }},
-		{"sub", opFpSub, func(z, x, y *fp.Element) { z.Sub(x, y) }},
-		{"neg", opFpNeg, func(z, x, _ *fp.Element) { z.Neg(x) }},
-		{"sqr", opFpSqr, func(z, x, _ *fp.Element) { z.Square(x) }},
-	}
-	for _, o := range fpOps {
-		if err := fieldOp(b, o.op, backend.AsBytes(out), backend.AsBytes(a), backend.AsBytes(c), n); err != nil {
-			t.Fatalf("fp %s: %v", o.name, err)
-		}
-		for i := range out {
-			var want fp.Element
-			o.ref(&want, &a[i], &c[i])
-			if out[i] != want {
-				t.Fatalf("fp %s(%v, %v) = %v, want %v", o.name, a[i].String(), c[i].String(), out[i].String(), want.String())
-			}
-		}
-	}
+	checkFp(t, b, a, c)
 
 	a2 := make([]bls12381.E2, n/2)
 	c2 := make([]bls12381.E2, n/2)
@@ -93,29 +127,9 @@ func checkFieldOps(t *testing.T, b *Backend) {
 		a2[i] = bls12381.E2{A0: a[2*i], A1: a[2*i+1]}
 		c2[i] = bls12381.E2{A0: c[2*i], A1: c[2*i+1]}
 	}
-	out2 := make([]bls12381.E2, n/2)
-	for _, o := range []struct {
-		name string
-		op   int
-	}{{"mul", opFp2Mul}, {"sqr", opFp2Sqr}, {"lazy mul", opFp2MulLazy}} {
-		// Against c2, and against a2 itself (the edge values on both sides).
-		for _, y := range [][]bls12381.E2{c2, a2} {
-			if err := fieldOp(b, o.op, backend.AsBytes(out2), backend.AsBytes(a2), backend.AsBytes(y), n/2); err != nil {
-				t.Fatalf("fp2 %s: %v", o.name, err)
-			}
-			for i := range out2 {
-				var want bls12381.E2
-				if o.op == opFp2Sqr {
-					want.Square(&a2[i])
-				} else {
-					want.Mul(&a2[i], &y[i])
-				}
-				if out2[i] != want {
-					t.Fatalf("fp2 %s(%v, %v): got %v, want %v", o.name, a2[i].String(), y[i].String(), out2[i].String(), want.String())
-				}
-			}
-		}
-	}
+	// Against c2, and against a2 itself (the edge values on both sides).
+	checkFp2(t, b, a2, c2)
+	checkFp2(t, b, a2, a2)
 
 	s := make([]fr.Element, n)
 	for i := range s {

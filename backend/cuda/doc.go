@@ -42,7 +42,9 @@
 //
 // kernels/ holds the CUDA sources: field.cuh (Montgomery arithmetic on 32-bit
 // limbs for Fp and Fr), fp2.cuh, curve.cuh (XYZZ point arithmetic), msm.cu
-// (the MSM pipeline), ntt.cu (the NTT and quotient kernels; twiddle tables
+// (the MSM pipeline; the slot kernels in msm_slots_*.cu), msm_table.cu (the
+// tables of precomputed multiples of resident bases that PrecomputeBases
+// builds and the MSMs read), ntt.cu (the NTT and quotient kernels; twiddle tables
 // are built in Go from gnark-crypto's generator and cached per backend until
 // Close), device.cu (memory, streams, copies), and g16cuda.h, the C
 // interface that cgo sees.

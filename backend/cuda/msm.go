@@ -61,15 +61,7 @@ func msmOn[J any, PJ jacobian[J]](b *Backend, q backend.Queue, op string, curve 
 	var sum J
 	PJ(&sum).Set(inf)
 	err := b.msm(q, op, curve, pointBytes, bases, basesOff, scalars, n, func(win []fp.Element, nw, shift int) {
-		var acc J
-		PJ(&acc).Set(inf)
-		for j := nw - 1; j >= 0; j-- {
-			for k := 0; k < shift && j < nw-1; k++ {
-				PJ(&acc).DoubleAssign()
-			}
-			p := fromXYZZ(win[limbs*j:])
-			PJ(&acc).AddAssign(&p)
-		}
+		acc := combineSums[J, PJ](win, nw, shift, inf, limbs, fromXYZZ)
 		PJ(&sum).AddAssign(&acc)
 	})
 	if err != nil {
@@ -77,6 +69,21 @@ func msmOn[J any, PJ jacobian[J]](b *Backend, q backend.Queue, op string, curve 
 	}
 	out.Set(&sum)
 	return nil
+}
+
+// combineSums is Σ_j 2^(shift·j)·W_j over the nw XYZZ sums W_j in win
+// (limbs fp.Elements each), by Horner's rule from the top sum.
+func combineSums[J any, PJ jacobian[J]](win []fp.Element, nw, shift int, inf *J, limbs int, fromXYZZ func([]fp.Element) J) J {
+	var acc J
+	PJ(&acc).Set(inf)
+	for j := nw - 1; j >= 0; j-- {
+		for k := 0; k < shift && j < nw-1; k++ {
+			PJ(&acc).DoubleAssign()
+		}
+		p := fromXYZZ(win[limbs*j:])
+		PJ(&acc).AddAssign(&p)
+	}
+	return acc
 }
 
 var (
@@ -107,6 +114,27 @@ func (b *Backend) Scratch(k backend.Kernel, n int) int64 {
 // does not fit.
 const minMSMPass = 1 << 16
 
+// basesOn checks the n points of pointBytes at byte offset off (op's
+// argument offArg) of bases, aligned to backend.BaseAlign, and returns q's
+// stream and the buffer. The caller holds b.enter.
+func (b *Backend) basesOn(op string, q backend.Queue, bases backend.Buffer, offArg string, off int64, n int, pointBytes int64) (unsafe.Pointer, *buffer, error) {
+	s, err := b.streamOf(op, q)
+	if err != nil {
+		return nil, nil, err
+	}
+	bx, err := b.bufferOf(op, "bases", bases)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := b.span(op, bx, "bases", offArg, off, "n", int64(n), pointBytes); err != nil {
+		return nil, nil, err
+	}
+	if off%backend.BaseAlign != 0 {
+		return nil, nil, fmt.Errorf("%v: %s: %s: offset %d is not a multiple of %d", b, op, offArg, off, backend.BaseAlign)
+	}
+	return s, bx, nil
+}
+
 // msm runs the MSM in passes of at most cfg.msmChunk points, handing each
 // pass's window sums and their shift to combine. It reads a live table of
 // precomputed multiples of the bases range (table.go) when there is one
@@ -118,19 +146,9 @@ func (b *Backend) msm(q backend.Queue, op string, curve int, pointBytes int64, b
 		return err
 	}
 	defer b.leave()
-	s, err := b.streamOf(op, q)
+	s, bx, err := b.basesOn(op, q, bases, "basesOff", basesOff, n, pointBytes)
 	if err != nil {
 		return err
-	}
-	bx, err := b.bufferOf(op, "bases", bases)
-	if err != nil {
-		return err
-	}
-	if err := b.span(op, bx, "bases", "basesOff", basesOff, "n", int64(n), pointBytes); err != nil {
-		return err
-	}
-	if basesOff%backend.BaseAlign != 0 {
-		return fmt.Errorf("%v: %s: basesOff: offset %d is not a multiple of %d", b, op, basesOff, backend.BaseAlign)
 	}
 	sx, err := b.bufferOf(op, "scalars", scalars)
 	if err != nil {

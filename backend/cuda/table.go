@@ -9,6 +9,7 @@ package cuda
 import "C"
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -80,19 +81,9 @@ func (b *Backend) PrecomputeBases(q backend.Queue, bases backend.Buffer, off int
 		return err
 	}
 	defer b.leave()
-	s, err := b.streamOf(op, q)
+	s, bx, err := b.basesOn(op, q, bases, "off", off, n, pointBytes)
 	if err != nil {
 		return err
-	}
-	bx, err := b.bufferOf(op, "bases", bases)
-	if err != nil {
-		return err
-	}
-	if err := b.span(op, bx, "bases", "off", off, "n", int64(n), pointBytes); err != nil {
-		return err
-	}
-	if off%backend.BaseAlign != 0 {
-		return fmt.Errorf("%v: %s: off: offset %d is not a multiple of %d", b, op, off, backend.BaseAlign)
 	}
 	t := &baseTable{off: off, n: n, pointBytes: pointBytes, copies: copies, w: w, bytes: TableBytes(k, n, copies)}
 	if err := b.status(C.g16_alloc(b.dev, s, C.int64_t(t.bytes), 1, &t.ptr)); err != nil {
@@ -100,8 +91,9 @@ func (b *Backend) PrecomputeBases(q backend.Queue, bases backend.Buffer, off int
 	}
 	st := C.g16_precompute(b.dev, s, C.int(curve), unsafe.Add(bx.ptr, off), t.ptr, C.int64_t(n), C.int(copies), C.int(w))
 	if err := b.finish(s, b.status(st)); err != nil {
-		_ = b.status(C.g16_free(b.dev, s, t.ptr, C.int64_t(t.bytes), 1))
-		return fmt.Errorf("%v: %s: %w", b, op, err)
+		// The table's memory back too, or the error that kept it.
+		ferr := b.status(C.g16_free(b.dev, s, t.ptr, C.int64_t(t.bytes), 1))
+		return errors.Join(fmt.Errorf("%v: %s: %w", b, op, err), ferr)
 	}
 	bx.tables.mu.Lock()
 	for _, o := range bx.tables.t {

@@ -57,28 +57,10 @@ func hostTableMSM[T bls12381.G1Affine | bls12381.G2Affine](table []T, copies, w 
 
 // combineG1 is Σ_j 2^(shift·j)·W_j over nw G1 sums.
 func combineG1(win []fp.Element, nw, shift int) bls12381.G1Jac {
-	var res bls12381.G1Jac
-	res.Set(&g1Infinity)
-	for j := nw - 1; j >= 0; j-- {
-		for k := 0; k < shift && j < nw-1; k++ {
-			res.DoubleAssign()
-		}
-		p := g1FromXYZZ(win[4*j:])
-		res.AddAssign(&p)
-	}
-	return res
+	return combineSums[bls12381.G1Jac](win, nw, shift, &g1Infinity, 4, g1FromXYZZ)
 }
 
 // combineG2 is combineG1 over G2.
 func combineG2(win []fp.Element, nw, shift int) bls12381.G2Jac {
-	var res bls12381.G2Jac
-	res.Set(&g2Infinity)
-	for j := nw - 1; j >= 0; j-- {
-		for k := 0; k < shift && j < nw-1; k++ {
-			res.DoubleAssign()
-		}
-		p := g2FromXYZZ(win[8*j:])
-		res.AddAssign(&p)
-	}
-	return res
+	return combineSums[bls12381.G2Jac](win, nw, shift, &g2Infinity, 8, g2FromXYZZ)
 }

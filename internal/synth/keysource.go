@@ -276,14 +276,18 @@ func (s *KeySource) Key() (*groth16bls.ProvingKey, error) {
 // KeyOutsideHeap is Key with the five base vectors in memory mapped
 // outside the Go heap (on Linux), for the life of the process: the
 // collector's heap goal, a tenth above what is live under GOGC=10, then
-// does not grow with them (7 GiB at 2^27). It returns the bytes mapped,
-// which the caller may take off its Go memory limit.
+// does not grow with them (7 GiB at 2^27). It returns the bytes mapped
+// outside the heap, which the caller may take off its Go memory limit: 0
+// off Linux, where the vectors are ordinary Go memory.
 func (s *KeySource) KeyOutsideHeap() (*groth16bls.ProvingKey, int64, error) {
 	pk, err := s.frame()
 	if err != nil {
 		return nil, 0, err
 	}
 	g1 := func(n int) []curve.G1Affine {
+		if err != nil {
+			return nil
+		}
 		v, e := offHeap[curve.G1Affine](n)
 		if err == nil {
 			err = e
@@ -300,6 +304,9 @@ func (s *KeySource) KeyOutsideHeap() (*groth16bls.ProvingKey, int64, error) {
 	s.draw(pk)
 	bytes := int64(len(pk.G1.A)+len(pk.G1.B)+len(pk.G1.K)+len(pk.G1.Z))*int64(unsafe.Sizeof(curve.G1Affine{})) +
 		int64(len(pk.G2.B))*int64(unsafe.Sizeof(curve.G2Affine{}))
+	if !offHeapMapped {
+		bytes = 0
+	}
 	return pk, bytes, nil
 }
 

@@ -6,6 +6,9 @@ import (
 	"unsafe"
 )
 
+// offHeapMapped says that offHeap's values lie outside the Go heap.
+const offHeapMapped = true
+
 // offHeap returns n zero values in anonymous memory mapped outside the Go
 // heap: the collector neither counts it in its heap goal nor scans it
 // (the values hold no pointers). Pages are taken as they are written. It

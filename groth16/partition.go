@@ -239,7 +239,7 @@ func (t *partition) solve(ctx context.Context) error {
 
 // kWires returns the K MSM's wire values: the private wires but the
 // committed ones, filtered from w on the first call. A streamed key reads
-// them chunk by chunk instead (kChunks), and the host holds no copy.
+// them chunk by chunk instead (filteredChunks), and the host holds no copy.
 func (t *partition) kWires() []fr.Element {
 	if t.wK == nil {
 		t.wK = filterOut(t.w[t.p.nbPublic:], t.p.kRemove, len(t.p.pk.G1.K))
@@ -314,11 +314,11 @@ const (
 func (t *partition) bufferSizes(streamed bool) []int64 {
 	n := int64(t.p.n)
 	s := backend.ScalarBytes
-	wires := func(n int) int64 {
+	wires := func(count int) int64 {
 		if streamed {
 			return s
 		}
-		return max(1, int64(n)) * s
+		return max(1, int64(count)) * s
 	}
 	sizes := []int64{
 		bufA:  n * s,

@@ -69,6 +69,7 @@ func (b *Backend) ntt(q backend.Queue, data backend.Buffer, spec backend.NTTSpec
 	if err := b.span("NTT", x, "data", "", 0, "spec.LogN", int64(1)<<spec.LogN, backend.ScalarBytes); err != nil {
 		return err
 	}
+	x.tables.retire(0, (int64(1)<<spec.LogN)*backend.ScalarBytes) // written in place
 	if spec.LogN == 0 {
 		return nil // every variant is the identity on one element
 	}
@@ -108,6 +109,9 @@ func (b *Backend) QuotientStep(q backend.Queue, a, bb, c backend.Buffer, n int, 
 			return err
 		}
 		ptr[i] = x.ptr
+		if i == 0 {
+			x.tables.retire(0, int64(n)*backend.ScalarBytes) // a is written in place
+		}
 	}
 	return b.finish(s, b.status(C.g16_quotient(b.dev, s, ptr[0], ptr[1], ptr[2], C.int64_t(n), unsafe.Pointer(&zInv))))
 }

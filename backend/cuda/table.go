@@ -23,8 +23,9 @@ import (
 // those bases with it reads window j of a scalar from copy j mod c and sums
 // it into bucket set ⌊j/c⌋, so it reduces ⌈nw/c⌉ bucket sets instead of
 // nw. The table lives with its bases buffer: MSMG1 and MSMG2 on a range it
-// covers use it, an Upload into its range retires it, and Free of the
-// buffer frees it.
+// covers use it, a write into its range (Upload, or an NTT or QuotientStep
+// in place) retires it, and Free of the buffer frees it; a retired table
+// keeps its memory until that Free.
 
 // baseTable is one table of a bases buffer.
 type baseTable struct {

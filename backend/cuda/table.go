@@ -48,7 +48,10 @@ type tableSet struct {
 // bases themselves) of the n affine points of k (KernelMSMG1 or
 // KernelMSMG2) at byte offset off of bases, with window w (4 to 24; 0:
 // TableWindow(n, copies)), ordered on q. Its memory (TableBytes) comes
-// from the device's pool, under its memory limit, and is freed with bases.
+// from the device's pool, under its memory limit, and is freed with bases;
+// while it is built, copies > 1 also take scratch from the pool for
+// min(n, 2^20) points in XYZZ with a running product each (240 MiB for
+// G1, 480 MiB for G2, at 2^20).
 // A table built earlier over an overlapping range of bases is retired.
 // copies·n must be below 2^31.
 func (b *Backend) PrecomputeBases(q backend.Queue, bases backend.Buffer, off int64, n int, k backend.Kernel, copies, w int) error {

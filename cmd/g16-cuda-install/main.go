@@ -188,7 +188,11 @@ func compile(nvcc, src, out string, stderr io.Writer) (string, error) {
 	flags = append(flags, strings.Fields(envOr("GENCODE", defaultGencode))...)
 	flags = append(flags, strings.Fields(os.Getenv("NVCC_EXTRA"))...)
 	idFlag := "-DG16_SOURCES_ID=" + kernels.ID()
-	version, _ := exec.Command(nvcc, "--version").CombinedOutput()
+	// The compiler's identity goes into every object's key (objectKey).
+	version, err := exec.Command(nvcc, "--version").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("%s --version: %v\n%s", nvcc, err, version)
+	}
 	cache := filepath.Join(out, "cache")
 	if err := os.MkdirAll(cache, 0o755); err != nil {
 		return "", err

@@ -57,13 +57,14 @@ func (k *deviceKey) Bytes() int64 {
 	if k.plan.chunk > 0 {
 		return k.slots[0].bytes() + k.slots[1].bytes() + k.commit.Bytes()
 	}
-	return k.g1.Bytes() + k.g2.Bytes() + k.commit.Bytes()
+	return k.g1.Bytes() + k.g2.Bytes() + k.plan.tableBytes + k.commit.Bytes()
 }
 
-// loadKey puts pk on dev as pl says: its bases uploaded, or a stream
-// window allocated (and the commitment bases uploaded, either way). The
-// buffers come from the pool (alloc nil) or from alloc.
-func loadKey(dev backend.Backend, q backend.Queue, pk *gnarkgroth16.ProvingKey, pl plan, alloc func(bytes int64) (backend.Buffer, error)) (*deviceKey, error) {
+// loadKey puts pk on dev as pl says: its bases uploaded, with their tables
+// of precomputed multiples (made by tdev, the device dev may wrap), or a
+// stream window allocated (and the commitment bases uploaded, either way).
+// The buffers come from the pool (alloc nil) or from alloc.
+func loadKey(dev, tdev backend.Backend, q backend.Queue, pk *gnarkgroth16.ProvingKey, pl plan, alloc func(bytes int64) (backend.Buffer, error)) (*deviceKey, error) {
 	if alloc == nil {
 		alloc = func(bytes int64) (backend.Buffer, error) { return dev.Alloc(q, bytes) }
 	}
@@ -75,6 +76,9 @@ func loadKey(dev backend.Backend, q backend.Queue, pk *gnarkgroth16.ProvingKey, 
 		return nil, err
 	}
 	k.plan = pl
+	if err := buildTables(tdev, q, k, pl); err != nil {
+		return nil, errors.Join(err, k.free(dev, q))
+	}
 	return k, nil
 }
 
@@ -172,7 +176,7 @@ func NewDeviceKey(dev backend.Backend, pk gnarkapi.ProvingKey) (*DeviceKey, erro
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("groth16: NewDeviceKey: %w", err), q.Close())
 	}
-	k, err := loadKey(dev, q, key, pl, nil)
+	k, err := loadKey(dev, dev, q, key, pl, nil)
 	if err != nil {
 		return nil, errors.Join(err, q.Close())
 	}

@@ -28,9 +28,21 @@ type plan struct {
 	// drawn: the resident bases were drawn on the device from a
 	// BaseSource (NewDeviceKeyFrom); the host holds no copy.
 	drawn bool
+	// copies > 1: the resident bases have tables of that many copies of
+	// precomputed multiples (tables.go), tableBytes of them (in bytes).
+	copies     int
+	tableBytes int64
 }
 
 func (pl plan) String() string {
+	if pl.copies > 1 {
+		return fmt.Sprintf("%s; tables of %d copies of the bases (%d MiB)", pl.layout(), pl.copies, pl.tableBytes>>20)
+	}
+	return pl.layout()
+}
+
+// layout is String without the tables.
+func (pl plan) layout() string {
 	switch {
 	case pl.drawn && pl.serial:
 		return "key resident, MSMs one at a time; " + drawnNote
@@ -114,10 +126,10 @@ func choosePlan(dev backend.Backend, pk *gnarkgroth16.ProvingKey, budget int64) 
 	commit := commitScratch(dev, pk)
 	sum, peak := msmScratch(dev, pk, 0)
 	if budget <= 0 || key+set+sum+commit <= budget {
-		return plan{bytes: key, scratch: sum + commit}, nil
+		return withTables(dev, pk, plan{bytes: key, scratch: sum + commit}, set, commit, budget), nil
 	}
 	if key+set+peak+commit <= budget {
-		return plan{serial: true, bytes: key, scratch: peak + commit}, nil
+		return withTables(dev, pk, plan{serial: true, bytes: key, scratch: peak + commit}, set, commit, budget), nil
 	}
 	// A streamed key keeps its commitment bases resident.
 	key = commitKeyBytes(pk)

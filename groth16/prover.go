@@ -176,7 +176,7 @@ func (d *proverDevice) residentKey(p *prover, dev backend.Backend, q backend.Que
 	if err != nil {
 		return nil, false, err
 	}
-	if k, err = loadKey(dev, q, p.pk, pl, nil); err != nil {
+	if k, err = loadKey(dev, d.dev, q, p.pk, pl, nil); err != nil {
 		return nil, false, err
 	}
 	d.key = k

@@ -102,6 +102,9 @@ func NewDeviceKeyFrom(dev backend.Backend, pk gnarkapi.ProvingKey, src BaseSourc
 	if err := fillFromSource(dev, q, k, src); err != nil {
 		return nil, errors.Join(err, k.free(dev, q), q.Close())
 	}
+	if err := buildTables(dev, q, k, pl); err != nil {
+		return nil, errors.Join(err, k.free(dev, q), q.Close())
+	}
 	if k.commit, err = uploadCommitKey(dev, key); err != nil {
 		return nil, errors.Join(err, k.free(dev, q), q.Close())
 	}

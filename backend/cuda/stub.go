@@ -106,3 +106,6 @@ func (b *Backend) PrecomputeBases(backend.Queue, backend.Buffer, int64, int, bac
 
 // Tables returns nil.
 func (b *Backend) Tables(backend.Buffer) []TableInfo { return nil }
+
+// TableScratch returns 0.
+func (b *Backend) TableScratch(backend.Kernel, int, int) int64 { return 0 }

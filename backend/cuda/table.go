@@ -192,3 +192,18 @@ func (b *Backend) tableScratch(curve, n int) int64 {
 	}
 	return m
 }
+
+// TableScratch is Scratch for an MSM of n points of k over a table of
+// copies copies of its bases built with the window TableWindow(n, copies)
+// (PrecomputeBases with w = 0); 0 for another kernel.
+func (b *Backend) TableScratch(k backend.Kernel, n, copies int) int64 {
+	curve := 1
+	switch k {
+	case backend.KernelMSMG1:
+	case backend.KernelMSMG2:
+		curve = 2
+	default:
+		return 0
+	}
+	return msmTableScratch(curve, n, b.cfg.msmChunk, TableWindow(n, copies), copies, b.cfg.msmMaxTask, b.cfg.msmFlags&C.G16_MSM_BATCH_AFFINE != 0)
+}

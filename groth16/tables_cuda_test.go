@@ -1,0 +1,104 @@
+//go:build cuda
+
+package groth16
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	gnarkgroth16 "github.com/consensys/gnark/backend/groth16/bls12-381"
+
+	"github.com/g16prover/g16/backend/cuda"
+	"github.com/g16prover/g16/internal/synth"
+)
+
+// TestTablesPlanCUDA: the plan gives a resident key the most copies of
+// tables that fit its budget beside the key, one partition's buffers and
+// the scratch over the tables (none at the plain plan's own need), and a
+// proof with tables has the bytes of a proof without them, on the same
+// randomness.
+func TestTablesPlanCUDA(t *testing.T) {
+	gpu, err := cuda.New(0)
+	if err != nil {
+		t.Fatalf("cuda.New(0): %v", err)
+	}
+	defer gpu.Close()
+	ccs, shape, err := synth.Compile(synth.Mix, 1<<12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gpk, err := synth.RandomKey(ccs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pk := gpk.(*gnarkgroth16.ProvingKey)
+	set := setBytes(pk, false)
+	commit := commitScratch(gpu, pk)
+	sum, _ := msmScratch(gpu, pk, 0)
+	need := keyBytes(pk) + set + sum + commit
+
+	pl, err := choosePlan(gpu, pk, need)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pl.copies != 0 || strings.Contains(pl.String(), "tables") {
+		t.Errorf("budget %d (the plain plan's need): plan %q with %d copies", need, pl, pl.copies)
+	}
+	last := 0
+	for i := 0; i <= 14; i++ {
+		budget := need + int64(i)*tablesBytes(pk, 1)*5/4
+		pl, err := choosePlan(gpu, pk, budget)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pl.serial || pl.chunk > 0 {
+			t.Fatalf("budget %d: plan %q", budget, pl)
+		}
+		if pl.bytes+set+pl.scratch > budget {
+			t.Errorf("budget %d: plan %q takes %d", budget, pl, pl.bytes+set+pl.scratch)
+		}
+		if pl.copies < last {
+			t.Errorf("budget %d: %d copies, %d at a smaller budget", budget, pl.copies, last)
+		}
+		last = pl.copies
+	}
+	if last != tableCopies[0] {
+		t.Errorf("largest budget: %d copies, want %d", last, tableCopies[0])
+	}
+
+	// A proof with tables (the device's default budget) and one on a device
+	// limited to the plain plan's need: the same bytes.
+	w, err := synth.Witness(shape, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	small, err := cuda.New(0, cuda.WithMemoryLimit(need+need/8+(1<<20)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer small.Close()
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	var proofs [2][]byte
+	for i, dev := range []*cuda.Backend{gpu, small} {
+		var plan string
+		proof, err := Prove(ccs, gpk, w, WithBackend(dev), WithRandomness(seededReader(seed)),
+			WithPhaseTimes(func(_ int, pt PhaseTimes) { plan = pt.Plan }))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if with := strings.Contains(plan, "tables of 12 copies"); with != (i == 0) {
+			t.Errorf("device %d: plan %q", i, plan)
+		}
+		var buf bytes.Buffer
+		if _, err := proof.WriteTo(&buf); err != nil {
+			t.Fatal(err)
+		}
+		proofs[i] = buf.Bytes()
+	}
+	if !bytes.Equal(proofs[0], proofs[1]) {
+		t.Errorf("seed %d: the proof with tables differs from the one without", seed)
+	}
+}

@@ -12,9 +12,10 @@ import (
 // that offers them (the cuda backend's PrecomputeBases) keeps c copies of
 // each of the five MSMs' bases, copy q holding 2^(w·q)·P, and its MSMs over
 // those bases reduce ⌈nw/c⌉ bucket sets instead of nw. The plan takes the
-// most copies of tableCopies whose tables, with the key, one partition's
-// buffers and the MSMs' scratch over the tables, fit the budget the pool
-// uses; none when no count fits.
+// most copies of tableCopies whose tables, and the MSMs' scratch over them
+// beyond the plain scratch, take at most half the room the plain plan
+// leaves in the budget the pool uses (the other half stays free for other
+// provers and keys on the device); none when no count fits.
 
 // baseTables is a backend with tables of precomputed multiples of bases.
 type baseTables interface {
@@ -63,11 +64,11 @@ func tablesBytes(pk *gnarkgroth16.ProvingKey, copies int) int64 {
 }
 
 // withTables returns pl, a resident plan whose key, one partition's
-// buffers (set) and commitment scratch fit budget, with the most copies
-// of tableCopies whose tables and MSM scratch over them fit beside them
-// too; pl itself when dev has no tables or none fits. budget ≤ 0
-// (unlimited) takes the device's capacity, and no tables when it reports
-// none.
+// buffers (set), scratch and commitment scratch fit budget, with the most
+// copies of tableCopies whose tables and growth of the scratch take at
+// most half the room left; pl itself when dev has no tables or none fits.
+// budget ≤ 0 (unlimited) takes the device's capacity, and no tables when
+// it reports none.
 func withTables(dev backend.Backend, pk *gnarkgroth16.ProvingKey, pl plan, set, commit, budget int64) plan {
 	if pl.chunk > 0 {
 		return pl
@@ -84,6 +85,10 @@ func withTables(dev backend.Backend, pk *gnarkgroth16.ProvingKey, pl plan, set, 
 		if budget <= 0 {
 			return pl
 		}
+	}
+	room := (budget - (pl.bytes + set + pl.scratch)) / 2
+	if room <= 0 {
+		return pl
 	}
 	msms := keyMSMs(pk)
 	longest := 0
@@ -108,7 +113,7 @@ func withTables(dev backend.Backend, pk *gnarkgroth16.ProvingKey, pl plan, set, 
 			scratch = peak
 		}
 		tb := tablesBytes(pk, c)
-		if pl.bytes+tb+set+scratch+commit <= budget {
+		if tb+scratch+commit-pl.scratch <= room {
 			pl.copies, pl.tableBytes = c, tb
 			pl.bytes += tb
 			pl.scratch = scratch + commit

@@ -15,10 +15,10 @@ import (
 )
 
 // TestTablesPlanCUDA: the plan gives a resident key the most copies of
-// tables that fit its budget beside the key, one partition's buffers and
-// the scratch over the tables (none at the plain plan's own need), and a
-// proof with tables has the bytes of a proof without them, on the same
-// randomness.
+// tables that take at most half the room its plain plan leaves in the
+// budget, with the scratch over the tables (none at the plain plan's own
+// need), and a proof with tables has the bytes of a proof without them, on
+// the same randomness.
 func TestTablesPlanCUDA(t *testing.T) {
 	gpu, err := cuda.New(0)
 	if err != nil {
@@ -47,8 +47,11 @@ func TestTablesPlanCUDA(t *testing.T) {
 		t.Errorf("budget %d (the plain plan's need): plan %q with %d copies", need, pl, pl.copies)
 	}
 	last := 0
-	for i := 0; i <= 14; i++ {
-		budget := need + int64(i)*tablesBytes(pk, 1)*5/4
+	for i := 0; i <= 16; i++ {
+		budget := need + int64(i)*tablesBytes(pk, 1)*5/2
+		if i == 16 {
+			budget = 1 << 40
+		}
 		pl, err := choosePlan(gpu, pk, budget)
 		if err != nil {
 			t.Fatal(err)
@@ -56,7 +59,7 @@ func TestTablesPlanCUDA(t *testing.T) {
 		if pl.serial || pl.chunk > 0 {
 			t.Fatalf("budget %d: plan %q", budget, pl)
 		}
-		if pl.bytes+set+pl.scratch > budget {
+		if pl.bytes+set+pl.scratch > budget || (pl.copies > 0 && pl.tableBytes > (budget-need)/2) {
 			t.Errorf("budget %d: plan %q takes %d", budget, pl, pl.bytes+set+pl.scratch)
 		}
 		if pl.copies < last {

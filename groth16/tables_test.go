@@ -110,7 +110,8 @@ func TestTablesPlan(t *testing.T) {
 		t.Errorf("the proof with tables differs from the one without")
 	}
 
-	// The sizing: none at the plain plan's need, 12 copies with room.
+	// The sizing: none at the plain plan's need; c copies when their tables
+	// take half the room left.
 	set := setBytes(pk, false)
 	commit := commitScratch(dev, pk)
 	sum, _ := msmScratch(dev, pk, 0)
@@ -118,7 +119,7 @@ func TestTablesPlan(t *testing.T) {
 	for _, c := range []struct {
 		budget int64
 		copies int
-	}{{need, 0}, {need + tablesBytes(pk, 2) - 1, 0}, {need + tablesBytes(pk, 2), 2}, {need + tablesBytes(pk, 12), 12}} {
+	}{{need, 0}, {need + 2*tablesBytes(pk, 2) - 2, 0}, {need + 2*tablesBytes(pk, 2), 2}, {need + 2*tablesBytes(pk, 6), 6}, {need + 2*tablesBytes(pk, 12), 12}} {
 		pl, err := choosePlan(dev, pk, c.budget)
 		if err != nil {
 			t.Fatal(err)

@@ -33,6 +33,15 @@
 // cudaMalloc. Scratch reports what an MSM pass takes from the pool; a pass
 // that runs out of memory is halved and run again. Queues are CUDA streams.
 //
+// PrecomputeBases keeps a table of c copies of resident bases beside them,
+// copy q holding 2^(w·q)·P (kernels/msm_table.h): MSMG1 and MSMG2 over a
+// range it covers read window j from copy j mod c and reduce ⌈nw/c⌉ bucket
+// sets instead of nw, with the same results. The table takes c times the
+// bases' memory from the pool, is retired by an Upload (or an NTT or
+// QuotientStep in place) into its range and
+// freed with its buffer; TableWindow is the window it is built for by
+// default, and TableScratch an MSM's scratch over it.
+//
 // # Not guaranteed
 //
 // The MSM's running time depends on the scalars (it is not constant-time);

@@ -433,7 +433,7 @@ func (b *Backend) Close() error {
 	b.closed = true
 	var err error
 	if currentEpoch(b.ord) == b.epoch {
-		err = errors.Join(b.closeNTT(), b.status(C.g16_close(b.dev)))
+		err = errors.Join(b.closeNTT(), b.closeTables(), b.status(C.g16_close(b.dev)))
 	} else {
 		C.g16_forget(b.dev)
 	}

@@ -45,7 +45,7 @@ func msmTableScratch(curve, n, chunk, window, copies, maxTask int, batchAffine b
 	B := int64(1) << (w - 1)
 	N := c * nw
 	R := min(N, sets*B+1)
-	L := max(int64(32), 2*((c+B-1)/B))
+	L := max(int64(32), 2*((N+sets*B-1)/(sets*B)))
 	batchAffine = batchAffine && curve == 1
 	if batchAffine {
 		L = 8

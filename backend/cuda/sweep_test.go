@@ -84,6 +84,11 @@ func sweepVariants[J any](t *testing.T, curve string, k int, kernel backend.Kern
 		if !ok(r) {
 			t.Errorf("sweep %s %s: result differs from the default configuration's", curve, v)
 		}
+		// The bases (and their table) back to the pool before the next
+		// variant: Close releases a pool only once nothing in it is held.
+		if err := gw.Free(nil, bases); err != nil {
+			t.Errorf("Free: %v", err)
+		}
 		if err := gw.Close(); err != nil {
 			t.Errorf("Close: %v", err)
 		}

@@ -161,7 +161,8 @@ func (ts *tableSet) retire(off, n int64) {
 	}
 }
 
-// free releases x's tables, ordered on stream s; it returns the first error.
+// freeTables releases x's tables, ordered on stream s; it returns the first
+// error.
 func (b *Backend) freeTables(x *buffer, s unsafe.Pointer) error {
 	x.tables.mu.Lock()
 	ts := x.tables.t
@@ -173,6 +174,23 @@ func (b *Backend) freeTables(x *buffer, s unsafe.Pointer) error {
 		delete(b.tables, t)
 		b.tableMu.Unlock()
 		if err := b.status(C.g16_free(b.dev, s, t.ptr, C.int64_t(t.bytes), 1)); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// closeTables frees every table still live at Close (their buffers not
+// freed): the pool's memory is released only once nothing allocated from
+// it is held.
+func (b *Backend) closeTables() error {
+	b.tableMu.Lock()
+	ts := b.tables
+	b.tables = nil
+	b.tableMu.Unlock()
+	var first error
+	for t := range ts {
+		if err := b.status(C.g16_free(b.dev, nil, t.ptr, C.int64_t(t.bytes), 1)); err != nil && first == nil {
 			first = err
 		}
 	}

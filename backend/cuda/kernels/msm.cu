@@ -14,6 +14,10 @@
 //     (key = j·B + |d_ij| − 1, value = i | sign<<31); a zero digit, and so a
 //     zero scalar, gives a key past every bucket, which sorts last and is
 //     dropped.
+//     With a table of c copies of the bases (msm_table.h: copy q holds
+//     2^(wq)·P_i at q·stride + i), window j reads copy j mod c and its key
+//     is ⌊j/c⌋·B + |d_ij| − 1: windows j and j + c share bucket set ⌊j/c⌋,
+//     and ⌈nw/c⌉ sets are reduced instead of nw (c = 1: the bases alone).
 //  2. sort: radix sort of the pairs by key (CUB), so each bucket's points
 //     are contiguous.
 //  3. accumulate: each bucket is cut into tasks of at most L points, one
@@ -35,7 +39,8 @@
 //       A'_t = Σ_seg A_s + 2^μ·Σ_seg (s − lo)·R_s,  R'_t = Σ_seg R_s
 //     (the inner sum by a running sum from the top). The first level has
 //     A = R = S; the last leaves one A per window: the window's sum.
-//  5. The host combines the windows: Σ_j 2^(wj)·W_j (in Go, msm.go).
+//  5. The host combines the windows: Σ_j 2^(wj)·W_j (in Go, msm.go); with
+//     a table, the sets: Σ_s 2^(wcs)·S_s.
 //
 // Where the time goes (H200, CUDA events, random scalars and distinct bases;
 // G1 at 2^24): 117.6 ms with field.cuh's even/odd-accumulator product (an Fp
@@ -542,8 +547,9 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, size_t stride, int copies, co
 	tm.mark(4);
 
 	// Accumulate, cutting runs into tasks of at most L items, until each
-	// run is one sum.
-	uint32_t avg = (uint32_t)((nr + B - 1) / B);
+	// run is one sum. avg is a bucket's mean number of points: nr/B a
+	// window, c times that with a table of c copies.
+	uint32_t avg = (uint32_t)((N + (size_t)nsets * B - 1) / ((size_t)nsets * B));
 	// L ≥ 2, or the split would never shrink a run.
 	// Batch-affine tasks are short (8): the inversions are shared across
 	// tasks, so more tasks mean more threads at equal work.

@@ -38,9 +38,9 @@
 // range it covers read window j from copy j mod c and reduce ⌈nw/c⌉ bucket
 // sets instead of nw, with the same results. The table takes c times the
 // bases' memory from the pool, is retired by an Upload (or an NTT or
-// QuotientStep in place) into its range and
-// freed with its buffer; TableWindow is the window it is built for by
-// default, and TableScratch an MSM's scratch over it.
+// QuotientStep in place) into its range and freed with its buffer or at
+// Close; TableWindow is the window it is built for by default, and
+// TableScratch an MSM's scratch over it.
 //
 // # Not guaranteed
 //

@@ -47,7 +47,7 @@ type tableSet struct {
 // PrecomputeBases builds a table of copies copies (1 to 64; copy 0 the
 // bases themselves) of the n affine points of k (KernelMSMG1 or
 // KernelMSMG2) at byte offset off of bases, with window w (4 to 24; 0:
-// TableWindow(n, copies)), ordered on q. Its memory (TableBytes) comes
+// the backend's tableWindow), ordered on q. Its memory (TableBytes) comes
 // from the device's pool, under its memory limit, and is freed with bases;
 // while it is built, copies > 1 also take scratch from the pool for
 // min(n, 2^20) points in XYZZ with a running product each (240 MiB for
@@ -76,7 +76,7 @@ func (b *Backend) PrecomputeBases(q backend.Queue, bases backend.Buffer, off int
 		return fmt.Errorf("%v: %s: copies·n = %d·%d must be below 2^31 (a point index has 31 bits)", b, op, copies, n)
 	}
 	if w == 0 {
-		w = TableWindow(n, copies)
+		w = b.tableWindow(n, copies)
 	}
 	if w < 4 || w > 24 {
 		return fmt.Errorf("%v: %s: w: window %d, want 4 to 24", b, op, w)
@@ -211,9 +211,19 @@ func (b *Backend) tableScratch(curve, n int) int64 {
 	return m
 }
 
+// tableWindow is the window of a table PrecomputeBases builds with w = 0:
+// the one WithMSMWindow set (the MSMs read a table of that window only),
+// else TableWindow(n, copies).
+func (b *Backend) tableWindow(n, copies int) int {
+	if b.cfg.msmWindow != 0 {
+		return b.cfg.msmWindow
+	}
+	return TableWindow(n, copies)
+}
+
 // TableScratch is Scratch for an MSM of n points of k over a table of
-// copies copies of its bases built with the window TableWindow(n, copies)
-// (PrecomputeBases with w = 0); 0 for another kernel.
+// copies copies of its bases built with w = 0 (tableWindow); 0 for another
+// kernel.
 func (b *Backend) TableScratch(k backend.Kernel, n, copies int) int64 {
 	curve := 1
 	switch k {
@@ -223,5 +233,5 @@ func (b *Backend) TableScratch(k backend.Kernel, n, copies int) int64 {
 	default:
 		return 0
 	}
-	return msmTableScratch(curve, n, b.cfg.msmChunk, TableWindow(n, copies), copies, b.cfg.msmMaxTask, b.cfg.msmFlags&C.G16_MSM_BATCH_AFFINE != 0)
+	return msmTableScratch(curve, n, b.cfg.msmChunk, b.tableWindow(n, copies), copies, b.cfg.msmMaxTask, b.cfg.msmFlags&C.G16_MSM_BATCH_AFFINE != 0)
 }

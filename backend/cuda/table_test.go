@@ -354,3 +354,31 @@ func TestScratchBoundTables(t *testing.T) {
 		_ = b.Free(nil, sb)
 	}
 }
+
+// TestTableConfiguredWindow: on a backend with WithMSMWindow, a table built
+// with w = 0 has that window, and the MSMs read it.
+func TestTableConfiguredWindow(t *testing.T) {
+	g := newTestBackend(t, WithMSMWindow(11))
+	rng := testRand(t)
+	const n = 1000
+	p, s := randG1(rng, n), randScalars(rng, n)
+	bb, sb := upload(t, g, p), upload(t, g, s)
+	defer g.Free(nil, bb)
+	defer g.Free(nil, sb)
+	if err := g.PrecomputeBases(nil, bb, 0, n, backend.KernelMSMG1, 5, 0); err != nil {
+		t.Fatal(err)
+	}
+	if info := g.Tables(bb); len(info) != 1 || info[0].Window != 11 {
+		t.Fatalf("Tables: %+v, want one of window 11", info)
+	}
+	var r bls12381.G1Jac
+	if err := g.MSMG1(nil, &r, bb, 0, sb, n); err != nil {
+		t.Fatal(err)
+	}
+	if tm := g.LastMSMTiming(); tm.Copies != 5 || tm.Window != 11 {
+		t.Errorf("the MSM ran with %d copies at w=%d, want 5 at 11", tm.Copies, tm.Window)
+	}
+	if want := refG1(p, s); !r.Equal(&want) {
+		t.Error("differs from gnark")
+	}
+}

@@ -39,8 +39,8 @@
 // sets instead of nw, with the same results. The table takes c times the
 // bases' memory from the pool, is retired by an Upload (or an NTT or
 // QuotientStep in place) into its range and freed with its buffer or at
-// Close; TableWindow is the window it is built for by default, and
-// TableScratch an MSM's scratch over it.
+// Close; it is built by default for the window WithMSMWindow set, else
+// TableWindow's, and TableScratch is an MSM's scratch over it.
 //
 // # Not guaranteed
 //

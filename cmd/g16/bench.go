@@ -128,6 +128,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	ccs := circuit.ccs
 	compileTime := time.Since(start)
 	rssCompile := peakRSS()
+	returnFreeMemory()
 	n := ccs.GetNbConstraints()
 
 	var pk gnarkgroth16.ProvingKey
@@ -325,6 +326,7 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(
 		fmt.Fprintf(stdout, "R1CS levels released (%s; our solvers have their own order, gnark's does not run)\n", gib(bytes))
 	}
 	fmt.Fprintf(stdout, "memory: peak RSS with the keys and provers ready %s\n", gib(peakRSS()))
+	returnFreeMemory()
 	prove := func(i int, seed io.Reader, extra ...groth16.Option) (gnarkgroth16.Proof, error) {
 		opts := append([]groth16.Option{groth16.WithRandomness(seed)}, extra...)
 		if provers[i] != nil {

@@ -57,3 +57,11 @@ func takeOffMemoryLimit(bytes int64) {
 		debug.SetMemoryLimit(max(l-bytes, 1<<30))
 	}
 }
+
+// returnFreeMemory collects and gives every free page of the Go heap back
+// to the host (debug.FreeOSMemory), between a run's stages: pages the
+// collector has freed otherwise stay with the process until the
+// background scavenger returns them, beside the next stage's fresh
+// vectors (the key's host copy is mapped outside the heap and cannot reuse
+// them).
+func returnFreeMemory() { debug.FreeOSMemory() }

@@ -327,6 +327,17 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(
 	}
 	fmt.Fprintf(stdout, "memory: peak RSS with the keys and provers ready %s\n", gib(peakRSS()))
 	returnFreeMemory()
+	// A host-bound backend's device memory is the Go heap too: no limit
+	// from the host vectors alone.
+	hostBound := false
+	for _, d := range devs {
+		hostBound = hostBound || backend.IsHostBound(d.dev)
+	}
+	if need, ok := streamedProofBytes(ccs, keys); ok && !hostBound {
+		if l := limitForProof(need); l > 0 {
+			fmt.Fprintf(stdout, "memory: Go soft limit for the proofs %s (the Go heap now, one proof's vectors %s, %s of headroom)\n", gib(l), gib(need), gib(proofHeadroom))
+		}
+	}
 	prove := func(i int, seed io.Reader, extra ...groth16.Option) (gnarkgroth16.Proof, error) {
 		opts := append([]groth16.Option{groth16.WithRandomness(seed)}, extra...)
 		if provers[i] != nil {
@@ -599,6 +610,34 @@ func agreement(identical bool, provers int) string {
 		return "yes"
 	}
 	return "NO"
+}
+
+// streamedProofBytes is what one proof allocates on the host when a key
+// streams from its host copy (ok false when none does, or a key is
+// missing): W and a, b, c padded to the domain, and the K MSM's wires
+// when some device holds its key resident (their device buffer is filled
+// from a filtered copy; a streamed key filters them chunk by chunk).
+func streamedProofBytes(ccs constraint.ConstraintSystem, keys []*groth16.DeviceKey) (int64, bool) {
+	streamed, resident := false, false
+	for _, k := range keys {
+		if k == nil {
+			return 0, false
+		}
+		if strings.HasPrefix(k.Plan(), "key streamed") {
+			streamed = true
+		} else {
+			resident = true
+		}
+	}
+	if !streamed {
+		return 0, false
+	}
+	internal, secret, public := ccs.GetNbVariables()
+	wires := int64(internal + secret + public)
+	if resident {
+		wires *= 2
+	}
+	return (wires + 3*int64(ecNextPow2(ccs.GetNbConstraints()))) * 32, true
 }
 
 // solverFormPerConstraint is the host memory g16's solver takes for its

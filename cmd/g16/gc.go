@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"runtime/debug"
+	"runtime/metrics"
 
 	"github.com/g16prover/g16/internal/hostmem"
 )
@@ -44,9 +45,13 @@ func tuneGC(command string) {
 	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
 		if avail := hostmem.Available(); avail > 2*memoryReserve {
 			debug.SetMemoryLimit(avail - memoryReserve)
+			memoryLimitSet = true
 		}
 	}
 }
+
+// memoryLimitSet: tuneGC set the Go memory limit (GOMEMLIMIT did not).
+var memoryLimitSet bool
 
 // takeOffMemoryLimit lowers the Go runtime's soft memory limit, when one
 // is set (tuneGC's or GOMEMLIMIT's), by bytes the process holds outside the
@@ -65,3 +70,35 @@ func takeOffMemoryLimit(bytes int64) {
 // vectors (the key's host copy is mapped outside the heap and cannot reuse
 // them).
 func returnFreeMemory() { debug.FreeOSMemory() }
+
+// proofHeadroom is the Go memory limitForProof leaves beyond what it counts:
+// the solver's per-task scratch, hints, a streamed K chunk, the witness.
+const proofHeadroom = 1 << 30
+
+// limitForProof lowers the Go soft memory limit, when tuneGC set it, to the
+// Go runtime's memory now plus need (what one proof allocates) and
+// proofHeadroom, if that is below the limit in force: the collector and
+// the scavenger then hold the heap to what is live, instead of GOGC's
+// tenth and the pages freed since the last return (about a fifth of the
+// live heap at the peak of a 2^25 proof on the H200 host). If need is too
+// low the collector runs more often (at most half the CPU), it does not
+// fail. It returns the limit set, 0 when it left it.
+func limitForProof(need int64) int64 {
+	if !memoryLimitSet {
+		return 0
+	}
+	l := goMemory() + need + proofHeadroom
+	if l >= debug.SetMemoryLimit(-1) {
+		return 0
+	}
+	debug.SetMemoryLimit(l)
+	return l
+}
+
+// goMemory is the memory the Go runtime holds from the host, as its memory
+// limit counts it: all it has mapped less the heap pages it has returned.
+func goMemory() int64 {
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(s)
+	return int64(s[0].Value.Uint64()) - int64(s[1].Value.Uint64())
+}

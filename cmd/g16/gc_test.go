@@ -15,9 +15,11 @@ import (
 func TestTuneGC(t *testing.T) {
 	savedPct := debug.SetGCPercent(100)
 	savedLimit := debug.SetMemoryLimit(math.MaxInt64)
+	savedSet := memoryLimitSet
 	defer func() {
 		debug.SetGCPercent(savedPct)
 		debug.SetMemoryLimit(savedLimit)
+		memoryLimitSet = savedSet
 	}()
 	for _, env := range []string{"GOGC", "GOMEMLIMIT"} {
 		if v, ok := os.LookupEnv(env); ok {
@@ -62,6 +64,23 @@ func TestTuneGC(t *testing.T) {
 	takeOffMemoryLimit(3 << 30)
 	if l := debug.SetMemoryLimit(-1); l != math.MaxInt64 {
 		t.Errorf("no limit, 3 GiB outside the heap: limit %d, want none", l)
+	}
+	// limitForProof: only over a limit tuneGC set, and only downwards.
+	reset()
+	memoryLimitSet = false
+	if l := limitForProof(1 << 30); l != 0 || debug.SetMemoryLimit(-1) != math.MaxInt64 {
+		t.Errorf("limitForProof without tuneGC's limit set %d", l)
+	}
+	memoryLimitSet = true
+	debug.SetMemoryLimit(1 << 50)
+	before := goMemory()
+	l = limitForProof(1 << 30)
+	if l < before+1<<30+proofHeadroom || l > before+1<<30+proofHeadroom+(256<<20) || debug.SetMemoryLimit(-1) != l {
+		t.Errorf("limitForProof(1 GiB) with %d bytes of Go memory: limit %d, want about %d", before, l, before+1<<30+proofHeadroom)
+	}
+	debug.SetMemoryLimit(1 << 20)
+	if l := limitForProof(1 << 30); l != 0 || debug.SetMemoryLimit(-1) != 1<<20 {
+		t.Errorf("limitForProof raised a lower limit: %d", l)
 	}
 	reset()
 	t.Setenv("GOGC", "50")

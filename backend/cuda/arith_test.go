@@ -67,6 +67,11 @@ var fpOps = []struct {
 	{"sub", opFpSub, func(z, x, y *fp.Element) { z.Sub(x, y) }},
 	{"neg", opFpNeg, func(z, x, _ *fp.Element) { z.Neg(x) }},
 	{"sqr", opFpSqr, func(z, x, _ *fp.Element) { z.Square(x) }},
+	{"a·b − b·b", opFpMulSub, func(z, x, y *fp.Element) {
+		var yy fp.Element
+		yy.Square(y)
+		z.Mul(x, y).Sub(z, &yy)
+	}},
 }
 
 // checkFp runs every Fp operation over (x[i], y[i]) against gnark-crypto.

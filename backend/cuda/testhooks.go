@@ -47,6 +47,7 @@ const (
 	opFrFromMont
 	opFpSqr
 	opFp2MulLazy
+	opFpMulSub
 )
 
 // fieldOp computes out[i] = op(a[i], b[i]) on the host (b == nil) or the

@@ -5,7 +5,8 @@
 // (x = X/ZZ, y = Y/ZZZ, with ZZ³ = ZZZ²), where a mixed addition costs 8M+2S
 // and needs no inversion. Formulas: the Explicit-Formulas Database,
 // "g1p/auto/shortw/xyzz" (madd-2008-s, add-2008-s, dbl-2008-s-1, mdbl-2008-s),
-// a = 0. The point at infinity is ZZ = ZZZ = 0.
+// a = 0. The point at infinity is ZZ = ZZZ = 0. Y3's two products and
+// their difference are F::mul_sub (one reduction for Fp).
 #pragma once
 #include "fp2.cuh"
 
@@ -40,7 +41,7 @@ struct xyzz_t {
 		F xx = x.sqr();
 		F m = xx.dbl() + xx;
 		x = m.sqr() - s.dbl();
-		y = m * (s - x) - w * y;
+		y = F::mul_sub(m, s - x, w, y);
 		zz = v * zz;
 		zzz = w * zzz;
 	}
@@ -54,7 +55,7 @@ struct xyzz_t {
 		F xx = q.x.sqr();
 		F m = xx.dbl() + xx;
 		x = m.sqr() - s.dbl();
-		y = m * (s - x) - w * q.y;
+		y = F::mul_sub(m, s - x, w, q.y);
 		zz = v;
 		zzz = w;
 	}
@@ -88,7 +89,7 @@ struct xyzz_t {
 		F ppp = p * pp;
 		F qq = x * pp;
 		F x3 = r.sqr() - ppp - qq.dbl();
-		y = r * (qq - x3) - y * ppp;
+		y = F::mul_sub(r, qq - x3, y, ppp);
 		x = x3;
 		zz = zz * pp;
 		zzz = zzz * ppp;
@@ -121,7 +122,7 @@ struct xyzz_t {
 		F ppp = p * pp;
 		F qq = u1 * pp;
 		F x3 = r.sqr() - ppp - qq.dbl();
-		y = r * (qq - x3) - s1 * ppp;
+		y = F::mul_sub(r, qq - x3, s1, ppp);
 		x = x3;
 		zz = zz * q.zz * pp;
 		zzz = zzz * q.zzz * ppp;

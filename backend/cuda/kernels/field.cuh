@@ -183,6 +183,16 @@ struct fp_params {
 	static const uint32_t m0 = 0xfffcfffd;
 	// m0 as the multiplication's reduction reads it (an immediate here).
 	G16_HD static uint32_t redc_m0() { return m0; }
+	// p·2^382, limb by limb from limb BIAS_LO (the limbs below are 0): the
+	// multiple of p that mont_t::mul_sub and Fp2's lazy product add to a
+	// difference of double-width products to keep it non-negative.
+	static const int BIAS_LO = 11;
+	G16_HD static uint32_t bias(int i) {
+		const uint32_t c[2 * N - BIAS_LO] = {0xc0000000, 0xffffeaaa, 0xee7fbfff, 0xac54ffff, 0x07aaffff,
+		                                     0x3dac3d89, 0xd9cc34a8, 0x3ce144af, 0xd91dd2e1, 0x90d2eb35,
+		                                     0x92c6e9ed, 0x8e5ff9a6, 0x0680447a};
+		return c[i - BIAS_LO];
+	}
 };
 
 // Fr's m0 (−1), read from constant memory by the multiplication's
@@ -547,6 +557,31 @@ struct alignas(16) mont_t {
 		for (int j = 1; j < N - 1; j++) t[j] = addc_cc(t[j], w[N + j]);
 		t[N - 1] = addc(t[N - 1], w[W - 1]);
 		return reduce_once(t, 0);
+	}
+
+	// w = (w + P's bias) mod 2^(64N), in place (bias: see fp_params).
+	G16_HD static void add_bias(uint32_t (&w)[W]) {
+		w[P::BIAS_LO] = add_cc(w[P::BIAS_LO], P::bias(P::BIAS_LO));
+#pragma unroll
+		for (int k = P::BIAS_LO + 1; k < W - 1; k++) w[k] = addc_cc(w[k], P::bias(k));
+		w[W - 1] = addc(w[W - 1], P::bias(W - 1));
+	}
+
+	// a·b − c·d mod m with one reduction instead of two (fields with a bias
+	// B, Fp's p·2^382): v = a·b − c·d + B, then REDC(v). a·b and c·d are
+	// below p², so v lies in (B − p², B + p²) ⊂ [0, p·2^383) ⊂ [0, p·R)
+	// (p² < B, p < 2^381): what redc takes. v is computed mod 2^(64N) (the
+	// difference may borrow; adding B brings it back in range).
+	G16_HD static mont_t mul_sub(const mont_t& a, const mont_t& b, const mont_t& c, const mont_t& d) {
+		uint32_t t[W], u[W];
+		mul_wide(t, a.v, b.v);
+		mul_wide(u, c.v, d.v);
+		t[0] = sub_cc(t[0], u[0]);
+#pragma unroll
+		for (int k = 1; k < W - 1; k++) t[k] = subc_cc(t[k], u[k]);
+		t[W - 1] = subc(t[W - 1], u[W - 1]);
+		add_bias(t);
+		return redc(t);
 	}
 
 	// a + b with no reduction, for a, b < m: below 2m < R, so N limbs.

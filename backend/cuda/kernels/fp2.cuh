@@ -30,15 +30,15 @@ struct fp2_t {
 	// (fp_t::mul_wide), combined unreduced, then two Montgomery reductions
 	// (fp_t::redc) instead of the three of three Fp products:
 	//
-	//   v0 = a0b0 − a1b1 + p·2^381,  v1 = (a0 + a1)(b0 + b1) − a0b0 − a1b1 = a0b1 + a1b0,
-	//   c0 = REDC(v0),  c1 = REDC(v1).
+	//   v0 = a0b0 − a1b1 + B,  v1 = (a0 + a1)(b0 + b1) − a0b0 − a1b1 = a0b1 + a1b0,
+	//   c0 = REDC(v0),  c1 = REDC(v1),
 	//
-	// Bounds (p < 2^381, R = 2^384): a0 + a1 and b0 + b1 are below 2p <
-	// 2^382, which mul_wide allows, and their product below 4p² < 2^764.
-	// a0b0, a1b1 < p², so v0 lies in (p·2^381 − p², p·2^381 + p²) ⊂ [0, p·R)
-	// (p² < p·2^381, and p·2^381 + p² < p·2^382), and v1 in [0, 2p²) ⊂
+	// with B = p·2^382 (fp_params::bias). Bounds (p < 2^381, R = 2^384):
+	// a0 + a1 and b0 + b1 are below 2p < 2^382, which mul_wide allows, and
+	// their product below 4p² < 2^764. a0b0, a1b1 < p², so v0 lies in
+	// (B − p², B + p²) ⊂ [0, p·2^383) ⊂ [0, p·R), and v1 in [0, 2p²) ⊂
 	// [0, p·R): both are what redc takes. v0 is computed mod 2^768 (the
-	// difference may borrow; adding p·2^381 brings it back in range).
+	// difference may borrow; adding B brings it back in range).
 	//
 	// z is an order token (slots.cuh): 0, ORed into an operand of each
 	// double-width product and set from a bit of the result that is 0,
@@ -60,10 +60,7 @@ struct fp2_t {
 #pragma unroll
 		for (int k = 1; k < W - 1; k++) v[k] = subc_cc(t0[k], t1[k]);
 		v[W - 1] = subc(t0[W - 1], t1[W - 1]);
-		v[P_SHL381_LO] = add_cc(v[P_SHL381_LO], p_shl381(P_SHL381_LO));
-#pragma unroll
-		for (int k = P_SHL381_LO + 1; k < W - 1; k++) v[k] = addc_cc(v[k], p_shl381(k));
-		v[W - 1] = addc(v[W - 1], p_shl381(W - 1));
+		fp_t::add_bias(v);
 		fp_t c0 = fp_t::redc(v);
 		fp_t sa = fp_t::add_unreduced(a.c0, a.c1), sb = fp_t::add_unreduced(b.c0, b.c1);
 		sb.v[0] |= c0.v[fp_t::N - 1] >> 31; // c0 < p < 2^381
@@ -77,13 +74,10 @@ struct fp2_t {
 		return {c0, c1};
 	}
 
-	// p·2^381 limb by limb (limbs below P_SHL381_LO are 0).
-	static const int P_SHL381_LO = 11;
-	G16_HD static uint32_t p_shl381(int k) {
-		const uint32_t c[2 * fp_t::N - P_SHL381_LO] = {0x60000000, 0xfffff555, 0xf73fdfff, 0xd62a7fff, 0x83d57fff,
-		                                               0x1ed61ec4, 0xece61a54, 0x9e70a257, 0xec8ee970, 0xc869759a,
-		                                               0x496374f6, 0x472ffcd3, 0x0340223d};
-		return c[k - P_SHL381_LO];
+	// a·b − c·d (curve.cuh's Y3), as two products: Fp's mul_sub shares one
+	// reduction, Fp2's does not.
+	G16_HD static fp2_t mul_sub(const fp2_t& a, const fp2_t& b, const fp2_t& c, const fp2_t& d) {
+		return a * b - c * d;
 	}
 
 	// (a0 + a1·u)² = (a0 + a1)(a0 − a1) + 2·a0·a1·u, two Fp products.

@@ -92,23 +92,28 @@ func checkFp(t *testing.T, b *Backend, x, y []fp.Element) {
 	}
 }
 
-// checkFp2 runs the Fp2 product (plain and lazily reduced) over (x[i],
-// y[i]) and the square of x[i] against gnark-crypto.
+// checkFp2 runs the Fp2 product (plain and lazily reduced) and the lazy
+// x·y − y² over (x[i], y[i]) and the square of x[i] against gnark-crypto.
 func checkFp2(t *testing.T, b *Backend, x, y []bls12381.E2) {
 	t.Helper()
 	out := make([]bls12381.E2, len(x))
 	for _, o := range []struct {
 		name string
 		op   int
-	}{{"mul", opFp2Mul}, {"sqr", opFp2Sqr}, {"lazy mul", opFp2MulLazy}} {
+	}{{"mul", opFp2Mul}, {"sqr", opFp2Sqr}, {"lazy mul", opFp2MulLazy}, {"lazy a·b − b·b", opFp2MulSubLazy}} {
 		if err := fieldOp(b, o.op, backend.AsBytes(out), backend.AsBytes(x), backend.AsBytes(y), len(x)); err != nil {
 			t.Fatalf("fp2 %s: %v", o.name, err)
 		}
 		for i := range out {
 			var want bls12381.E2
-			if o.op == opFp2Sqr {
+			switch o.op {
+			case opFp2Sqr:
 				want.Square(&x[i])
-			} else {
+			case opFp2MulSubLazy:
+				var yy bls12381.E2
+				yy.Square(&y[i])
+				want.Mul(&x[i], &y[i]).Sub(&want, &yy)
+			default:
 				want.Mul(&x[i], &y[i])
 			}
 			if out[i] != want {

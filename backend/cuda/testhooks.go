@@ -48,6 +48,7 @@ const (
 	opFpSqr
 	opFp2MulLazy
 	opFpMulSub
+	opFp2MulSubLazy
 )
 
 // fieldOp computes out[i] = op(a[i], b[i]) on the host (b == nil) or the

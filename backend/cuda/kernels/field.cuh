@@ -559,6 +559,20 @@ struct alignas(16) mont_t {
 		return reduce_once(t, 0);
 	}
 
+	// r = a + b and r = a − b mod 2^(64N) (r may be a or b).
+	G16_HD static void add_wide(uint32_t (&r)[W], const uint32_t (&a)[W], const uint32_t (&b)[W]) {
+		r[0] = add_cc(a[0], b[0]);
+#pragma unroll
+		for (int k = 1; k < W - 1; k++) r[k] = addc_cc(a[k], b[k]);
+		r[W - 1] = addc(a[W - 1], b[W - 1]);
+	}
+	G16_HD static void sub_wide(uint32_t (&r)[W], const uint32_t (&a)[W], const uint32_t (&b)[W]) {
+		r[0] = sub_cc(a[0], b[0]);
+#pragma unroll
+		for (int k = 1; k < W - 1; k++) r[k] = subc_cc(a[k], b[k]);
+		r[W - 1] = subc(a[W - 1], b[W - 1]);
+	}
+
 	// w = (w + P's bias) mod 2^(64N), in place (bias: see fp_params).
 	G16_HD static void add_bias(uint32_t (&w)[W]) {
 		w[P::BIAS_LO] = add_cc(w[P::BIAS_LO], P::bias(P::BIAS_LO));
@@ -576,10 +590,7 @@ struct alignas(16) mont_t {
 		uint32_t t[W], u[W];
 		mul_wide(t, a.v, b.v);
 		mul_wide(u, c.v, d.v);
-		t[0] = sub_cc(t[0], u[0]);
-#pragma unroll
-		for (int k = 1; k < W - 1; k++) t[k] = subc_cc(t[k], u[k]);
-		t[W - 1] = subc(t[W - 1], u[W - 1]);
+		sub_wide(t, t, u);
 		add_bias(t);
 		return redc(t);
 	}

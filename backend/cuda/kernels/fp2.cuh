@@ -45,34 +45,74 @@ struct fp2_t {
 	// so that the products run one after the other.
 	G16_HD static fp2_t mul_lazy(const fp2_t& a, const fp2_t& b, uint32_t& z) {
 		const int W = fp_t::W;
-		uint32_t t0[W], t1[W];
+		uint32_t t0[W], t1[W], s[W];
 		fp_t b0 = b.c0, b1 = b.c1;
 		b0.v[0] |= z;
 		fp_t::mul_wide(t0, a.c0.v, b0.v);
-		b1.v[0] |= t0[W - 1] >> 31; // a0b0 < 2^762
+		b1.v[0] |= token(t0);
 		fp_t::mul_wide(t1, a.c1.v, b1.v);
-		uint32_t s[W], v[W];
-		s[0] = add_cc(t0[0], t1[0]);
-#pragma unroll
-		for (int k = 1; k < W - 1; k++) s[k] = addc_cc(t0[k], t1[k]);
-		s[W - 1] = addc(t0[W - 1], t1[W - 1]);
-		v[0] = sub_cc(t0[0], t1[0]);
-#pragma unroll
-		for (int k = 1; k < W - 1; k++) v[k] = subc_cc(t0[k], t1[k]);
-		v[W - 1] = subc(t0[W - 1], t1[W - 1]);
-		fp_t::add_bias(v);
-		fp_t c0 = fp_t::redc(v);
+		fp_t::add_wide(s, t0, t1);
+		fp_t::sub_wide(t0, t0, t1);
+		fp_t::add_bias(t0);
+		fp_t c0 = fp_t::redc(t0);
 		fp_t sa = fp_t::add_unreduced(a.c0, a.c1), sb = fp_t::add_unreduced(b.c0, b.c1);
 		sb.v[0] |= c0.v[fp_t::N - 1] >> 31; // c0 < p < 2^381
 		fp_t::mul_wide(t0, sa.v, sb.v);
-		v[0] = sub_cc(t0[0], s[0]);
-#pragma unroll
-		for (int k = 1; k < W - 1; k++) v[k] = subc_cc(t0[k], s[k]);
-		v[W - 1] = subc(t0[W - 1], s[W - 1]);
-		fp_t c1 = fp_t::redc(v);
+		fp_t::sub_wide(t0, t0, s);
+		fp_t c1 = fp_t::redc(t0);
 		z = c1.v[fp_t::N - 1] >> 31;
 		return {c0, c1};
 	}
+
+	// a·b − c·d with lazy reduction: mul_lazy's six double-width products
+	// combined before two reductions (instead of four):
+	//
+	//   c0 = REDC(a0b0 − a1b1 − c0d0 + c1d1 + B),
+	//   c1 = REDC((a0 + a1)(b0 + b1) − a0b0 − a1b1 − (c0 + c1)(d0 + d1) + c0d0 + c1d1 + B)
+	//      = REDC(a0b1 + a1b0 − c0d1 − c1d0 + B).
+	//
+	// Bounds: each of the two differences lies in (−2p², 2p²), so with B =
+	// p·2^382 > 2p² (2p < 2^382) the values lie in (B − 2p², B + 2p²) ⊂
+	// [0, p·2^383) ⊂ [0, p·R), what redc takes; computed mod 2^768 as in
+	// mul_lazy. z: the order token, as in mul_lazy; the products run in the
+	// order a0b0, a1b1, c0d0, c1d1, (a0 + a1)(b0 + b1), (c0 + c1)(d0 + d1),
+	// so that at most four double-width values are live.
+	G16_HD static fp2_t mul_sub_lazy(const fp2_t& a, const fp2_t& b, const fp2_t& c, const fp2_t& d, uint32_t& z) {
+		const int W = fp_t::W;
+		uint32_t t0[W], t1[W], x[W], s[W];
+		fp_t b0 = b.c0, b1 = b.c1, d0 = d.c0, d1 = d.c1;
+		b0.v[0] |= z;
+		fp_t::mul_wide(t0, a.c0.v, b0.v);
+		b1.v[0] |= token(t0);
+		fp_t::mul_wide(t1, a.c1.v, b1.v);
+		fp_t::add_wide(s, t0, t1); // a0b0 + a1b1
+		fp_t::sub_wide(x, t0, t1); // a0b0 − a1b1
+		d0.v[0] |= token(t1);
+		fp_t::mul_wide(t0, c.c0.v, d0.v);
+		d1.v[0] |= token(t0);
+		fp_t::mul_wide(t1, c.c1.v, d1.v);
+		fp_t::sub_wide(x, x, t0);
+		fp_t::add_wide(x, x, t1);
+		fp_t::sub_wide(s, s, t0);
+		fp_t::sub_wide(s, s, t1); // a0b0 + a1b1 − c0d0 − c1d1
+		fp_t::add_bias(x);
+		fp_t r0 = fp_t::redc(x);
+		fp_t sa = fp_t::add_unreduced(a.c0, a.c1), sb = fp_t::add_unreduced(b.c0, b.c1);
+		sb.v[0] |= r0.v[fp_t::N - 1] >> 31;
+		fp_t::mul_wide(t0, sa.v, sb.v);
+		fp_t::sub_wide(x, t0, s);
+		fp_t sc = fp_t::add_unreduced(c.c0, c.c1), sd = fp_t::add_unreduced(d.c0, d.c1);
+		sd.v[0] |= token(t0);
+		fp_t::mul_wide(t0, sc.v, sd.v);
+		fp_t::sub_wide(x, x, t0);
+		fp_t::add_bias(x);
+		fp_t r1 = fp_t::redc(x);
+		z = r1.v[fp_t::N - 1] >> 31;
+		return {r0, r1};
+	}
+
+	// The order token of a double-width product below 2^767: its top bit.
+	G16_HD static uint32_t token(const uint32_t (&t)[fp_t::W]) { return t[fp_t::W - 1] >> 31; }
 
 	// a·b − c·d (curve.cuh's Y3), as two products: Fp's mul_sub shares one
 	// reduction, Fp2's does not.

@@ -617,6 +617,11 @@ struct field_op_k {
 		case 6: ((fr_t*)out)[i] = ((const fr_t*)a)[i].from_mont(); break;
 		case 7: fo[i] = fa[i].sqr(); break;
 		case 9: fo[i] = fp_t::mul_sub(fa[i], fb[i], fb[i], fb[i]); break;
+		case 10: {
+			uint32_t z = 0;
+			eo[i] = fp2_t::mul_sub_lazy(ea[i], eb[i], eb[i], eb[i], z);
+			break;
+		}
 		case 8: {
 			uint32_t z = 0;
 			eo[i] = fp2_t::mul_lazy(ea[i], eb[i], z);
@@ -730,8 +735,8 @@ extern "C" g16_status g16_host_msm_table(int curve, const void* table, int64_t s
 
 extern "C" g16_status g16_field_op(g16_device* dev, int op, void* out, const void* a, const void* b, int64_t n) {
 	return guard([&] {
-		if (op < 0 || op > 9) fail(G16_INVALID, "field_op: unknown op");
-		size_t el = (op == 4 || op == 5 || op == 8) ? sizeof(fp2_t) : (op == 6 ? sizeof(fr_t) : sizeof(fp_t));
+		if (op < 0 || op > 10) fail(G16_INVALID, "field_op: unknown op");
+		size_t el = (op == 4 || op == 5 || op == 8 || op == 10) ? sizeof(fp2_t) : (op == 6 ? sizeof(fr_t) : sizeof(fp_t));
 		exec_t ex;
 		if (!dev) {
 			host_copy ha(a, n * el), hb(b ? b : a, n * el), ho(nullptr, n * el);

@@ -70,6 +70,18 @@ G16_HD fp2_t osqr(const fp2_t& a, uint32_t& z) {
 	return {u, t.dbl()};
 }
 
+// a·b − c·d for Y3 of madd and add, with LAZY only (the Karatsuba kernels
+// keep their order of products): fp2_t::mul_sub_lazy.
+G16_HD fp2_t omul_sub(const fp2_t& a, const fp2_t& b, const fp2_t& c, const fp2_t& d, uint32_t& z) {
+	return fp2_t::mul_sub_lazy(a, b, c, d, z);
+}
+G16_HD fp_t omul_sub(const fp_t& a, fp_t b, const fp_t& c, const fp_t& d, uint32_t& z) {
+	b.v[0] |= z;
+	fp_t r = fp_t::mul_sub(a, b, c, d);
+	z = token_of(r);
+	return r;
+}
+
 // from_vec: the element whose bytes are v (a copy, which the compiler
 // turns into register moves; a cast would break the aliasing rules).
 template <class F>
@@ -172,7 +184,8 @@ G16_HD void dbl(const pslot<F, S>& A, uint32_t& z) {
 //   X3 = R² − PPP − 2Q, Y3 = R(Q − X3) − Y1·PPP, ZZ3 = ZZ1·PP, ZZZ3 = ZZZ1·PPP
 //
 // It returns true when A = q: A is then set to q and the caller doubles it
-// (dbl), so that a kernel holds one copy of the doubling.
+// (dbl), so that a kernel holds one copy of the doubling. With LAZY, Y3's two
+// products and their difference are one omul_sub (as in add).
 template <class F, int S, bool LAZY>
 G16_HD bool madd(const pslot<F, S>& A, const affine_t<F>* q, bool neg, uint32_t& z) {
 	F qx = (q + z)->x;
@@ -208,10 +221,13 @@ G16_HD bool madd(const pslot<F, S>& A, const affine_t<F>* q, bool neg, uint32_t&
 	F qy = (q + z)->y;
 	F r = omul<LAZY>(neg ? qy.neg() : qy, A.zzz.ld(z), z) - A.y.ld(z);
 	A.zzz.st(omul<LAZY>(A.zzz.ld(z), ppp, z));
-	A.y.st(omul<LAZY>(A.y.ld(z), ppp, z)); // Y1·PPP
+	if (!LAZY) A.y.st(omul<LAZY>(A.y.ld(z), ppp, z)); // Y1·PPP
 	F qq = A.x.ld(z);
 	F x3 = osqr<LAZY>(r, z) - ppp - qq.dbl();
-	A.y.st(omul<LAZY>(r, qq - x3, z) - A.y.ld(z));
+	if (LAZY)
+		A.y.st(omul_sub(r, qq - x3, A.y.ld(z), ppp, z));
+	else
+		A.y.st(omul<LAZY>(r, qq - x3, z) - A.y.ld(z));
 	A.x.st(x3);
 	return false;
 }
@@ -253,10 +269,13 @@ G16_HD bool add(const pslot<F, S>& A, const psrc<F>& q, uint32_t& z) {
 	A.zz.st(omul<LAZY>(A.zz.ld(z), pp, z));
 	A.x.st(omul<LAZY>(A.x.ld(z), pp, z)); // Q
 	A.zzz.st(omul<LAZY>(A.zzz.ld(z), ppp, z));
-	A.y.st(omul<LAZY>(A.y.ld(z), ppp, z)); // S1·PPP
+	if (!LAZY) A.y.st(omul<LAZY>(A.y.ld(z), ppp, z)); // S1·PPP
 	F qq = A.x.ld(z);
 	F x3 = osqr<LAZY>(r, z) - ppp - qq.dbl();
-	A.y.st(omul<LAZY>(r, qq - x3, z) - A.y.ld(z));
+	if (LAZY)
+		A.y.st(omul_sub(r, qq - x3, A.y.ld(z), ppp, z));
+	else
+		A.y.st(omul<LAZY>(r, qq - x3, z) - A.y.ld(z));
 	A.x.st(x3);
 	return false;
 }

@@ -184,8 +184,8 @@ struct fp_params {
 	// m0 as the multiplication's reduction reads it (an immediate here).
 	G16_HD static uint32_t redc_m0() { return m0; }
 	// p·2^382, limb by limb from limb BIAS_LO (the limbs below are 0): the
-	// multiple of p that mont_t::mul_sub and Fp2's lazy product add to a
-	// difference of double-width products to keep it non-negative.
+	// multiple of p that Fp2's lazy products (fp2.cuh) add to a difference
+	// of double-width products to keep it non-negative.
 	static const int BIAS_LO = 11;
 	G16_HD static uint32_t bias(int i) {
 		const uint32_t c[2 * N - BIAS_LO] = {0xc0000000, 0xffffeaaa, 0xee7fbfff, 0xac54ffff, 0x07aaffff,
@@ -411,9 +411,9 @@ struct alignas(16) mont_t {
 	// acc += a_j·bi·2^(32(i+j)) for j = j0, j0 + 2, … < N: one carry chain
 	// whose 64-bit products sit on the disjoint limb pairs (i+j, i+j+1), so
 	// that ptxas fuses each lo/hi pair into one IMAD.WIDE.U32(.X). When the
-	// last j is N − 2 the chain's carry goes into limb i + N, which no
-	// earlier row has written (see mul_wide's bounds); when it is N − 1 the
-	// chain ends at limb i + N and cannot carry.
+	// last j is N − 2 the chain ends at limb i + N − 1 and its carry goes
+	// into limb i + N; when it is N − 1 the chain ends at limb i + N. Either
+	// way nothing carries out of limb i + N (see mul_wide's bounds).
 	G16_HD static void mad_row(uint32_t (&acc)[W], const uint32_t (&a)[N], uint32_t bi, int i, int j0) {
 		if (j0 >= N) return;
 		acc[i + j0] = mad_lo_cc(a[j0], bi, acc[i + j0]);
@@ -426,6 +426,26 @@ struct alignas(16) mont_t {
 		if ((N - j0) % 2 == 0) acc[i + N] = addc(acc[i + N], 0);
 	}
 
+	// The rows of b_i (and d_i) into mul_wide's accumulators e and o.
+	G16_HD static void mad_rows(uint32_t (&e)[W], uint32_t (&o)[W], const uint32_t (&a)[N], uint32_t bi, int i) {
+		if (i % 2 == 0) {
+			mad_row(e, a, bi, i, 0);
+			mad_row(o, a, bi, i, 1);
+		} else {
+			mad_row(o, a, bi, i, 0);
+			mad_row(e, a, bi, i, 1);
+		}
+	}
+
+	// w = e + o (o's limb 0 is 0), no carry out.
+	G16_HD static void sum_eo(uint32_t (&w)[W], const uint32_t (&e)[W], const uint32_t (&o)[W]) {
+		w[0] = e[0];
+		w[1] = add_cc(e[1], o[1]);
+#pragma unroll
+		for (int k = 2; k < W - 1; k++) w[k] = addc_cc(e[k], o[k]);
+		w[W - 1] = addc(e[W - 1], o[W - 1]);
+	}
+
 	// w = a·b, for a, b < 2^(32N−2) (elements, or sums of two elements:
 	// 2m < 2^(32N−2)), as 2N limbs, with no reduction.
 	//
@@ -436,28 +456,33 @@ struct alignas(16) mont_t {
 	// aligned from row to row.
 	//
 	// Bounds: after row i each accumulator is at most a·(b mod 2^(32(i+1)))
-	// < 2^(32(N+i+1)−2), so it fits in limbs 0 … N+i. In row i one
-	// accumulator's chain ends at limb N+i (its last product is a_(N−1)·b_i)
-	// and cannot carry out; the other's ends at limb N+i−1 (a_(N−2)·b_i) and
-	// carries into limb N+i, where in row i−1 the same accumulator's chain
-	// ended (limb N+i−1), so that limb is still 0. e + o = a·b < 2^(64N),
+	// < 2^(32(N+i+1)−2), and no row before i + 1 writes a limb above N + i,
+	// so nothing carries out of limb N + i in row i. e + o = a·b < 2^(64N),
 	// so the final sum does not carry out either.
 	G16_HD static void mul_wide(uint32_t (&w)[W], const uint32_t (&a)[N], const uint32_t (&b)[N]) {
 		uint32_t e[W], o[W];
 #pragma unroll
 		for (int k = 0; k < W; k++) e[k] = o[k] = 0;
 #pragma unroll
-		for (int i = 0; i < N; i += 2) {
-			mad_row(e, a, b[i], i, 0);
-			mad_row(o, a, b[i], i, 1);
-			mad_row(o, a, b[i + 1], i + 1, 0);
-			mad_row(e, a, b[i + 1], i + 1, 1);
-		}
-		w[0] = e[0];
-		w[1] = add_cc(e[1], o[1]);
+		for (int i = 0; i < N; i++) mad_rows(e, o, a, b[i], i);
+		sum_eo(w, e, o);
+	}
+
+	// w = a·b + c·d, for a + c < 2^(32N−2) and b, d < 2^(32N), with the rows
+	// of b_i and d_i interleaved in mul_wide's accumulators: after row i each
+	// is at most (a + c)·2^(32(i+1)) < 2^(32(N+i+1)−2), so mul_wide's bounds
+	// hold, and the registers are one product's.
+	G16_HD static void mul_wide2(uint32_t (&w)[W], const uint32_t (&a)[N], const uint32_t (&b)[N],
+	                             const uint32_t (&c)[N], const uint32_t (&d)[N]) {
+		uint32_t e[W], o[W];
 #pragma unroll
-		for (int k = 2; k < W - 1; k++) w[k] = addc_cc(e[k], o[k]);
-		w[W - 1] = addc(e[W - 1], o[W - 1]);
+		for (int k = 0; k < W; k++) e[k] = o[k] = 0;
+#pragma unroll
+		for (int i = 0; i < N; i++) {
+			mad_rows(e, o, a, b[i], i);
+			mad_rows(e, o, c, d[i], i);
+		}
+		sum_eo(w, e, o);
 	}
 
 	// w = a², for a < m, as 2N limbs: the cross products a_i·a_j (i < j)
@@ -581,18 +606,14 @@ struct alignas(16) mont_t {
 		w[W - 1] = addc(w[W - 1], P::bias(W - 1));
 	}
 
-	// a·b − c·d mod m with one reduction instead of two (fields with a bias
-	// B, Fp's p·2^382): v = a·b − c·d + B, then REDC(v). a·b and c·d are
-	// below p², so v lies in (B − p², B + p²) ⊂ [0, p·2^383) ⊂ [0, p·R)
-	// (p² < B, p < 2^381): what redc takes. v is computed mod 2^(64N) (the
-	// difference may borrow; adding B brings it back in range).
+	// a·b − c·d mod m with one reduction instead of two: −d = m − d (or
+	// 0), so a·b + c·(−d) ≡ a·b − c·d lies in [0, 2m²) ⊂ [0, m·R), what
+	// redc takes, and mul_wide2 sums the two products in one pass.
 	G16_HD static mont_t mul_sub(const mont_t& a, const mont_t& b, const mont_t& c, const mont_t& d) {
-		uint32_t t[W], u[W];
-		mul_wide(t, a.v, b.v);
-		mul_wide(u, c.v, d.v);
-		sub_wide(t, t, u);
-		add_bias(t);
-		return redc(t);
+		uint32_t w[W];
+		mont_t nd = d.neg();
+		mul_wide2(w, a.v, b.v, c.v, nd.v);
+		return redc(w);
 	}
 
 	// a + b with no reduction, for a, b < m: below 2m < R, so N limbs.

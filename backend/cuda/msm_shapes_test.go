@@ -51,6 +51,7 @@ func TestMSMBenchmarkedShapes(t *testing.T) {
 		msmShape{"two passes", m, []Option{WithMSMChunk(m/2 + 1)}, ""},
 		msmShape{"G1 slot kernels", m, []Option{withMSMFlags(msmG1Slots)}, ""},
 		msmShape{"G1 slot kernels, w=20", m, []Option{withMSMFlags(msmG1Slots), WithMSMWindow(20)}, ""},
+		msmShape{"Y3 two products", 1 << min(maxG1, 24), []Option{withMSMFlags(msmG1Y3Two)}, ""},
 		msmShape{"no split", m, []Option{withMSMFlags(msmNoSplit)}, ""},
 		msmShape{"0/1-heavy, two passes, w=20", m, []Option{WithMSMChunk(m/2 + 1), WithMSMWindow(20)}, "01"},
 		msmShape{"witness-like", len(wit), nil, "witness"},
@@ -103,8 +104,8 @@ func TestMSMBenchmarkedShapes(t *testing.T) {
 		msmShape{"0/1-heavy", 1 << maxG2, nil, "01"},
 		msmShape{"0/1-heavy, no split", 1 << maxG2, []Option{withMSMFlags(msmNoSplit)}, "01"},
 		msmShape{"0/1-heavy, two passes, w=20", m2, []Option{WithMSMChunk(m2/2 + 1), WithMSMWindow(20)}, "01"},
-		msmShape{"Fp2 lazy", 1 << maxG2, []Option{withMSMFlags(msmG2Fp2Lazy)}, ""},
-		msmShape{"Fp2 lazy, w=20, two passes", m2, []Option{withMSMFlags(msmG2Fp2Lazy), WithMSMWindow(20), WithMSMChunk(m2/2 + 1)}, ""},
+		msmShape{"Karatsuba", 1 << maxG2, []Option{withMSMFlags(msmG2Karatsuba)}, ""},
+		msmShape{"Karatsuba, w=20, two passes", m2, []Option{withMSMFlags(msmG2Karatsuba), WithMSMWindow(20), WithMSMChunk(m2/2 + 1)}, ""},
 	)
 	_, g2gen, _, _ := bls12381.Generators()
 	runShapes(t, "G2", shapes2, func(sh msmShape) (bool, MSMTiming) {

@@ -155,7 +155,7 @@ func edgeCases(rng *mrand.Rand, n int) []edgeCase {
 func TestMSMHost(t *testing.T) {
 	rng := testRand(t)
 	for _, c := range edgeCases(rng, 24) {
-		for _, cfg := range []struct{ w, task, flags int }{{0, 0, 0}, {4, 2, 0}, {5, 3, msmNoTaskSort}, {7, 2, msmNoInline}, {5, 2, msmG1Slots}, {0, 0, msmG1Slots}, {0, 0, msmNoSplit}, {5, 2, msmNoSplit | msmG1Slots}} {
+		for _, cfg := range []struct{ w, task, flags int }{{0, 0, 0}, {4, 2, 0}, {5, 3, msmNoTaskSort}, {7, 2, msmNoInline}, {5, 2, msmG1Slots}, {0, 0, msmG1Slots}, {0, 0, msmNoSplit}, {5, 2, msmNoSplit | msmG1Slots}, {4, 2, msmG1Y3Two}, {0, 0, msmG1Y3Two}} {
 			got, err := hostMSMG1(c.g1, c.scalars, cfg.w, cfg.task, cfg.flags)
 			if err != nil {
 				t.Fatal(err)
@@ -164,7 +164,7 @@ func TestMSMHost(t *testing.T) {
 				t.Errorf("G1 %s (w=%d task=%d flags %d): host pipeline differs from gnark", c.name, cfg.w, cfg.task, cfg.flags)
 			}
 		}
-		for _, flags := range []int{0, msmNoSplit, msmG2Fp2Lazy, msmG2Fp2Lazy | msmNoSplit} {
+		for _, flags := range []int{0, msmNoSplit, msmG2Karatsuba, msmG2Karatsuba | msmNoSplit} {
 			got, err := hostMSMG2(c.g2[:8], c.scalars[:8], 6, 2, flags)
 			if err != nil {
 				t.Fatal(err)
@@ -190,7 +190,7 @@ func TestMSMHost(t *testing.T) {
 	// G2 at the automatic window, several reduction levels.
 	p2 := randG2(rng, 40)
 	s2 := randScalars(rng, 40)
-	for _, flags := range []int{0, msmNoSplit, msmG2Fp2Lazy} {
+	for _, flags := range []int{0, msmNoSplit, msmG2Karatsuba} {
 		got, err := hostMSMG2(p2, s2, 0, 0, flags)
 		if err != nil {
 			t.Fatal(err)
@@ -247,8 +247,8 @@ func gpuG2(t testing.TB, b *Backend, p []bls12381.G2Affine, s []fr.Element) bls1
 // edge cases and a few sizes, with forced windows and task caps too.
 func TestMSMSmall(t *testing.T) {
 	rng := testRand(t)
-	optSets := [][]Option{nil, {WithMSMWindow(4), withMaxTask(2), withMSMFlags(msmG1Slots | msmG2Fp2Lazy)}, {WithMSMChunk(7), withMSMFlags(msmNoTaskSort | msmNoInline | msmNoSplit)},
-		{WithMSMWindow(5), withMaxTask(3), withMSMFlags(msmBatchAffine)}}
+	optSets := [][]Option{nil, {WithMSMWindow(4), withMaxTask(2), withMSMFlags(msmG1Slots | msmG2Karatsuba)}, {WithMSMChunk(7), withMSMFlags(msmNoTaskSort | msmNoInline | msmNoSplit)},
+		{WithMSMWindow(5), withMaxTask(3), withMSMFlags(msmBatchAffine)}, {withMSMFlags(msmG1Y3Two)}}
 	n := 300
 	if testing.Short() { // also the size for compute-sanitizer
 		optSets, n = append(optSets[:2:2], optSets[3]), 40

@@ -28,7 +28,8 @@ const (
 	msmG1Slots     = C.G16_MSM_G1_SLOTS
 	msmNoSplit     = C.G16_MSM_NO_SPLIT
 	msmBatchAffine = C.G16_MSM_BATCH_AFFINE
-	msmG2Fp2Lazy   = C.G16_MSM_G2_FP2_LAZY
+	msmG2Karatsuba = C.G16_MSM_G2_KARATSUBA
+	msmG1Y3Two     = C.G16_MSM_G1_Y3_TWO_PRODUCTS
 )
 
 // withMSMFlags sets g16_msm's flags (tests and tuning).

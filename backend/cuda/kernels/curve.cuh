@@ -67,7 +67,9 @@ struct xyzz_t {
 	G16_HD_CALL void add_affine(const affine_t<F>& q) { add_affine_inl(q); }
 
 	// add_affine_inl is add_affine inlined into the caller (for G1's
-	// accumulation loop, where it keeps the sum in registers).
+	// accumulation loop, where it keeps the sum in registers). MS: Y3 from
+	// F::mul_sub, else from two products and a subtraction.
+	template <bool MS = true>
 	G16_HD void add_affine_inl(const affine_t<F>& q) {
 		if (q.is_inf()) return;
 		if (is_inf()) {
@@ -89,7 +91,10 @@ struct xyzz_t {
 		F ppp = p * pp;
 		F qq = x * pp;
 		F x3 = r.sqr() - ppp - qq.dbl();
-		y = F::mul_sub(r, qq - x3, y, ppp);
+		if (MS)
+			y = F::mul_sub(r, qq - x3, y, ppp);
+		else
+			y = r * (qq - x3) - y * ppp;
 		x = x3;
 		zz = zz * pp;
 		zzz = zzz * ppp;

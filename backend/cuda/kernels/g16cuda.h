@@ -101,8 +101,10 @@ enum {
 	G16_MSM_NO_SPLIT = 16,    /* Pippenger over every point: no separate sum of the ±1 points, zeros not dropped */
 	G16_MSM_BATCH_AFFINE = 32, /* G1 register kernels: the buckets' first level summed in affine coordinates,
 	                              one inversion shared by a thread's tasks (msm_batch_affine.cuh), tasks of 8 points */
-	G16_MSM_G2_FP2_LAZY = 64,  /* G2: Fp2 products with lazy reduction (three double-width products, two
-	                              reductions; fp2_t::mul_lazy) in the slot kernels */
+	G16_MSM_G2_KARATSUBA = 64, /* G2: the slot kernels with each Fp2 product three Fp products (Karatsuba)
+	                              instead of the lazily reduced ones (fp2_t::mul_lazy, mul_sub_lazy) */
+	G16_MSM_G1_Y3_TWO_PRODUCTS = 128, /* G1 register kernels, first level: Y3 as two Fp products and a
+	                                     subtraction instead of mont_t::mul_sub's one reduction */
 };
 
 /* The same pipeline run on the host, one loop iteration per GPU thread, on

@@ -196,8 +196,9 @@ struct iota_k {
 // accum_points_k: task t sums its points (sign bit set: the point negated).
 // Thread i takes task order[i] (the tasks sorted by size, so that the
 // threads of a warp run loops of about the same length), or task i when
-// order is null. INL inlines the addition (G1).
-template <class F, bool INL>
+// order is null. INL inlines the addition (G1), MS with Y3 from mul_sub
+// (xyzz_t::add_affine_inl).
+template <class F, bool INL, bool MS = true>
 struct accum_points_k {
 	const affine_t<F>* bases;
 	const uint32_t* refs;
@@ -214,7 +215,7 @@ struct accum_points_k {
 			affine_t<F> p = bases[ref & 0x7fffffffu];
 			if (ref >> 31) p.y = p.y.neg();
 			if constexpr (INL)
-				acc.add_affine_inl(p);
+				acc.template add_affine_inl<MS>(p);
 			else
 				acc.add_affine(p);
 		}
@@ -311,13 +312,13 @@ struct stage_timer {
 };
 
 // kernel_set: the kernels of steps 3 and 4. G1 runs the register kernels
-// (G16_MSM_G1_SLOTS: the slot kernels); G2 the slot kernels
-// (G16_MSM_G2_FP2_LAZY: those with the lazily reduced Fp2 product).
+// (G16_MSM_G1_SLOTS: the slot kernels); G2 the slot kernels with the lazily
+// reduced Fp2 products (G16_MSM_G2_KARATSUBA: with three Fp products).
 enum kernel_set { REGISTER_KERNELS, SLOT_KERNELS, SLOT_KERNELS_FP2_LAZY };
 
 template <class F>
 kernel_set kernels_for(int flags) {
-	if (std::is_same<F, fp2_t>::value) return (flags & G16_MSM_G2_FP2_LAZY) ? SLOT_KERNELS_FP2_LAZY : SLOT_KERNELS;
+	if (std::is_same<F, fp2_t>::value) return (flags & G16_MSM_G2_KARATSUBA) ? SLOT_KERNELS : SLOT_KERNELS_FP2_LAZY;
 	return (flags & G16_MSM_G1_SLOTS) ? SLOT_KERNELS : REGISTER_KERNELS;
 }
 
@@ -346,6 +347,8 @@ void accum_level(exec_t& ex, kernel_set ks, int level, int flags, size_t total, 
 			          128);
 		} else if (level > 0) {
 			ex.launch(total, accum_sums_k<F>{in, task_start, task_count, ord, out}, 128);
+		} else if (flags & G16_MSM_G1_Y3_TWO_PRODUCTS) {
+			ex.launch(total, accum_points_k<F, true, false>{bases, refs, task_start, task_count, ord, out}, 128);
 		} else if (flags & G16_MSM_NO_INLINE) {
 			ex.launch(total, accum_points_k<F, false>{bases, refs, task_start, task_count, ord, out}, 128);
 		} else {

@@ -3,7 +3,7 @@
 // order (slots.cuh). They are G2's kernels, whose points do not fit in
 // registers beside the products, and, with G16_MSM_G1_SLOTS, G1's. Each
 // curve's are compiled in a file of their own (msm_slots_g1.cu,
-// msm_slots_g2.cu; G2's with G16_MSM_G2_FP2_LAZY in msm_slots_g2_lazy.cu),
+// msm_slots_g2_lazy.cu; G2's with G16_MSM_G2_KARATSUBA in msm_slots_g2.cu),
 // in parallel with msm.cu.
 #pragma once
 #include "curve.cuh"

@@ -1,4 +1,5 @@
-// The slot kernels of the MSM over G2 (slot_kernels.cuh).
+// The slot kernels of the MSM over G2 with each Fp2 product three Fp
+// products (slot_kernels.cuh; G16_MSM_G2_KARATSUBA).
 #include "slot_kernels.cuh"
 
 namespace g16 {

@@ -1,5 +1,5 @@
-// The slot kernels of the MSM over G2 with the lazily reduced Fp2 product
-// (slot_kernels.cuh; G16_MSM_G2_FP2_LAZY).
+// The slot kernels of the MSM over G2 with the lazily reduced Fp2 products
+// (slot_kernels.cuh), G2's default.
 #include "slot_kernels.cuh"
 
 namespace g16 {

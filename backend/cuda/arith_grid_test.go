@@ -11,13 +11,14 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fp"
 )
 
-// The bounds of the double-width arithmetic (field.cuh: mul_wide, sqr_wide,
-// redc; fp2.cuh: mul_lazy) are tightest at operands whose Montgomery forms
-// sit at the ends of [0, p): every pair of such Fp values, and every pair
-// of Fp2 elements built from them, against gnark-crypto. Its extremes:
+// The bounds of the double-width arithmetic (field.cuh: mul_wide,
+// mul_wide2, sqr_wide, redc, mul_sub; fp2.cuh: mul_lazy, mul_sub_lazy) are
+// tightest at operands whose Montgomery forms sit at the ends of [0, p):
+// every pair of such Fp values, and every pair of Fp2 elements built from
+// them, against gnark-crypto. Its extremes:
 //
 //   - a0·b0 = 0 beside a1·b1 near p², where mul_lazy's
-//     v0 = a0b0 − a1b1 + p·2^381 is smallest, and the reverse, where it is
+//     v0 = a0b0 − a1b1 + p·2^382 is smallest, and the reverse, where it is
 //     largest;
 //   - a0 + a1 and b0 + b1 near 2p (mul_wide's operands at their largest);
 //   - limbs all ones or all zeros (the carry chains run through every limb

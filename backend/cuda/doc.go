@@ -50,7 +50,9 @@
 // # Layout
 //
 // kernels/ holds the CUDA sources: field.cuh (Montgomery arithmetic on 32-bit
-// limbs for Fp and Fr), fp2.cuh, curve.cuh (XYZZ point arithmetic), msm.cu
+// limbs for Fp and Fr, with double-width products and a separate reduction),
+// fp2.cuh (Fp2, with lazily reduced products), curve.cuh (XYZZ point
+// arithmetic), msm.cu
 // (the MSM pipeline; the slot kernels in msm_slots_*.cu), msm_table.cu (the
 // tables of precomputed multiples of resident bases that PrecomputeBases
 // builds and the MSMs read), ntt.cu (the NTT and quotient kernels; twiddle tables

@@ -90,13 +90,13 @@ struct xyzz_t {
 		F pp = p.sqr();
 		F ppp = p * pp;
 		F qq = x * pp;
+		zz = zz * pp; // pp's last use
 		F x3 = r.sqr() - ppp - qq.dbl();
 		if (MS)
 			y = F::mul_sub(r, qq - x3, y, ppp);
 		else
 			y = r * (qq - x3) - y * ppp;
 		x = x3;
-		zz = zz * pp;
 		zzz = zzz * ppp;
 	}
 

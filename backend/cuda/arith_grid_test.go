@@ -9,6 +9,8 @@ import (
 
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fp"
+
+	"github.com/g16prover/g16/backend"
 )
 
 // The bounds of the double-width arithmetic (field.cuh: mul_wide,
@@ -90,6 +92,94 @@ func checkFieldGrid(t *testing.T, b *Backend) {
 	checkFp2(t, b, x2, y2)
 }
 
-func TestFieldGridHost(t *testing.T) { checkFieldGrid(t, nil) }
+// checkMulSubGrid runs a·b − c·d (Fp's mul_sub, Fp2's mul_sub_lazy) with
+// four independent operands against gnark-crypto: every a, b, c, d of the
+// Fp grid, and of the Fp2 elements built from its ends (0, p − 1, (p + 1)/2
+// and a random element), so that each difference reaches both ends of
+// (−p², p²) for Fp and (−2p², 2p²) for each Fp2 component, where the bias
+// p·2^382 is tightest (a·b − b·b, the two-operand check, stays within
+// about ±p²).
+func checkMulSubGrid(t *testing.T, b *Backend) {
+	e := gridFp(testRand(t), 1)
+	var x, y []fp.Element
+	for _, a := range e {
+		for _, bb := range e {
+			for _, c := range e {
+				for _, d := range e {
+					x, y = append(x, a), append(y, bb)
+					x, y = append(x, c), append(y, d)
+				}
+			}
+		}
+	}
+	// a and b first, then c and d: the op reads c = x[n + i], d = y[n + i].
+	n := len(x) / 2
+	x, y = halves(x), halves(y)
+	out := make([]fp.Element, n)
+	if err := fieldOp(b, opFpMulSub4, backend.AsBytes(out), backend.AsBytes(x), backend.AsBytes(y), n); err != nil {
+		t.Fatalf("fp a·b − c·d: %v", err)
+	}
+	for i := range out {
+		var want, cd fp.Element
+		want.Mul(&x[i], &y[i])
+		cd.Mul(&x[n+i], &y[n+i])
+		want.Sub(&want, &cd)
+		if out[i] != want {
+			t.Fatalf("fp %v·%v − %v·%v = %v, want %v", x[i].String(), y[i].String(), x[n+i].String(), y[n+i].String(), out[i].String(), want.String())
+		}
+	}
 
-func TestFieldGridDevice(t *testing.T) { checkFieldGrid(t, newTestBackend(t)) }
+	ends := []fp.Element{e[0], e[3], e[7], e[len(e)-1]} // 0, p − 1, (p + 1)/2, random
+	var els []bls12381.E2
+	for _, u := range ends {
+		for _, v := range ends {
+			els = append(els, bls12381.E2{A0: u, A1: v})
+		}
+	}
+	var x2, y2 []bls12381.E2
+	for _, a := range els {
+		for _, bb := range els {
+			for _, c := range els {
+				for _, d := range els {
+					x2, y2 = append(x2, a, c), append(y2, bb, d)
+				}
+			}
+		}
+	}
+	n2 := len(x2) / 2
+	x2, y2 = halves(x2), halves(y2)
+	out2 := make([]bls12381.E2, n2)
+	if err := fieldOp(b, opFp2MulSubLazy4, backend.AsBytes(out2), backend.AsBytes(x2), backend.AsBytes(y2), n2); err != nil {
+		t.Fatalf("fp2 a·b − c·d: %v", err)
+	}
+	for i := range out2 {
+		var want, cd bls12381.E2
+		want.Mul(&x2[i], &y2[i])
+		cd.Mul(&x2[n2+i], &y2[n2+i])
+		want.Sub(&want, &cd)
+		if out2[i] != want {
+			t.Fatalf("fp2 lazy %v·%v − %v·%v: got %v, want %v", x2[i].String(), y2[i].String(), x2[n2+i].String(), y2[n2+i].String(), out2[i].String(), want.String())
+		}
+	}
+}
+
+// halves reorders pairs (p_0, q_0, p_1, q_1, …) into (p_0, p_1, …, q_0, q_1, …).
+func halves[T any](v []T) []T {
+	r := make([]T, len(v))
+	n := len(v) / 2
+	for i := 0; i < n; i++ {
+		r[i], r[n+i] = v[2*i], v[2*i+1]
+	}
+	return r
+}
+
+func TestFieldGridHost(t *testing.T) {
+	checkFieldGrid(t, nil)
+	checkMulSubGrid(t, nil)
+}
+
+func TestFieldGridDevice(t *testing.T) {
+	b := newTestBackend(t)
+	checkFieldGrid(t, b)
+	checkMulSubGrid(t, b)
+}

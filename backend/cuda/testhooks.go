@@ -50,6 +50,8 @@ const (
 	opFp2MulLazy
 	opFpMulSub
 	opFp2MulSubLazy
+	opFpMulSub4      // a·b − c·d, c and d the second halves of a and b
+	opFp2MulSubLazy4 // the same over Fp2, lazily reduced
 )
 
 // fieldOp computes out[i] = op(a[i], b[i]) on the host (b == nil) or the

@@ -117,7 +117,9 @@ g16_status g16_host_msm(int curve, const void* bases, const void* scalars, int64
  * (dev != NULL; out, a, b device pointers) or the host (dev == NULL).
  * ops: 0 fp mul, 1 fp add, 2 fp sub, 3 fp neg, 4 fp2 mul, 5 fp2 sqr,
  * 6 fr from Montgomery, 7 fp sqr, 8 fp2 mul with lazy reduction, 9 fp a·b − b·b with one
- * reduction (mul_sub), 10 fp2 a·b − b·b with lazy reduction (mul_sub_lazy). */
+ * reduction (mul_sub), 10 fp2 a·b − b·b with lazy reduction (mul_sub_lazy), and with four
+ * operands (a and b then hold 2n elements, c = a[n + i], d = b[n + i]) 11 fp a·b − c·d
+ * (mul_sub), 12 fp2 a·b − c·d (mul_sub_lazy). */
 g16_status g16_field_op(g16_device* dev, int op, void* out, const void* a, const void* b, int64_t n);
 
 #ifdef __cplusplus

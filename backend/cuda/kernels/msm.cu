@@ -603,6 +603,7 @@ struct field_op_k {
 	void* out;
 	const void* a;
 	const void* b;
+	size_t n; // ops 11 and 12: c = a[n + i], d = b[n + i]
 	G16_HD void operator()(size_t i) const {
 		const fp_t* fa = (const fp_t*)a;
 		const fp_t* fb = (const fp_t*)b;
@@ -628,6 +629,12 @@ struct field_op_k {
 		case 8: {
 			uint32_t z = 0;
 			eo[i] = fp2_t::mul_lazy(ea[i], eb[i], z);
+			break;
+		}
+		case 11: fo[i] = fp_t::mul_sub(fa[i], fb[i], fa[n + i], fb[n + i]); break;
+		case 12: {
+			uint32_t z = 0;
+			eo[i] = fp2_t::mul_sub_lazy(ea[i], eb[i], ea[n + i], eb[n + i], z);
 			break;
 		}
 		}
@@ -738,19 +745,22 @@ extern "C" g16_status g16_host_msm_table(int curve, const void* table, int64_t s
 
 extern "C" g16_status g16_field_op(g16_device* dev, int op, void* out, const void* a, const void* b, int64_t n) {
 	return guard([&] {
-		if (op < 0 || op > 10) fail(G16_INVALID, "field_op: unknown op");
-		size_t el = (op == 4 || op == 5 || op == 8 || op == 10) ? sizeof(fp2_t) : (op == 6 ? sizeof(fr_t) : sizeof(fp_t));
+		if (op < 0 || op > 12) fail(G16_INVALID, "field_op: unknown op");
+		if (n < 0) fail(G16_INVALID, "field_op: negative n");
+		size_t el = (op == 4 || op == 5 || op == 8 || op == 10 || op == 12) ? sizeof(fp2_t)
+		            : (op == 6 ? sizeof(fr_t) : sizeof(fp_t));
+		size_t in = (op == 11 || op == 12) ? 2 * (size_t)n : (size_t)n; // a's and b's elements
 		exec_t ex;
 		if (!dev) {
-			host_copy ha(a, n * el), hb(b ? b : a, n * el), ho(nullptr, n * el);
-			ex.launch((size_t)n, field_op_k{op, ho.p, ha.p, hb.p});
+			host_copy ha(a, in * el), hb(b ? b : a, in * el), ho(nullptr, n * el);
+			ex.launch((size_t)n, field_op_k{op, ho.p, ha.p, hb.p, (size_t)n});
 			std::memcpy(out, ho.p, n * el);
 			return;
 		}
 		dev->use();
 		ex.dev = dev;
 		ex.st = dev->internal;
-		ex.launch((size_t)n, field_op_k{op, out, a, b ? b : a});
+		ex.launch((size_t)n, field_op_k{op, out, a, b ? b : a, (size_t)n});
 		G16_CK(dev->ord, cudaStreamSynchronize(ex.st));
 	});
 }

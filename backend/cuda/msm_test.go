@@ -155,7 +155,8 @@ func edgeCases(rng *mrand.Rand, n int) []edgeCase {
 func TestMSMHost(t *testing.T) {
 	rng := testRand(t)
 	for _, c := range edgeCases(rng, 24) {
-		for _, cfg := range []struct{ w, task, flags int }{{0, 0, 0}, {4, 2, 0}, {5, 3, msmNoTaskSort}, {7, 2, msmNoInline}, {5, 2, msmG1Slots}, {0, 0, msmG1Slots}, {0, 0, msmNoSplit}, {5, 2, msmNoSplit | msmG1Slots}, {4, 2, msmG1Y3Two}, {0, 0, msmG1Y3Two}} {
+		for _, cfg := range []struct{ w, task, flags int }{{0, 0, 0}, {4, 2, 0}, {5, 3, msmNoTaskSort}, {7, 2, msmNoInline}, {5, 2, msmG1Slots}, {0, 0, msmG1Slots}, {0, 0, msmNoSplit}, {5, 2, msmNoSplit | msmG1Slots}, {4, 2, msmG1Y3Two}, {0, 0, msmG1Y3Two},
+			{4, 2, msmG1Paired}, {5, 3, msmG1Prefetch}, {0, 0, msmG1Paired | msmG1Prefetch}, {4, 2, msmG1LB4 | msmG1Paired | msmG1Prefetch}, {0, 0, msmG1LB4 | msmNoSplit | msmG1Paired}} {
 			got, err := hostMSMG1(c.g1, c.scalars, cfg.w, cfg.task, cfg.flags)
 			if err != nil {
 				t.Fatal(err)
@@ -248,7 +249,11 @@ func gpuG2(t testing.TB, b *Backend, p []bls12381.G2Affine, s []fr.Element) bls1
 func TestMSMSmall(t *testing.T) {
 	rng := testRand(t)
 	optSets := [][]Option{nil, {WithMSMWindow(4), withMaxTask(2), withMSMFlags(msmG1Slots | msmG2Karatsuba)}, {WithMSMChunk(7), withMSMFlags(msmNoTaskSort | msmNoInline | msmNoSplit)},
-		{WithMSMWindow(5), withMaxTask(3), withMSMFlags(msmBatchAffine)}, {withMSMFlags(msmG1Y3Two)}}
+		{WithMSMWindow(5), withMaxTask(3), withMSMFlags(msmBatchAffine)}, {withMSMFlags(msmG1Y3Two)},
+		// Every variant of G1's first-level kernel (accum_points_variant).
+		{withMSMFlags(msmG1Paired)}, {withMSMFlags(msmG1Prefetch)}, {WithMSMWindow(5), withMaxTask(3), withMSMFlags(msmG1Paired | msmG1Prefetch)},
+		{withMSMFlags(msmG1LB4)}, {withMSMFlags(msmG1LB4 | msmG1Paired)}, {WithMSMWindow(4), withMaxTask(2), withMSMFlags(msmG1LB4 | msmG1Prefetch)},
+		{withMSMFlags(msmG1LB4 | msmG1Paired | msmG1Prefetch | msmNoSplit)}}
 	n := 300
 	if testing.Short() { // also the size for compute-sanitizer
 		optSets, n = append(optSets[:2:2], optSets[3]), 40

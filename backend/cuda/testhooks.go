@@ -30,6 +30,9 @@ const (
 	msmBatchAffine = C.G16_MSM_BATCH_AFFINE
 	msmG2Karatsuba = C.G16_MSM_G2_KARATSUBA
 	msmG1Y3Two     = C.G16_MSM_G1_Y3_TWO_PRODUCTS
+	msmG1LB4       = C.G16_MSM_G1_LB4
+	msmG1Paired    = C.G16_MSM_G1_PAIRED
+	msmG1Prefetch  = C.G16_MSM_G1_PREFETCH
 )
 
 // withMSMFlags sets g16_msm's flags (tests and tuning).
@@ -52,6 +55,10 @@ const (
 	opFp2MulSubLazy
 	opFpMulSub4      // a·b − c·d, c and d the second halves of a and b
 	opFp2MulSubLazy4 // the same over Fp2, lazily reduced
+	opFpMul2A        // a·b of fp_pair::mul2's (a·b, c·d), c and d as for opFpMulSub4
+	opFpMul2B        // c·d of the same pair
+	opFpSqr2A        // a² of fp_pair::sqr2's (a², b²)
+	opFpSqr2B        // b² of the same pair
 )
 
 // fieldOp computes out[i] = op(a[i], b[i]) on the host (b == nil) or the

@@ -105,6 +105,12 @@ enum {
 	                              instead of the lazily reduced ones (fp2_t::mul_lazy, mul_sub_lazy) */
 	G16_MSM_G1_Y3_TWO_PRODUCTS = 128, /* G1 register kernels, first level: Y3 as two Fp products and a
 	                                     subtraction instead of mont_t::mul_sub's one reduction */
+	G16_MSM_G1_LB4 = 256,      /* G1 register kernels, first level: at least 4 blocks of 128 an SM (at most
+	                              128 registers a thread, the rest spilled) */
+	G16_MSM_G1_PAIRED = 512,   /* G1 register kernels, first level: the addition's independent Fp products
+	                              computed in pairs, rows interleaved (field_pair.cuh, curve_pair.cuh) */
+	G16_MSM_G1_PREFETCH = 1024, /* G1 register kernels, first level: the next point loaded before the
+	                               current one is added */
 };
 
 /* The same pipeline run on the host, one loop iteration per GPU thread, on
@@ -119,7 +125,9 @@ g16_status g16_host_msm(int curve, const void* bases, const void* scalars, int64
  * 6 fr from Montgomery, 7 fp sqr, 8 fp2 mul with lazy reduction, 9 fp a·b − b·b with one
  * reduction (mul_sub), 10 fp2 a·b − b·b with lazy reduction (mul_sub_lazy), and with four
  * operands (a and b then hold 2n elements, c = a[n + i], d = b[n + i]) 11 fp a·b − c·d
- * (mul_sub), 12 fp2 a·b − c·d (mul_sub_lazy). */
+ * (mul_sub), 12 fp2 a·b − c·d (mul_sub_lazy), 13 and 14 the first (a·b) and second (c·d) of
+ * fp_pair::mul2's two products; and with two operands again 15 and 16 the first (a²) and second (b²)
+ * of fp_pair::sqr2's two squares. */
 g16_status g16_field_op(g16_device* dev, int op, void* out, const void* a, const void* b, int64_t n);
 
 #ifdef __cplusplus

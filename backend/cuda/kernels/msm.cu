@@ -59,6 +59,7 @@
 // in the accumulation kernel (134 now: 12 warps an SM), and a cheaper
 // reduction (it grows with the 2^(w−1) buckets a window).
 #include "curve.cuh"
+#include "curve_pair.cuh"
 #include "exec.cuh"
 #include "msm_batch_affine.cuh"
 #include "msm_slots.h"
@@ -197,8 +198,10 @@ struct iota_k {
 // Thread i takes task order[i] (the tasks sorted by size, so that the
 // threads of a warp run loops of about the same length), or task i when
 // order is null. INL inlines the addition (G1), MS with Y3 from mul_sub
-// (xyzz_t::add_affine_inl).
-template <class F, bool INL, bool MS = true>
+// (xyzz_t::add_affine_inl); PAIR (G1) with its independent products paired
+// (curve_pair.cuh); PREF loads the next point before adding the current one,
+// so that the gather's latency overlaps the addition.
+template <class F, bool INL, bool MS = true, bool PAIR = false, bool PREF = false>
 struct accum_points_k {
 	const affine_t<F>* bases;
 	const uint32_t* refs;
@@ -206,18 +209,39 @@ struct accum_points_k {
 	const uint32_t* task_count;
 	const uint32_t* order;
 	xyzz_t<F>* out;
+
+	G16_HD static void add(xyzz_t<F>& acc, affine_t<F> p, uint32_t ref) {
+		if (ref >> 31) p.y = p.y.neg();
+		if constexpr (PAIR && std::is_same<F, fp_t>::value)
+			add_affine_pair(acc, p);
+		else if constexpr (INL)
+			acc.template add_affine_inl<MS>(p);
+		else
+			acc.add_affine(p);
+	}
+
 	G16_HD void operator()(size_t i) const {
 		size_t t = order ? order[i] : i;
 		xyzz_t<F> acc = xyzz_t<F>::inf();
 		uint32_t s = task_start[t], e = s + task_count[t];
-		for (uint32_t q = s; q < e; q++) {
-			uint32_t ref = refs[q];
-			affine_t<F> p = bases[ref & 0x7fffffffu];
-			if (ref >> 31) p.y = p.y.neg();
-			if constexpr (INL)
-				acc.template add_affine_inl<MS>(p);
-			else
-				acc.add_affine(p);
+		if constexpr (PREF) {
+			if (s < e) {
+				uint32_t ref = refs[s];
+				affine_t<F> p = bases[ref & 0x7fffffffu];
+				for (uint32_t q = s + 1; q < e; q++) {
+					uint32_t nref = refs[q];
+					affine_t<F> np = bases[nref & 0x7fffffffu];
+					add(acc, p, ref);
+					p = np;
+					ref = nref;
+				}
+				add(acc, p, ref);
+			}
+		} else {
+			for (uint32_t q = s; q < e; q++) {
+				uint32_t ref = refs[q];
+				add(acc, bases[ref & 0x7fffffffu], ref);
+			}
 		}
 		out[t] = acc;
 	}
@@ -322,6 +346,47 @@ kernel_set kernels_for(int flags) {
 	return (flags & G16_MSM_G1_SLOTS) ? SLOT_KERNELS : REGISTER_KERNELS;
 }
 
+// launch_regs launches G1's first-level kernel k over n threads in blocks of
+// 128, M = 0: kernel_of's bounds (up to 255 registers); M > 0: at least M
+// blocks an SM (at most 65536/(128·M) registers, the rest spilled).
+template <int M, class K>
+void launch_regs(exec_t& ex, size_t n, const K& k) {
+	if (M == 0 || ex.host() || n == 0) {
+		ex.launch(n, k, 128);
+		return;
+	}
+	size_t grid = (n + 127) / 128;
+	kernel_lb<K, 128, M><<<(unsigned)grid, 128, 0, ex.st>>>(k, n);
+	G16_CK(ex.ord(), cudaGetLastError());
+}
+
+// accum_points_variant runs G1's first level with the variant flags asks
+// for: G16_MSM_G1_PAIRED, G16_MSM_G1_PREFETCH, G16_MSM_G1_LB4.
+template <bool PAIR, bool PREF>
+void accum_points_bounded(exec_t& ex, int flags, size_t total, const g1_affine_t* bases, const uint32_t* refs,
+                          const uint32_t* task_start, const uint32_t* task_count, const uint32_t* ord,
+                          g1_xyzz_t* out) {
+	accum_points_k<fp_t, true, true, PAIR, PREF> k{bases, refs, task_start, task_count, ord, out};
+	if (flags & G16_MSM_G1_LB4)
+		launch_regs<4>(ex, total, k);
+	else
+		launch_regs<0>(ex, total, k);
+}
+
+inline void accum_points_variant(exec_t& ex, int flags, size_t total, const g1_affine_t* bases,
+                                 const uint32_t* refs, const uint32_t* task_start, const uint32_t* task_count,
+                                 const uint32_t* ord, g1_xyzz_t* out) {
+	bool pair = flags & G16_MSM_G1_PAIRED, pref = flags & G16_MSM_G1_PREFETCH;
+	if (pair && pref)
+		accum_points_bounded<true, true>(ex, flags, total, bases, refs, task_start, task_count, ord, out);
+	else if (pair)
+		accum_points_bounded<true, false>(ex, flags, total, bases, refs, task_start, task_count, ord, out);
+	else if (pref)
+		accum_points_bounded<false, true>(ex, flags, total, bases, refs, task_start, task_count, ord, out);
+	else
+		accum_points_bounded<false, false>(ex, flags, total, bases, refs, task_start, task_count, ord, out);
+}
+
 // accum_level runs one level of accumulate: the points of each task at
 // level 0, the partial sums in (the previous level's) after it.
 template <class F>
@@ -347,6 +412,8 @@ void accum_level(exec_t& ex, kernel_set ks, int level, int flags, size_t total, 
 			          128);
 		} else if (level > 0) {
 			ex.launch(total, accum_sums_k<F>{in, task_start, task_count, ord, out}, 128);
+		} else if (flags & (G16_MSM_G1_LB4 | G16_MSM_G1_PAIRED | G16_MSM_G1_PREFETCH)) {
+			accum_points_variant(ex, flags, total, bases, refs, task_start, task_count, ord, out);
 		} else if (flags & G16_MSM_G1_Y3_TWO_PRODUCTS) {
 			ex.launch(total, accum_points_k<F, true, false>{bases, refs, task_start, task_count, ord, out}, 128);
 		} else if (flags & G16_MSM_NO_INLINE) {
@@ -603,7 +670,7 @@ struct field_op_k {
 	void* out;
 	const void* a;
 	const void* b;
-	size_t n; // ops 11 and 12: c = a[n + i], d = b[n + i]
+	size_t n; // ops 11 to 14: c = a[n + i], d = b[n + i]
 	G16_HD void operator()(size_t i) const {
 		const fp_t* fa = (const fp_t*)a;
 		const fp_t* fb = (const fp_t*)b;
@@ -635,6 +702,20 @@ struct field_op_k {
 		case 12: {
 			uint32_t z = 0;
 			eo[i] = fp2_t::mul_sub_lazy(ea[i], eb[i], ea[n + i], eb[n + i], z);
+			break;
+		}
+		case 13:
+		case 14: {
+			fp_t r, s;
+			fp_pair::mul2(r, s, fa[i], fb[i], fa[n + i], fb[n + i]);
+			fo[i] = op == 13 ? r : s;
+			break;
+		}
+		case 15:
+		case 16: {
+			fp_t r, s;
+			fp_pair::sqr2(r, s, fa[i], fb[i]);
+			fo[i] = op == 15 ? r : s;
 			break;
 		}
 		}
@@ -745,11 +826,11 @@ extern "C" g16_status g16_host_msm_table(int curve, const void* table, int64_t s
 
 extern "C" g16_status g16_field_op(g16_device* dev, int op, void* out, const void* a, const void* b, int64_t n) {
 	return guard([&] {
-		if (op < 0 || op > 12) fail(G16_INVALID, "field_op: unknown op");
+		if (op < 0 || op > 16) fail(G16_INVALID, "field_op: unknown op");
 		if (n < 0) fail(G16_INVALID, "field_op: negative n");
 		size_t el = (op == 4 || op == 5 || op == 8 || op == 10 || op == 12) ? sizeof(fp2_t)
 		            : (op == 6 ? sizeof(fr_t) : sizeof(fp_t));
-		size_t in = (op == 11 || op == 12) ? 2 * (size_t)n : (size_t)n; // a's and b's elements
+		size_t in = (op >= 11 && op <= 14) ? 2 * (size_t)n : (size_t)n; // a's and b's elements
 		exec_t ex;
 		if (!dev) {
 			host_copy ha(a, in * el), hb(b ? b : a, in * el), ho(nullptr, n * el);

@@ -27,6 +27,19 @@ type deviceKey struct {
 	slots [2]streamSlot            // a streamed key's window
 
 	commit *commitKey // the BSB22 commitment bases (commit.go); nil without commitments
+
+	// dev is the device itself, which the backend a partition's compute
+	// is given may wrap (the scheduler's view of it).
+	dev backend.Backend
+}
+
+// queues is the backend to make dev's urgent queues from: dev, when it
+// makes them, else the device itself (a wrapper may hide that it does).
+func (k *deviceKey) queues(dev backend.Backend) backend.Backend {
+	if _, ok := dev.(backend.UrgentQueuer); ok || k.dev == nil {
+		return dev
+	}
+	return k.dev
 }
 
 // keyBytes is what uploadKey allocates for pk.
@@ -69,13 +82,18 @@ func loadKey(dev, tdev backend.Backend, q backend.Queue, pk *gnarkgroth16.Provin
 		alloc = func(bytes int64) (backend.Buffer, error) { return dev.Alloc(q, bytes) }
 	}
 	if pl.chunk > 0 {
-		return newStreamKey(dev, q, pk, pl, alloc)
+		k, err := newStreamKey(dev, q, pk, pl, alloc)
+		if err != nil {
+			return nil, err
+		}
+		k.dev = tdev
+		return k, nil
 	}
 	k, err := uploadKey(dev, q, pk, alloc)
 	if err != nil {
 		return nil, err
 	}
-	k.plan = pl
+	k.plan, k.dev = pl, tdev
 	if err := buildTables(tdev, q, k, pl); err != nil {
 		return nil, errors.Join(err, k.free(dev, q))
 	}

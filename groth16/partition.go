@@ -8,6 +8,7 @@ import (
 	"hash"
 	"io"
 	"math/big"
+	"slices"
 	"sync"
 	"time"
 
@@ -394,22 +395,26 @@ func (t *partition) release() {
 }
 
 // compute runs the device work: h from a, b and c (seven NTTs and the
-// quotient step, h left bit-reversed in bufs[bufA]) on q, then the Z MSM
-// over h, and the MSMs over the wire values (A and B in G1, B in G2, K),
-// each on its own queue. pending lists buffers still to upload (a, b and c
-// when Prove did not stage them); q uploads them before H.
+// quotient step, h left bit-reversed in bufs[bufA]), then the Z MSM over
+// h, and the MSMs over the wire values (A and B in G1, B in G2, K), each on
+// its own queue. pending lists buffers still to upload (all of them when
+// Prove did not stage them); q uploads them, one at a time.
 //
-// On a GPU the wire MSMs need nothing from H, so they start at once and
-// hide the upload of a, b, c and H behind them. On a host-bound backend
-// (the CPU backend) that would only make them compete for the cores, so H
-// runs first and the five MSMs after it: side by side, as gnark's prover
-// runs them, when the backend says their host scratch (gnark-crypto's
-// buckets and scalar digits, the compacted points) fits in the host's
-// memory, else one at a time, each on all the backend's cores
+// On a GPU the wire MSMs need nothing from H, so each starts as soon as
+// its wire values are on the device (the G2 one, the longest, first),
+// while the next vector uploads; a, b and c go up last, and H and then Z
+// run on a queue of the highest priority (backend.NewUrgentQueue), so that
+// the device schedules them beside the long MSM kernels already queued
+// rather than behind them, and Z does not start last. On a host-bound
+// backend (the CPU backend) that would only make them compete for the
+// cores, so H runs first and the five MSMs after it: side by side, as
+// gnark's prover runs them, when the backend says their host scratch
+// (gnark-crypto's buckets and scalar digits, the compacted points) fits in
+// the host's memory, else one at a time, each on all the backend's cores
 // (hostsched.go). When key's plan says the MSMs' scratch does not fit side
-// by side, H runs first and the MSMs one at a time; when it streams the key, so do
-// they, each through the stream window (computeStreamed). compute returns
-// only when every MSM has finished.
+// by side, H runs first and the MSMs one at a time; when it streams the
+// key, so do they, each through the stream window (computeStreamed).
+// compute returns only when every MSM has finished.
 func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey, bufs []backend.Buffer, pending []int) error {
 	p := t.p
 	if len(bufs) != nbBuffers {
@@ -418,9 +423,26 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 	fail := func(stage string, err error) error {
 		return fmt.Errorf("groth16: partition %d: %s on %s: %w", t.index, stage, dev, err)
 	}
-	computeH := func() error {
-		if len(pending) > 0 {
-			if err := t.upload(dev, q, bufs, pending); err != nil {
+	// left are the buffers not uploaded yet; put uploads those of which
+	// that are left, on q.
+	left := append([]int(nil), pending...)
+	put := func(which []int) error {
+		var now []int
+		for _, i := range which {
+			if j := slices.Index(left, i); j >= 0 {
+				now = append(now, i)
+				left = slices.Delete(left, j, j+1)
+			}
+		}
+		if len(now) == 0 {
+			return nil
+		}
+		return t.upload(dev, q, bufs, now)
+	}
+	// computeH uploads what is left, then computes h on hq (nil: q).
+	computeH := func(hq backend.Queue) error {
+		if len(left) > 0 {
+			if err := put(slices.Clone(left)); err != nil {
 				return err
 			}
 			// A proof given pending uploads is not retried elsewhere
@@ -429,22 +451,28 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 			// on the device.
 			t.a, t.b, t.c = nil, nil, nil
 		}
+		if hq == nil {
+			hq = q
+		} else if err := q.Wait(); err != nil {
+			// What q staged must be on the device before hq reads it.
+			return fail("H", err)
+		}
 		start := time.Now()
 		for _, x := range evalBuffers {
-			if err := dev.NTT(q, bufs[x], backend.NTTSpec{LogN: p.logN, Inverse: true, Order: backend.DIF}); err != nil {
+			if err := dev.NTT(hq, bufs[x], backend.NTTSpec{LogN: p.logN, Inverse: true, Order: backend.DIF}); err != nil {
 				return fail("NTT", err)
 			}
-			if err := dev.NTT(q, bufs[x], backend.NTTSpec{LogN: p.logN, Order: backend.DIT, Coset: true, CosetShift: p.shift}); err != nil {
+			if err := dev.NTT(hq, bufs[x], backend.NTTSpec{LogN: p.logN, Order: backend.DIT, Coset: true, CosetShift: p.shift}); err != nil {
 				return fail("NTT", err)
 			}
 		}
-		if err := dev.QuotientStep(q, bufs[bufA], bufs[bufB], bufs[bufC], p.n, p.zInv); err != nil {
+		if err := dev.QuotientStep(hq, bufs[bufA], bufs[bufB], bufs[bufC], p.n, p.zInv); err != nil {
 			return fail("quotient step", err)
 		}
-		if err := dev.NTT(q, bufs[bufA], backend.NTTSpec{LogN: p.logN, Inverse: true, Order: backend.DIF, Coset: true, CosetShift: p.shift}); err != nil {
+		if err := dev.NTT(hq, bufs[bufA], backend.NTTSpec{LogN: p.logN, Inverse: true, Order: backend.DIF, Coset: true, CosetShift: p.shift}); err != nil {
 			return fail("NTT", err)
 		}
-		if err := q.Wait(); err != nil {
+		if err := hq.Wait(); err != nil {
 			return fail("H", err)
 		}
 		t.times.H = time.Since(start)
@@ -460,7 +488,7 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 		}
 	}
 	if key.plan.chunk > 0 {
-		return t.computeStreamed(dev, q, key, bufs, computeH)
+		return t.computeStreamed(dev, q, key, bufs, func() error { return computeH(nil) })
 	}
 	msmZ := func(q backend.Queue) error {
 		return dev.MSMG1(q, &t.msmZ, key.g1, key.offZ, bufs[bufA], p.n-1)
@@ -469,36 +497,43 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 	// run one at a time (their scratch would not fit side by side).
 	hFirst := backend.IsHostBound(dev) || key.plan.serial
 	if hFirst {
-		if err := computeH(); err != nil {
+		if err := computeH(nil); err != nil {
 			return err
 		}
 	}
 
-	// The MSMs side by side (the G2 one, the longest, first).
-	msmStart := time.Now()
+	// The MSMs side by side (the G2 one, the longest, first), each with
+	// the buffer of wire values it reads.
+	wiresB := bufWB
+	if t.sharedAB {
+		wiresB = bufWA
+	}
 	type msm struct {
-		name string
-		took *time.Duration
-		run  func(q backend.Queue) error
+		name  string
+		took  *time.Duration
+		wires int
+		run   func(q backend.Queue) error
 	}
 	msms := []msm{
-		{"MSM B2", &t.times.MSMB2, func(q backend.Queue) error {
+		{"MSM B2", &t.times.MSMB2, wiresB, func(q backend.Queue) error {
 			return dev.MSMG2(q, &t.msmB2, key.g2, 0, t.wiresB(bufs), key.nbB)
 		}},
-		{"MSM K", &t.times.MSMK, func(q backend.Queue) error {
-			return dev.MSMG1(q, &t.msmK, key.g1, key.offK, bufs[bufWK], key.nbK)
+		{"MSM B1", &t.times.MSMB1, wiresB, func(q backend.Queue) error {
+			return dev.MSMG1(q, &t.msmB1, key.g1, key.offB, t.wiresB(bufs), key.nbB)
 		}},
-		{"MSM A", &t.times.MSMA, func(q backend.Queue) error {
+		{"MSM A", &t.times.MSMA, bufWA, func(q backend.Queue) error {
 			return dev.MSMG1(q, &t.msmA, key.g1, key.offA, bufs[bufWA], key.nbA)
 		}},
-		{"MSM B1", &t.times.MSMB1, func(q backend.Queue) error {
-			return dev.MSMG1(q, &t.msmB1, key.g1, key.offB, t.wiresB(bufs), key.nbB)
+		{"MSM K", &t.times.MSMK, bufWK, func(q backend.Queue) error {
+			return dev.MSMG1(q, &t.msmK, key.g1, key.offK, bufs[bufWK], key.nbK)
 		}},
 	}
 	if hFirst {
-		msms = append(msms, msm{"MSM Z", &t.times.MSMZ, msmZ})
+		msms = append(msms, msm{"MSM Z", &t.times.MSMZ, -1, msmZ})
 	}
+	var msmStart time.Time
 	if serial {
+		msmStart = time.Now()
 		for _, m := range msms {
 			s := time.Now()
 			err := m.run(q)
@@ -512,8 +547,18 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 	}
 	errs := make([]error, len(msms)+1)
 	var wg sync.WaitGroup
+	var upErr error
+	msmStart = time.Now()
 	for i := range msms {
 		m := &msms[i]
+		if upErr = put([]int{m.wires}); upErr != nil {
+			// The MSMs started still run; none after them.
+			errs[i] = upErr
+			break
+		}
+		if i == 0 {
+			msmStart = time.Now()
+		}
 		qi, err := dev.NewQueue()
 		if err != nil {
 			errs[i] = fail(m.name, err)
@@ -534,29 +579,29 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 		}()
 	}
 
-	// On a GPU: h on q, then the Z MSM, beside the wire MSMs.
-	if !hFirst {
+	// On a GPU: h, then the Z MSM, beside the wire MSMs, on an urgent
+	// queue of its own (a failed MSM must not leave its error on q, which
+	// the caller waits for).
+	if !hFirst && upErr == nil {
 		errs[len(msms)] = func() error {
-			if err := computeH(); err != nil {
-				return err
-			}
-			msms = append(msms, msm{"MSM Z", &t.times.MSMZ, msmZ})
-			// On a queue of its own (H is done): a failed MSM must not
-			// leave its error on q, which the caller waits for.
-			qz, err := dev.NewQueue()
+			hq, err := backend.NewUrgentQueue(key.queues(dev))
 			if err != nil {
-				return fail("MSM Z", err)
+				return fail("H", err)
 			}
-			s := time.Now()
-			err = msmZ(qz)
-			if cerr := qz.Close(); err == nil {
-				err = cerr
+			err = computeH(hq)
+			if err == nil {
+				msms = append(msms, msm{"MSM Z", &t.times.MSMZ, -1, msmZ})
+				s := time.Now()
+				err = msmZ(hq)
+				t.times.MSMZ = time.Since(s)
+				if err != nil {
+					err = fail("MSM Z", err)
+				}
 			}
-			t.times.MSMZ = time.Since(s)
-			if err != nil {
-				return fail("MSM Z", err)
+			if cerr := hq.Close(); err == nil && cerr != nil {
+				err = fail("H", cerr)
 			}
-			return nil
+			return err
 		}()
 	}
 	wg.Wait()

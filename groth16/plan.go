@@ -2,6 +2,8 @@ package groth16
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16/bls12-381"
 
@@ -28,17 +30,61 @@ type plan struct {
 	// drawn: the resident bases were drawn on the device from a
 	// BaseSource (NewDeviceKeyFrom); the host holds no copy.
 	drawn bool
-	// copies > 1: the resident bases have tables of that many copies of
-	// precomputed multiples (tables.go), tableBytes of them (in bytes).
-	copies     int
+	// copies[m] > 1: the bases of MSM m (msmA … msmB2) have a table of
+	// that many copies of precomputed multiples (tables.go); tableBytes is
+	// their sum (in bytes).
+	copies     [nbKeyMSMs]int
 	tableBytes int64
 }
 
 func (pl plan) String() string {
-	if pl.copies > 1 {
-		return fmt.Sprintf("%s; tables of %d copies of the bases (%d MiB)", pl.layout(), pl.copies, pl.tableBytes>>20)
+	if pl.tableBytes > 0 {
+		return fmt.Sprintf("%s; tables of %s (%d MiB)", pl.layout(), pl.tablesLine(), pl.tableBytes>>20)
 	}
 	return pl.layout()
+}
+
+// tablesLine says how many copies each MSM's table has: "12 copies for
+// B2, 4 for A, B1, K and Z", the largest count first.
+func (pl plan) tablesLine() string {
+	counts := map[int][]string{}
+	var order []int
+	for i, c := range pl.copies {
+		if c < 2 {
+			c = 0
+		}
+		if counts[c] == nil {
+			order = append(order, c)
+		}
+		counts[c] = append(counts[c], keyMSMNames[i])
+	}
+	slices.SortFunc(order, func(a, b int) int { return b - a })
+	var parts []string
+	for i, c := range order {
+		names := counts[c]
+		list := strings.Join(names, ", ")
+		if len(names) > 1 {
+			list = strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+		}
+		switch {
+		case c == 0:
+			parts = append(parts, "none for "+list)
+		case i == 0:
+			parts = append(parts, fmt.Sprintf("%d copies for %s", c, list))
+		default:
+			parts = append(parts, fmt.Sprintf("%d for %s", c, list))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// maxCopies is the most copies of any MSM's table (0: no tables).
+func (pl plan) maxCopies() int {
+	m := 0
+	for _, c := range pl.copies {
+		m = max(m, c)
+	}
+	return m
 }
 
 // layout is String without the tables.

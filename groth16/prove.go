@@ -74,18 +74,16 @@ func (pr *Prover) proveOnDevice(ctx context.Context, d *proverDevice, t *partiti
 		}
 		bufs = append(bufs, b)
 	}
-	// The wire values go up first, so that their MSMs can start while a, b
-	// and c go up and H runs; with a streamed key they stream with the
-	// bases.
-	if !streamed {
-		if err := t.upload(dev, q, bufs, wireBuffers); err != nil {
-			return err
-		}
+	// compute uploads the buffers, each wire vector just before its MSMs
+	// start; with a streamed key the wire values stream with the bases.
+	pending := allBuffers
+	if streamed {
+		pending = evalBuffers
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	err = t.compute(dev, q, key, bufs, evalBuffers)
+	err = t.compute(dev, q, key, bufs, pending)
 	t.release()
 	return err
 }

@@ -98,7 +98,7 @@ func NewDeviceKeyFrom(dev backend.Backend, pk gnarkapi.ProvingKey, src BaseSourc
 	if err != nil {
 		return nil, errors.Join(err, q.Close())
 	}
-	k.plan = pl
+	k.plan, k.dev = pl, dev
 	if err := fillFromSource(dev, q, k, src); err != nil {
 		return nil, errors.Join(err, k.free(dev, q), q.Close())
 	}

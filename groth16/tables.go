@@ -10,12 +10,14 @@ import (
 
 // Tables of precomputed multiples of a resident key's bases: a backend
 // that offers them (the cuda backend's PrecomputeBases) keeps c copies of
-// each of the five MSMs' bases, copy q holding 2^(w·q)·P, and its MSMs over
-// those bases reduce ⌈nw/c⌉ bucket sets instead of nw. The plan takes the
-// most copies of tableCopies whose tables, and the MSMs' scratch over them
-// beyond the plain scratch, take at most half the room the plain plan
-// leaves in the budget the pool uses (the other half stays free for other
-// provers and keys on the device); none when no count fits.
+// an MSM's bases, copy q holding 2^(w·q)·P, and an MSM over those bases
+// reduces ⌈nw/c⌉ bucket sets instead of nw. Each of the five MSMs gets its
+// own count (none, or one of tableCopies): the plan takes the counts whose
+// modelled MSM time (the backend's TableCost), summed over the five, is
+// least, among those whose tables, and the MSMs' scratch over them beyond
+// the plain scratch, fit in the room the plain plan leaves in the budget
+// less one more partition's buffers (room for the scheduler to stage the
+// next partition beside the running one); none when nothing fits.
 
 // baseTables is a backend with tables of precomputed multiples of bases.
 type baseTables interface {
@@ -30,7 +32,13 @@ type tableScratcher interface {
 	TableScratch(k backend.Kernel, n, copies int) int64
 }
 
-// tableCopies are the copy counts a plan tries, most first.
+// tableCoster models an MSM's time over such a table (copies 1: none), in
+// units common to the kernels.
+type tableCoster interface {
+	TableCost(k backend.Kernel, n, copies int) float64
+}
+
+// tableCopies are the copy counts an MSM's table may have.
 var tableCopies = []int{12, 8, 6, 4, 3, 2}
 
 // keyMSM is one MSM of a resident key: its kernel and points.
@@ -39,14 +47,41 @@ type keyMSM struct {
 	n int
 }
 
-// keyMSMs lists the five MSMs of a resident key.
+// The five MSMs of a resident key, in keyMSMs' order.
+const (
+	msmA = iota
+	msmB1
+	msmK
+	msmZ
+	msmB2
+	nbKeyMSMs
+)
+
+// keyMSMNames names the MSMs in the plan line.
+var keyMSMNames = [nbKeyMSMs]string{"A", "B1", "K", "Z", "B2"}
+
+// keyMSMs lists the five MSMs of a resident key: A, B₁, K, Z in G1, B₂ in
+// G2.
 func keyMSMs(pk *gnarkgroth16.ProvingKey) []keyMSM {
 	g1, g2 := msmLengths(pk)
-	r := make([]keyMSM, 0, 5)
+	r := make([]keyMSM, 0, nbKeyMSMs)
 	for _, n := range g1 {
 		r = append(r, keyMSM{backend.KernelMSMG1, n})
 	}
 	return append(r, keyMSM{backend.KernelMSMG2, g2})
+}
+
+// tableBytes is the device memory of a table of copies copies of m's
+// bases (none below 2 copies).
+func (m keyMSM) tableBytes(copies int) int64 {
+	if copies < 2 {
+		return 0
+	}
+	size := backend.G1AffineBytes
+	if m.k == backend.KernelMSMG2 {
+		size = backend.G2AffineBytes
+	}
+	return int64(copies) * int64(m.n) * size
 }
 
 // tablesBytes is the device memory of copies copies of pk's five MSMs'
@@ -54,21 +89,25 @@ func keyMSMs(pk *gnarkgroth16.ProvingKey) []keyMSM {
 func tablesBytes(pk *gnarkgroth16.ProvingKey, copies int) int64 {
 	var b int64
 	for _, m := range keyMSMs(pk) {
-		size := backend.G1AffineBytes
-		if m.k == backend.KernelMSMG2 {
-			size = backend.G2AffineBytes
-		}
-		b += int64(copies) * int64(m.n) * size
+		b += m.tableBytes(copies)
 	}
 	return b
 }
 
+// tableChoice is one MSM's option: copies (1: no table), its table's
+// bytes, its scratch and its modelled time.
+type tableChoice struct {
+	copies  int
+	bytes   int64
+	scratch int64
+	cost    float64
+}
+
 // withTables returns pl, a resident plan whose key, one partition's
-// buffers (set), scratch and commitment scratch fit budget, with the most
-// copies of tableCopies whose tables and growth of the scratch take at
-// most half the room left; pl itself when dev has no tables or none fits.
-// budget ≤ 0 (unlimited) takes the device's capacity, and no tables when
-// it reports none.
+// buffers (set), scratch and commitment scratch fit budget, with the
+// tables of least modelled time that fit the room left less another set;
+// pl itself when dev has no tables or none fits. budget ≤ 0 (unlimited)
+// takes the device's capacity, and no tables when it reports none.
 func withTables(dev backend.Backend, pk *gnarkgroth16.ProvingKey, pl plan, set, commit, budget int64) plan {
 	if pl.chunk > 0 {
 		return pl
@@ -80,45 +119,87 @@ func withTables(dev backend.Backend, pk *gnarkgroth16.ProvingKey, pl plan, set, 
 	if !ok {
 		return pl
 	}
+	tc, ok := dev.(tableCoster)
+	if !ok {
+		return pl
+	}
 	if budget <= 0 {
 		budget = dev.Memory().Capacity
 		if budget <= 0 {
 			return pl
 		}
 	}
-	room := (budget - (pl.bytes + set + pl.scratch)) / 2
+	room := budget - (pl.bytes + set + pl.scratch) - set
 	if room <= 0 {
 		return pl
 	}
 	msms := keyMSMs(pk)
-	longest := 0
-	for _, m := range msms {
-		longest = max(longest, m.n)
-	}
-	for _, c := range tableCopies {
-		if int64(c)*int64(longest) >= 1<<31 {
+	choices := make([][]tableChoice, len(msms))
+	for i, m := range msms {
+		if m.n == 0 {
+			choices[i] = []tableChoice{{copies: 1}}
 			continue
 		}
-		var sum, peak int64
-		for _, m := range msms {
-			if m.n == 0 {
+		plain := dev.Scratch(m.k, m.n)
+		choices[i] = []tableChoice{{copies: 1, scratch: plain, cost: tc.TableCost(m.k, m.n, 1)}}
+		for _, c := range tableCopies {
+			if int64(c)*int64(m.n) >= 1<<31 {
 				continue
 			}
-			s := max(dev.Scratch(m.k, m.n), ts.TableScratch(m.k, m.n, c))
-			sum += s
-			peak = max(peak, s)
+			choices[i] = append(choices[i], tableChoice{c, m.tableBytes(c), max(plain, ts.TableScratch(m.k, m.n, c)), tc.TableCost(m.k, m.n, c)})
+		}
+	}
+	// Every combination (at most 7⁵): the least total cost that fits, the
+	// fewest bytes among equal costs.
+	var best [nbKeyMSMs]tableChoice
+	bestCost, bestBytes, found := 0.0, int64(0), false
+	var pick [nbKeyMSMs]tableChoice
+	var walk func(i int)
+	walk = func(i int) {
+		if i < len(msms) {
+			for _, c := range choices[i] {
+				pick[i] = c
+				walk(i + 1)
+			}
+			return
+		}
+		var tb, sum, peak int64
+		cost := 0.0
+		for _, c := range pick {
+			tb += c.bytes
+			sum += c.scratch
+			peak = max(peak, c.scratch)
+			cost += c.cost
 		}
 		scratch := sum
 		if pl.serial {
 			scratch = peak
 		}
-		tb := tablesBytes(pk, c)
-		if tb+scratch+commit-pl.scratch <= room {
-			pl.copies, pl.tableBytes = c, tb
-			pl.bytes += tb
-			pl.scratch = scratch + commit
-			return pl
+		if tb == 0 || tb+scratch+commit-pl.scratch > room {
+			return
 		}
+		if !found || cost < bestCost || (cost == bestCost && tb < bestBytes) {
+			best, bestCost, bestBytes, found = pick, cost, tb, true
+		}
+	}
+	walk(0)
+	if !found {
+		return pl
+	}
+	var sum, peak int64
+	for i, c := range best {
+		if c.copies > 1 {
+			pl.copies[i] = c.copies
+		}
+		sum += c.scratch
+		peak = max(peak, c.scratch)
+	}
+	pl.tableBytes = bestBytes
+	pl.bytes += bestBytes
+	if pl.serial {
+		pl.scratch = peak + commit
+	} else {
+		pl.scratch = sum + commit
 	}
 	return pl
 }
@@ -127,29 +208,29 @@ func withTables(dev backend.Backend, pk *gnarkgroth16.ProvingKey, pl plan, set, 
 // tdev (the device itself: dev in loadKey may wrap it), ordered on q, and
 // waits for them.
 func buildTables(tdev backend.Backend, q backend.Queue, k *deviceKey, pl plan) error {
-	if pl.copies < 2 {
+	if pl.tableBytes == 0 {
 		return nil
 	}
 	bt, ok := tdev.(baseTables)
 	if !ok {
 		return fmt.Errorf("groth16: proving key on %s: the plan has tables of precomputed bases and the device makes none", tdev)
 	}
-	for _, t := range []struct {
+	for i, t := range [nbKeyMSMs]struct {
 		buf backend.Buffer
 		off int64
 		n   int
 		k   backend.Kernel
 	}{
-		{k.g1, k.offA, k.nbA, backend.KernelMSMG1},
-		{k.g1, k.offB, k.nbB, backend.KernelMSMG1},
-		{k.g1, k.offK, k.nbK, backend.KernelMSMG1},
-		{k.g1, k.offZ, k.nbZ, backend.KernelMSMG1},
-		{k.g2, 0, len(k.pk.G2.B), backend.KernelMSMG2},
+		msmA:  {k.g1, k.offA, k.nbA, backend.KernelMSMG1},
+		msmB1: {k.g1, k.offB, k.nbB, backend.KernelMSMG1},
+		msmK:  {k.g1, k.offK, k.nbK, backend.KernelMSMG1},
+		msmZ:  {k.g1, k.offZ, k.nbZ, backend.KernelMSMG1},
+		msmB2: {k.g2, 0, len(k.pk.G2.B), backend.KernelMSMG2},
 	} {
-		if t.n == 0 {
+		if t.n == 0 || pl.copies[i] < 2 {
 			continue
 		}
-		if err := bt.PrecomputeBases(q, t.buf, t.off, t.n, t.k, pl.copies, 0); err != nil {
+		if err := bt.PrecomputeBases(q, t.buf, t.off, t.n, t.k, pl.copies[i], 0); err != nil {
 			return fmt.Errorf("groth16: proving key tables on %s: %w", tdev, err)
 		}
 	}

@@ -14,11 +14,12 @@ import (
 	"github.com/g16prover/g16/internal/synth"
 )
 
-// TestTablesPlanCUDA: the plan gives a resident key the most copies of
-// tables that take at most half the room its plain plan leaves in the
-// budget, with the scratch over the tables (none at the plain plan's own
-// need), and a proof with tables has the bytes of a proof without them, on
-// the same randomness.
+// TestTablesPlanCUDA: the plan gives a resident key tables that, with the
+// scratch over them, fit in the room its plain plan leaves in the budget
+// beside another partition's buffers (none at the plain plan's own need),
+// more of them as the budget grows, 12 copies when room is no limit; and a
+// proof with tables has the bytes of a proof without them, on the same
+// randomness.
 func TestTablesPlanCUDA(t *testing.T) {
 	gpu, err := cuda.New(0)
 	if err != nil {
@@ -43,8 +44,8 @@ func TestTablesPlanCUDA(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pl.copies != 0 || strings.Contains(pl.String(), "tables") {
-		t.Errorf("budget %d (the plain plan's need): plan %q with %d copies", need, pl, pl.copies)
+	if pl.tableBytes != 0 || strings.Contains(pl.String(), "tables") {
+		t.Errorf("budget %d (the plain plan's need): plan %q with %v copies", need, pl, pl.copies)
 	}
 	last := 0
 	for i := 0; i <= 16; i++ {
@@ -59,16 +60,16 @@ func TestTablesPlanCUDA(t *testing.T) {
 		if pl.serial || pl.chunk > 0 {
 			t.Fatalf("budget %d: plan %q", budget, pl)
 		}
-		if pl.bytes+set+pl.scratch > budget || (pl.copies > 0 && pl.tableBytes > (budget-need)/2) {
+		if pl.bytes+set+pl.scratch > budget || (pl.tableBytes > 0 && pl.bytes+set+pl.scratch+set > budget) {
 			t.Errorf("budget %d: plan %q takes %d", budget, pl, pl.bytes+set+pl.scratch)
 		}
-		if pl.copies < last {
-			t.Errorf("budget %d: %d copies, %d at a smaller budget", budget, pl.copies, last)
+		if pl.tableBytes < int64(last) {
+			t.Errorf("budget %d: %d bytes of tables, %d at a smaller budget", budget, pl.tableBytes, last)
 		}
-		last = pl.copies
+		last = int(pl.tableBytes)
 	}
-	if last != tableCopies[0] {
-		t.Errorf("largest budget: %d copies, want %d", last, tableCopies[0])
+	if pl, _ := choosePlan(gpu, pk, 1<<40); pl.maxCopies() != tableCopies[0] {
+		t.Errorf("largest budget: plan %q, want %d copies", pl, tableCopies[0])
 	}
 
 	// A proof with tables (the device's default budget) and one on a device
@@ -78,8 +79,8 @@ func TestTablesPlanCUDA(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The default budget of a device of L bytes is L less a sixteenth: at
-	// need + tablesBytes(2) the room left is twice too small for 2 copies.
-	small, err := cuda.New(0, cuda.WithMemoryLimit((need+tablesBytes(pk, 2))*16/15))
+	// need + set it leaves no room for tables beside another set.
+	small, err := cuda.New(0, cuda.WithMemoryLimit((need+set)*16/15))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +95,7 @@ func TestTablesPlanCUDA(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if with := strings.Contains(plan, "tables of 12 copies"); with != (i == 0) {
+		if with := strings.Contains(plan, "tables of 12 copies"); with != (i == 0) || (i == 1 && strings.Contains(plan, "tables")) {
 			t.Errorf("device %d: plan %q", i, plan)
 		}
 		var buf bytes.Buffer

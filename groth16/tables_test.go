@@ -11,6 +11,7 @@ import (
 
 	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/backend/cpu"
+	"github.com/g16prover/g16/backend/cuda"
 	"github.com/g16prover/g16/internal/synth"
 )
 
@@ -20,6 +21,7 @@ import (
 // a resident key asks for.
 type tabling struct {
 	backend.Backend
+	cost  func(k backend.Kernel, n, copies int) float64
 	mu    sync.Mutex
 	calls []tableCall
 }
@@ -46,6 +48,14 @@ func (b *tabling) PrecomputeBases(q backend.Queue, bases backend.Buffer, off int
 
 func (b *tabling) TableScratch(k backend.Kernel, n, copies int) int64 { return b.Scratch(k, n) }
 
+// TableCost is the cuda backend's model, or cost when set.
+func (b *tabling) TableCost(k backend.Kernel, n, copies int) float64 {
+	if b.cost != nil {
+		return b.cost(k, n, copies)
+	}
+	return cuda.TableCost(k, n, copies, 0)
+}
+
 // TestTablesPlan: on a backend with tables and room for them, the resident
 // key asks for the most copies of tables over each of its five MSMs'
 // bases, the plan says so, the key's bytes count them, and the proof is
@@ -65,14 +75,14 @@ func TestTablesPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	dev := &tabling{Backend: cpu.MustNew(cpu.WithCapacity(1 << 32))}
-	var plan string
+	var planLine string
 	proof, err := Prove(ccs, gpk, w, WithBackend(dev), WithRandomness(seededReader(11)),
-		WithPhaseTimes(func(_ int, pt PhaseTimes) { plan = pt.Plan }))
+		WithPhaseTimes(func(_ int, pt PhaseTimes) { planLine = pt.Plan }))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "tables of 12 copies"; !strings.Contains(plan, want) {
-		t.Errorf("plan %q, want %q", plan, want)
+	if want := "tables of 12 copies"; !strings.Contains(planLine, want) {
+		t.Errorf("plan %q, want %q", planLine, want)
 	}
 	want := []struct {
 		k backend.Kernel
@@ -110,26 +120,98 @@ func TestTablesPlan(t *testing.T) {
 		t.Errorf("the proof with tables differs from the one without")
 	}
 
-	// The sizing: none at the plain plan's need; c copies when their tables
-	// take half the room left.
+	// The sizing: none at the plain plan's need (and up to another set of
+	// buffers beyond it); beyond, tables within the room, whose modelled
+	// cost does not grow with the budget, each MSM's the cheapest of its
+	// choices when room is no limit.
 	set := setBytes(pk, false)
 	commit := commitScratch(dev, pk)
 	sum, _ := msmScratch(dev, pk, 0)
 	need := keyBytes(pk) + set + sum + commit
-	for _, c := range []struct {
-		budget int64
-		copies int
-	}{{need, 0}, {need + 2*tablesBytes(pk, 2) - 2, 0}, {need + 2*tablesBytes(pk, 2), 2}, {need + 2*tablesBytes(pk, 6), 6}, {need + 2*tablesBytes(pk, 12), 12}} {
-		pl, err := choosePlan(dev, pk, c.budget)
+	msms := keyMSMs(pk)
+	modelled := func(pl plan) float64 {
+		c := 0.0
+		for i, m := range msms {
+			c += dev.TableCost(m.k, m.n, max(1, pl.copies[i]))
+		}
+		return c
+	}
+	last := 0.0
+	for i, budget := range []int64{need, need + set, need + set + tablesBytes(pk, 2) - 1, need + set + tablesBytes(pk, 2),
+		need + set + tablesBytes(pk, 6), need + set + tablesBytes(pk, 12), 1 << 40} {
+		pl, err := choosePlan(dev, pk, budget)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if pl.copies != c.copies {
-			t.Errorf("budget need%+d: %d copies (%q), want %d", c.budget-need, pl.copies, pl, c.copies)
+		var tb int64
+		for j, m := range msms {
+			tb += m.tableBytes(pl.copies[j])
 		}
-		if c.copies > 0 && (pl.bytes != keyBytes(pk)+tablesBytes(pk, c.copies) || pl.tableBytes != tablesBytes(pk, c.copies)) {
-			t.Errorf("budget need%+d: plan bytes %d, tables %d", c.budget-need, pl.bytes, pl.tableBytes)
+		if tb != pl.tableBytes || pl.bytes != keyBytes(pk)+tb {
+			t.Errorf("budget need%+d: plan %q: tables %d bytes, plan bytes %d, the copies' tables %d", budget-need, pl, pl.tableBytes, pl.bytes, tb)
 		}
+		if i < 2 && tb != 0 {
+			t.Errorf("budget need%+d: plan %q has tables", budget-need, pl)
+		}
+		if pl.bytes+set+pl.scratch+set > budget && tb > 0 {
+			t.Errorf("budget need%+d: plan %q takes %d beside a staged set", budget-need, pl, pl.bytes+set+pl.scratch)
+		}
+		if c := modelled(pl); i > 0 && c > last {
+			t.Errorf("budget need%+d: modelled cost %g, %g at a smaller budget", budget-need, c, last)
+		}
+		last = modelled(pl)
+		if budget == 1<<40 {
+			for j, m := range msms {
+				for _, c := range append([]int{1}, tableCopies...) {
+					if dev.TableCost(m.k, m.n, c) < dev.TableCost(m.k, m.n, max(1, pl.copies[j])) {
+						t.Errorf("unlimited room: %s has %d copies, %d cost less", keyMSMNames[j], pl.copies[j], c)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestTablesByGain: with a model in which the G2 MSM gains most from a
+// table, a budget with room for its 12 copies alone gives it those, and
+// the G1 MSMs none; with room for everything, all have the cheapest.
+func TestTablesByGain(t *testing.T) {
+	ccs, _, err := synth.Compile(synth.Mix, 1<<10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gpk, err := synth.RandomKey(ccs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pk := gpk.(*gnarkgroth16.ProvingKey)
+	// Each copy saves 1% in G1, 10% in G2, of a G2 MSM 3 times a G1's.
+	dev := &tabling{Backend: cpu.MustNew(cpu.WithCapacity(1 << 32)), cost: func(k backend.Kernel, n, copies int) float64 {
+		if k == backend.KernelMSMG2 {
+			return 3 * float64(n) * (1 - 0.05*float64(copies))
+		}
+		return float64(n) * (1 - 0.01*float64(copies))
+	}}
+	set := setBytes(pk, false)
+	sum, _ := msmScratch(dev, pk, 0)
+	need := keyBytes(pk) + set + sum + commitScratch(dev, pk)
+	g2 := keyMSM{backend.KernelMSMG2, len(pk.G2.B)}
+	pl, err := choosePlan(dev, pk, need+set+g2.tableBytes(12))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := [nbKeyMSMs]int{msmB2: 12}; pl.copies != want {
+		t.Errorf("room for B2's 12 copies: plan %q, copies %v, want %v", pl, pl.copies, want)
+	}
+	if want := "tables of 12 copies for B2, none for A, B1, K and Z"; !strings.Contains(pl.String(), want) {
+		t.Errorf("plan %q, want %q", pl, want)
+	}
+	pl, err = choosePlan(dev, pk, 1<<40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := [nbKeyMSMs]int{12, 12, 12, 12, 12}; pl.copies != want {
+		t.Errorf("unlimited room: plan %q, copies %v, want %v", pl, pl.copies, want)
 	}
 }
 

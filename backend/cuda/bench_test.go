@@ -131,7 +131,8 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // gnark-crypto on the host, in one run. G16_MSM_TABLE=1 enables it;
 // G16_TABLE_G1, G16_TABLE_G2 (log sizes), G16_TABLE_CPU_MAX (largest log size
 // run on the CPU), G16_TABLE_SWEEP (window:flags[:task[:copies]] variants
-// tried at the largest G1 size below 2^26; sweepVariants), G16_TABLE_SWEEP2 (the same at the largest G2 size) and
+// tried at the largest G1 size below 2^26, or at G16_TABLE_SWEEP_LOG, one of
+// G16_TABLE_G1's sizes; sweepVariants), G16_TABLE_SWEEP2 (the same at the largest G2 size) and
 // G16_TABLE_01 (log sizes of the 0/1-heavy rows: 90% of the scalars 0 or 1,
 // with the split of the ±1 points and without it; default 20,24 for G1, the
 // G2 sizes up to 2^22 for G2) adjust it.
@@ -211,8 +212,15 @@ func TestMSMTable(t *testing.T) {
 			}, func() { gw.Free(nil, bw) }
 		}, func(m int, sc []fr.Element) bls12381.G1Jac { return refG1(p[:m], sc) },
 			func(a, b bls12381.G1Jac) bool { return a.Equal(&b) })
-		// Variants at the largest size below 2^26 (G16_TABLE_SWEEP).
+		// Variants at the largest size below 2^26, or at the size
+		// G16_TABLE_SWEEP_LOG names among G16_TABLE_G1's (G16_TABLE_SWEEP).
 		kk := largestBelow(g1Logs, 26)
+		if v := benchLogs("G16_TABLE_SWEEP_LOG", ""); len(v) > 0 {
+			if !slices.Contains(g1Logs, v[0]) {
+				t.Fatalf("G16_TABLE_SWEEP_LOG=%d is not among G16_TABLE_G1's sizes %v", v[0], g1Logs)
+			}
+			kk = v[0]
+		}
 		var want bls12381.G1Jac
 		if sweep := os.Getenv("G16_TABLE_SWEEP"); sweep != "" && kk > 0 {
 			if err := g.MSMG1(nil, &want, bb, 0, sb, 1<<kk); err != nil {

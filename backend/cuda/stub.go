@@ -107,5 +107,8 @@ func (b *Backend) PrecomputeBases(backend.Queue, backend.Buffer, int64, int, bac
 // Tables returns nil.
 func (b *Backend) Tables(backend.Buffer) []TableInfo { return nil }
 
+// TableCost returns 0.
+func (b *Backend) TableCost(backend.Kernel, int, int) float64 { return 0 }
+
 // TableScratch returns 0.
 func (b *Backend) TableScratch(backend.Kernel, int, int) int64 { return 0 }

@@ -221,6 +221,19 @@ func (b *Backend) tableWindow(n, copies int) int {
 	return TableWindow(n, copies)
 }
 
+// TableCost is the modelled time in seconds of an MSM of n points of k
+// over a table of copies copies of its bases (1: none) built with w = 0
+// (tableWindow; the package's TableCost).
+func (b *Backend) TableCost(k backend.Kernel, n, copies int) float64 {
+	w := 0
+	if copies > 1 {
+		w = b.tableWindow(n, copies)
+	} else if b.cfg.msmWindow != 0 {
+		w = b.cfg.msmWindow
+	}
+	return TableCost(k, n, copies, w)
+}
+
 // TableScratch is Scratch for an MSM of n points of k over a table of
 // copies copies of its bases built with w = 0 (tableWindow); 0 for another
 // kernel.

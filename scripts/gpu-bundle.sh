@@ -41,7 +41,7 @@ cat >"$out/run.sh" <<RUN
 # MSM benchmarks. Logs go to \$OUT (or ./logs). Run from anywhere inside a
 # copy of the repository (each test binary runs in its package directory, so
 # testdata is found).
-#   run.sh [test|sanitize|bench|table|all]...   (default: all)
+#   run.sh [test|sanitize|bench|table|sha|all]...   (default: all; sha is not in all)
 # Environment: TEST_BINS (names of the test binaries to run, default all), TEST_RUN (regexp, default all tests), TEST_FLAGS (e.g. -test.short),
 # BENCH (regexp, default the MSM, NTT and QuotientStep benchmarks), BENCHTIME (default 3x), plus the
 # G16_* variables of backend/cuda/bench_test.go.
@@ -92,6 +92,12 @@ for mode in \$modes; do
 	table | all)
 		(cd "\$repo/backend/cuda" && G16_MSM_TABLE=1 step "MSM table" table.log \\
 			"\$bin/backend_cuda.test" -test.v -test.timeout 30m -test.run TestMSMTable)
+		;;
+	esac
+	case \$mode in
+	sha)
+		(cd "\$repo/backend/cuda" && G16_MSM_SHA=1 step "MSM sha256 shape" sha.log \\
+			"\$bin/backend_cuda.test" -test.v -test.timeout 10m -test.run TestMSMShaTimed)
 		;;
 	esac
 	case \$mode in

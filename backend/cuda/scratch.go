@@ -2,9 +2,10 @@ package cuda
 
 // The MSM's scratch memory, as kernels/msm.cu's msm_run allocates it for
 // one pass of c points with window w, nw = ⌈255/w⌉ windows, B = 2^(w−1)
-// buckets a window, N = c·nw digit pairs, at most R = min(N, nw·B + 1)
-// nonempty buckets (runs), tasks of at most L points and so at most
-// T = R + N/L + 1 tasks, and XYZZ points of P bytes (192 in G1, 384 in G2):
+// buckets a window, N = c·nw digit pairs, at most R = min(N, nw·B + 1) + 1
+// nonempty runs (the buckets and the ±1 points'), tasks of at most L points
+// and so at most T = R + (N + c)/L + 1 tasks, and XYZZ points of P bytes
+// (192 in G1, 384 in G2):
 //
 //	keys, refs and their sorted copies (live to the end)  16·N
 //	then the largest of
@@ -13,23 +14,25 @@ package cuda
 //	  task lists, their sort, two levels of sums           20·R + 29·T + 2·P·T
 //	  (batch-affine, G1: tasks of 8 points, and per task an
 //	  affine sum, a prefix product and its slot's task     + 152·T)
-//	  reduction: bucket sums, the last level of run sums,
-//	  the reduction levels                                 20·R + P·T + 1.15·P·nw·B
+//	  reduction: bucket sums and the ±1 slot, the last
+//	  level of run sums, the reduction levels             20·R + P·T + k·P·(nw·B + 1)
 //
-// plus 2 MiB for CUB's small temporaries, and 4·c for the index list of
-// the points Pippenger runs on when the split (msm_split.cuh) drops zeros
-// and sums the ±1 points apart. The split's own arrays (20·c) and the ±1
-// sum (tasks of at least 4 points) are freed before Pippenger starts and
-// are smaller than its 16·N; Pippenger over the rest, c' ≤ c points, takes
-// no more than over c. It is an upper bound; a GPU test checks it against
-// the peak the device records.
+// with k = 1.2 when nw·B ≥ 2^20 (the first levels are segments of 16) and
+// 2.5 below (segments of 4, or pairs: the buckets, one level of A and R of
+// half their number, and the next), plus 2 MiB for CUB's small
+// temporaries, and 12·c for the index lists of the split (msm_split.cuh):
+// the rest's (4·c) and the ±1 points' (4·c, through the sort, then copied
+// after the sorted refs, 4·c). The split's own arrays (20·c) are freed
+// before Pippenger starts and are smaller than its 16·N; Pippenger over
+// the rest, c' ≤ c points, takes no more than over c. It is an upper bound;
+// a GPU test checks it against the peak the device records.
 func msmScratch(curve, n, chunk, window, maxTask int, batchAffine bool) int64 {
 	return msmTableScratch(curve, n, chunk, window, 1, maxTask, batchAffine)
 }
 
 // msmTableScratch is msmScratch over a table of copies copies of the bases
 // (msm_table.h): the windows share s = ⌈nw/copies⌉ bucket sets, so R =
-// min(N, s·B + 1) and the reduction holds 1.15·P·s·B.
+// min(N, s·B + 1) + 1 and the reduction holds k·P·(s·B + 1).
 func msmTableScratch(curve, n, chunk, window, copies, maxTask int, batchAffine bool) int64 {
 	c := int64(min(n, chunk))
 	if c <= 0 {
@@ -44,7 +47,7 @@ func msmTableScratch(curve, n, chunk, window, copies, maxTask int, batchAffine b
 	sets := (nw + cp - 1) / cp
 	B := int64(1) << (w - 1)
 	N := c * nw
-	R := min(N, sets*B+1)
+	R := min(N, sets*B+1) + 1
 	L := max(int64(32), 2*((N+sets*B-1)/(sets*B)))
 	batchAffine = batchAffine && curve == 1
 	if batchAffine {
@@ -53,7 +56,7 @@ func msmTableScratch(curve, n, chunk, window, copies, maxTask int, batchAffine b
 	if maxTask > 0 {
 		L = max(2, int64(maxTask))
 	}
-	T := R + N/L + 1
+	T := R + (N+c)/L + 1
 	P := int64(192)
 	if curve == 2 {
 		P = 384
@@ -63,8 +66,12 @@ func msmTableScratch(curve, n, chunk, window, copies, maxTask int, batchAffine b
 	if batchAffine {
 		accumulate += 152 * T
 	}
-	reduce := 20*R + P*T + P*sets*B*115/100
-	return 16*N + max(sortPhase, accumulate, reduce) + 4*c + 2<<20
+	k := int64(25) // tenths
+	if sets*B >= 1<<20 {
+		k = 12
+	}
+	reduce := 20*R + P*T + P*(sets*B+1)*k/10
+	return 16*N + max(sortPhase, accumulate, reduce) + 12*c + 2<<20
 }
 
 // pickWindow is msm.cu's pick_window: the window w in [4, 21] that

@@ -144,6 +144,21 @@ func hostMSM(curve int, points unsafe.Pointer, scalars []fr.Element, window, max
 	return win, int(nw), int(w), err
 }
 
+// hostReduce runs the bucket reduction alone on the host
+// (g16_host_reduce): windows sets of T XYZZ bucket sums (limbs fp.Elements
+// a point: 4 on G1, 8 on G2) to one sum a set, Σ_b (b+1)·S_b. wide is the
+// level planner's thread count; flags select the kernels.
+func hostReduce(curve, flags int, buckets []fp.Element, T, windows, wide int) ([]fp.Element, error) {
+	limbs := 4 * curve
+	if T < 1 || windows < 1 || len(buckets) != T*windows*limbs {
+		return nil, fmt.Errorf("hostReduce: %d limbs for %d sets of %d buckets", len(buckets), windows, T)
+	}
+	out := make([]fp.Element, windows*limbs)
+	err := errOf(C.g16_host_reduce(C.int(curve), C.int(flags), unsafe.Pointer(&buckets[0]), C.int64_t(T),
+		C.int64_t(windows), C.int64_t(wide), unsafe.Pointer(&out[0])))
+	return out, err
+}
+
 // injectFault runs a kernel that faults on q's stream (nil: the internal
 // one), which poisons the context: the call, and every later call on any
 // Backend of the device, fails with backend.ErrDeviceLost.

@@ -59,6 +59,25 @@ struct exec_t {
 		else
 			G16_CK(ord(), cudaMemsetAsync(p, 0, bytes, st));
 	}
+	// copy copies bytes within the executor's memory, stream-ordered.
+	void copy(void* dst, const void* src, size_t bytes) {
+		if (host())
+			std::memcpy(dst, src, bytes);
+		else
+			G16_CK(ord(), cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, st));
+	}
+	// to_host_async starts a copy of bytes from src (device memory in device
+	// mode) to pageable host memory; dst holds them after wait().
+	void to_host_async(void* dst, const void* src, size_t bytes) {
+		if (host()) {
+			std::memcpy(dst, src, bytes);
+			return;
+		}
+		G16_CK(ord(), cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, st));
+	}
+	void wait() {
+		if (!host()) G16_CK(ord(), cudaStreamSynchronize(st));
+	}
 	// to_host copies bytes from src (device memory in device mode) and waits.
 	void to_host(void* dst, const void* src, size_t bytes) {
 		if (host()) {
@@ -126,9 +145,9 @@ struct exec_t {
 		G16_CK(ord(), e);
 	}
 
-	// rle writes the distinct keys of sorted keys[0..n) and their counts, and
-	// returns how many there are (waiting for the device).
-	size_t rle(const uint32_t* keys, uint32_t* uniq, uint32_t* counts, size_t n, uint32_t* scratch_one) {
+	// rle_async writes the distinct keys of sorted keys[0..n), their counts,
+	// and how many there are to *num (device memory in device mode).
+	void rle_async(const uint32_t* keys, uint32_t* uniq, uint32_t* counts, size_t n, uint32_t* num) {
 		if (host()) {
 			size_t r = 0;
 			for (size_t i = 0; i < n; i++) {
@@ -139,17 +158,30 @@ struct exec_t {
 				}
 				counts[r - 1]++;
 			}
-			return r;
+			*num = (uint32_t)r;
+			return;
 		}
 		size_t tmp = 0;
-		G16_CK(ord(), cub::DeviceRunLengthEncode::Encode(nullptr, tmp, keys, uniq, counts, scratch_one, (int)n, st));
+		G16_CK(ord(), cub::DeviceRunLengthEncode::Encode(nullptr, tmp, keys, uniq, counts, num, (int)n, st));
 		void* t = alloc(tmp);
-		cudaError_t e = cub::DeviceRunLengthEncode::Encode(t, tmp, keys, uniq, counts, scratch_one, (int)n, st);
+		cudaError_t e = cub::DeviceRunLengthEncode::Encode(t, tmp, keys, uniq, counts, num, (int)n, st);
 		release(t, tmp);
 		G16_CK(ord(), e);
-		uint32_t r = 0;
-		to_host(&r, scratch_one, sizeof r);
-		return r;
+	}
+
+	// max_of writes the largest of in[0..n) to *out (device memory in
+	// device mode), stream-ordered.
+	void max_of(const uint32_t* in, uint32_t* out, size_t n) {
+		if (host()) {
+			*out = n ? *std::max_element(in, in + n) : 0;
+			return;
+		}
+		size_t tmp = 0;
+		G16_CK(ord(), cub::DeviceReduce::Max(nullptr, tmp, in, out, (int)n, st));
+		void* t = alloc(tmp);
+		cudaError_t e = cub::DeviceReduce::Max(t, tmp, in, out, (int)n, st);
+		release(t, tmp);
+		G16_CK(ord(), e);
 	}
 
 	void exclusive_sum(const uint32_t* in, uint32_t* out, size_t n) {

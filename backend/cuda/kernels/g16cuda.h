@@ -36,14 +36,14 @@ typedef struct g16_device g16_device;
 
 /* Milliseconds spent in each MSM stage, measured with CUDA events. */
 typedef struct {
-	float split;      /* scalars classified, the ±1 points summed, the rest compacted */
+	float split;      /* scalars classified, the ±1 points and the rest compacted */
 	float digits;     /* scalars out of Montgomery form, signed window digits */
 	float sort;       /* radix sort of (bucket, point) pairs */
 	float plan;       /* run-length encoding, task split */
-	float accumulate; /* bucket sums (all levels of the split) */
+	float accumulate; /* bucket sums and the ±1 points' sum (all levels of the split) */
 	float reduce;     /* scatter and bucket reduction to one sum per window */
 	float total;
-	int64_t ones;     /* points with scalar ±1 (summed apart) */
+	int64_t ones;     /* points with scalar ±1 (one run beside the buckets) */
 	int64_t rest;     /* points with another nonzero scalar (Pippenger's) */
 } g16_msm_timing;
 
@@ -118,6 +118,13 @@ enum {
  * and scalars are host pointers here. */
 g16_status g16_host_msm(int curve, const void* bases, const void* scalars, int64_t n, int window, int max_task,
                         int flags, void* out, int* nwindows, int* wbits);
+
+/* The bucket reduction alone on the host (a check of its levels): for each
+ * of windows sets of T XYZZ bucket sums S_b (set j at j·T), Σ_b (b+1)·S_b,
+ * written to out (windows XYZZ points). flags select the kernels as in
+ * g16_msm; wide is the level planner's thread count (2^16 in the MSM). */
+g16_status g16_host_reduce(int curve, int flags, const void* buckets, int64_t T, int64_t windows, int64_t wide,
+                           void* out);
 
 /* Field arithmetic check: out[i] = op(a[i], b[i]) for i < n, on the device
  * (dev != NULL; out, a, b device pointers) or the host (dev == NULL).

@@ -3,10 +3,11 @@
 // For n points P_i and scalars k_i, with window w and nw = ⌈255/w⌉ windows:
 //
 //  0. split (msm_split.cuh; G16_MSM_NO_SPLIT skips it): zero scalars are
-//     dropped, the points with scalar ±1 are summed by accumulate's tree of
-//     additions (as one run), and steps 1–4 run on the compacted indices of
-//     the other points only, with the window chosen for their number. The
-//     ±1 sum is added to window 0's sum at the end.
+//     dropped, the points with scalar ±1 form one more run of step 3 (their
+//     refs after the sorted ones, their sum in a slot past the buckets,
+//     added to the result at the end), and steps 1–4 run on the compacted
+//     indices of the other points only, with the window chosen for their
+//     number.
 //  1. digits: k_i leaves Montgomery form; if k_i > (r−1)/2 it is replaced by
 //     r − k_i and P_i by −P_i, so k_i < 2^254. Its signed (Booth) digits
 //     d_ij ∈ [−2^(w−1), 2^(w−1)] satisfy k_i = Σ_j d_ij·2^(wj), so each window
@@ -22,9 +23,11 @@
 //     are contiguous.
 //  3. accumulate: each bucket is cut into tasks of at most L points, one
 //     thread per task summing its points with mixed XYZZ additions; while
-//     any bucket has more than one task, its partial sums are cut and summed
-//     again. This balances the load when one bucket is huge, as the bucket
-//     of digit 1 is for witness vectors full of ones.
+//     any bucket has more than one partial sum, its partial sums are summed
+//     in tasks of accum_fanin (msm_tasks.cuh: the levels after the first run
+//     on task bounds, with no host round trip). This balances the load when
+//     one bucket is huge, as the bucket of a small digit is for witness
+//     vectors.
 //     Two families of kernels do steps 3 and 4: the register kernels here
 //     (G1's: the sum in registers, the addition inlined) and the slot
 //     kernels of msm_slots.h (G2's: sums in shared memory, products one at
@@ -32,13 +35,10 @@
 //     G1's with G16_MSM_G1_SLOTS). With G16_MSM_BATCH_AFFINE, G1's first
 //     level sums its tasks (of 8 points) in affine coordinates, a thread's
 //     tasks sharing one inversion a round (msm_batch_affine.cuh).
-//  4. reduce: per window, Σ_b (b+1)·S_b over the bucket sums S_b, in levels:
-//     a level holds pairs (A_s, R_s), s < T, standing for
-//     Σ_s A_s + 2^μ·Σ_s s·R_s, and one thread per segment of m consecutive
-//     s turns them into T/m pairs of the same form, with μ += lg m:
-//       A'_t = Σ_seg A_s + 2^μ·Σ_seg (s − lo)·R_s,  R'_t = Σ_seg R_s
-//     (the inner sum by a running sum from the top). The first level has
-//     A = R = S; the last leaves one A per window: the window's sum.
+//  4. reduce: per window, Σ_b (b+1)·S_b over the bucket sums S_b, in levels
+//     of pairs (A_s, R_s) standing for Σ A_s + Σ s·R_s (msm_reduce.cuh):
+//     segments of 16, 8 or 4 while the buckets are many, then pairs, two
+//     operations deep a level; the last leaves one A per window.
 //  5. The host combines the windows: Σ_j 2^(wj)·W_j (in Go, msm.go); with
 //     a table, the sets: Σ_s 2^(wcs)·S_s.
 //
@@ -62,8 +62,10 @@
 #include "curve_pair.cuh"
 #include "exec.cuh"
 #include "msm_batch_affine.cuh"
+#include "msm_reduce.cuh"
 #include "msm_slots.h"
 #include "msm_split.cuh"
+#include "msm_tasks.cuh"
 #include "msm_table.h"
 
 #include <memory>
@@ -153,47 +155,6 @@ struct digits_k {
 	}
 };
 
-// ntasks_k: how many tasks of at most L items each run is cut into.
-struct ntasks_k {
-	const uint32_t* counts;
-	uint32_t L;
-	uint32_t* ntasks;
-	G16_HD void operator()(size_t r) const { ntasks[r] = (counts[r] + L - 1) / L; }
-};
-
-// total_k: the number of tasks, from the last run's offset and count.
-struct total_k {
-	const uint32_t* ntasks;
-	const uint32_t* offsets;
-	size_t runs;
-	uint32_t* total;
-	G16_HD void operator()(size_t) const { *total = offsets[runs - 1] + ntasks[runs - 1]; }
-};
-
-// emit_k: run r's tasks, as (first item, item count).
-struct emit_k {
-	const uint32_t* starts;
-	const uint32_t* counts;
-	const uint32_t* ntasks;
-	const uint32_t* offsets;
-	uint32_t L;
-	uint32_t* task_start;
-	uint32_t* task_count;
-	G16_HD void operator()(size_t r) const {
-		uint32_t s = starts[r], c = counts[r], o = offsets[r], nt = ntasks[r];
-		for (uint32_t q = 0; q < nt; q++) {
-			task_start[o + q] = s + q * L;
-			task_count[o + q] = (c - q * L < L) ? c - q * L : L;
-		}
-	}
-};
-
-// iota_k: v[i] = i.
-struct iota_k {
-	uint32_t* v;
-	G16_HD void operator()(size_t i) const { v[i] = (uint32_t)i; }
-};
-
 // accum_points_k: task t sums its points (sign bit set: the point negated).
 // Thread i takes task order[i] (the tasks sorted by size, so that the
 // threads of a warp run loops of about the same length), or task i when
@@ -273,33 +234,49 @@ struct scatter_k {
 	G16_HD void operator()(size_t r) const { buckets[keys[r]] = sums[r]; }
 };
 
-// reduce_k: one level of the bucket reduction (see the top of the file).
+// reduce_k: one level of the bucket reduction.
 template <class F>
 struct reduce_k {
 	const xyzz_t<F>* A;
 	const xyzz_t<F>* R;
-	bool same; // A = R (the first level): Σ A_s is the running sum
-	uint32_t T, Tn, m;
-	int mu;
+	red_level lv;
 	xyzz_t<F>* A_out;
 	xyzz_t<F>* R_out;
 	G16_HD void operator()(size_t i) const {
-		size_t win = i / Tn;
-		uint32_t t = (uint32_t)(i % Tn);
-		uint32_t lo = t * m, hi = lo + m < T ? lo + m : T;
-		const xyzz_t<F>* a = A + win * T;
-		const xyzz_t<F>* r = R + win * T;
+		size_t o = lv.pair ? i >> 1 : i;
+		size_t win = o / lv.Tn;
+		uint32_t t = (uint32_t)(o % lv.Tn);
+		uint32_t lo = t * lv.m, hi = lo + lv.m < lv.T ? lo + lv.m : lv.T;
+		const xyzz_t<F>* a = A + win * lv.T;
+		const xyzz_t<F>* r = R + win * lv.T;
+		if (lv.pair) {
+			xyzz_t<F> v;
+			if ((i & 1) == 0) { // A'_t = A_lo + A_lo+1 + R_lo+1
+				v = a[lo];
+				if (hi > lo + 1) {
+					v.add(a[lo + 1]);
+					v.add(r[lo + 1]);
+				}
+				A_out[o] = v;
+			} else if (!lv.last) { // R'_t = 2(R_lo + R_lo+1)
+				v = r[lo];
+				if (hi > lo + 1) v.add(r[lo + 1]);
+				v.dbl();
+				R_out[o] = v;
+			}
+			return;
+		}
 		xyzz_t<F> running = xyzz_t<F>::inf(), acc = xyzz_t<F>::inf(), sum = xyzz_t<F>::inf();
 		for (uint32_t s = hi; s-- > lo;) {
 			acc.add(running); // acc = Σ (s − lo)·R_s once the loop ends
 			running.add(r[s]);
-			if (!same) sum.add(a[s]);
+			if (!lv.same) sum.add(a[s]);
 		}
-		if (same) sum = running;
-		for (int k = 0; k < mu; k++) acc.dbl();
-		sum.add(acc);
-		A_out[i] = sum;
-		R_out[i] = running;
+		acc.add(lv.same ? running : sum);
+		A_out[o] = acc;
+		if (lv.last) return;
+		for (int k = 0; k < lv.lgm; k++) running.dbl();
+		R_out[o] = running;
 	}
 };
 
@@ -424,42 +401,92 @@ void accum_level(exec_t& ex, kernel_set ks, int level, int flags, size_t total, 
 	}
 }
 
-// reduce_level runs one level of the bucket reduction over n segments.
+// reduce_level runs one level of the bucket reduction on n threads.
 template <class F>
-void reduce_level(exec_t& ex, kernel_set ks, size_t n, const xyzz_t<F>* A, const xyzz_t<F>* R, bool same, uint32_t T,
-                  uint32_t Tn, uint32_t m, int mu, xyzz_t<F>* A_out, xyzz_t<F>* R_out) {
+void reduce_level(exec_t& ex, kernel_set ks, size_t n, const xyzz_t<F>* A, const xyzz_t<F>* R, const red_level& lv,
+                  xyzz_t<F>* A_out, xyzz_t<F>* R_out) {
 	if (ks != REGISTER_KERNELS) {
-		slot_reduce<F>(ex, ks == SLOT_KERNELS_FP2_LAZY, n, A, R, same, T, Tn, m, mu, A_out, R_out);
+		slot_reduce<F>(ex, ks == SLOT_KERNELS_FP2_LAZY, n, A, R, lv, A_out, R_out);
 		return;
 	}
-	if constexpr (std::is_same<F, fp_t>::value) ex.launch(n, reduce_k<F>{A, R, same, T, Tn, m, mu, A_out, R_out}, 128);
+	if constexpr (std::is_same<F, fp_t>::value) ex.launch(n, reduce_k<F>{A, R, lv, A_out, R_out}, 128);
+}
+
+// reduce_wide is the thread count a reduction level keeps segments for
+// (plan_level): about two waves of the widest kernel on an H200.
+const size_t reduce_wide = 1u << 16;
+
+// reduce_buckets runs the levels of the reduction over windows sets of T
+// bucket sums (set j at j·T) and returns the windows' sums, one a set;
+// wide is plan_level's thread count (tests lower it to run segments).
+template <class F>
+std::unique_ptr<buf<xyzz_t<F>>> reduce_buckets(exec_t& ex, kernel_set ks, const xyzz_t<F>* buckets, uint32_t T,
+                                               size_t windows, size_t wide = reduce_wide) {
+	typedef xyzz_t<F> P;
+	std::unique_ptr<buf<P>> a_hold, r_hold;
+	const P* A = buckets;
+	const P* R = buckets;
+	bool same = true;
+	while (T > 1) {
+		red_level lv = plan_level(T, windows, same, wide);
+		size_t outs = windows * lv.Tn;
+		std::unique_ptr<buf<P>> a_next(new buf<P>(ex, outs)), r_next;
+		if (!lv.last) r_next.reset(new buf<P>(ex, outs));
+		reduce_level<F>(ex, ks, lv.pair ? 2 * outs : outs, A, R, lv, a_next->p, r_next ? r_next->p : nullptr);
+		a_hold = std::move(a_next);
+		r_hold = std::move(r_next);
+		A = a_hold->p;
+		R = r_hold ? r_hold->p : nullptr;
+		T = lv.Tn;
+		same = false;
+	}
+	if (!a_hold) { // T = 1: the buckets are the sums
+		a_hold.reset(new buf<P>(ex, windows));
+		ex.copy(a_hold->p, buckets, windows * sizeof(P));
+	}
+	return a_hold;
+}
+
+// accum_fanin is the number of partial sums a task adds at the levels of
+// accumulate after the first: such a level is latency (the additions of its
+// longest task, one after another), so its tasks are short; G2's additions
+// take about three times G1's, so G2 sums pairs.
+template <class F>
+uint32_t accum_fanin() {
+	return std::is_same<F, fp2_t>::value ? 2 : 4;
 }
 
 // accumulate sums each of runs runs of points (run r: refs[starts[r] ..
 // starts[r] + counts[r]), a ref being a base index with the sign bit of
-// the point's negation), cutting the runs into tasks of at most L items
-// until each run is one sum; it returns the runs' sums. counts may be
-// overwritten. ks selects the kernels.
+// the point's negation; counts[r] ≥ 1), cutting the runs into tasks of at
+// most L items at the first level and of accum_fanin partial sums at the
+// later ones, until each run is one sum; it returns the runs' sums (run r's
+// at r). The host reads back the first level's task count and the largest
+// run once; the later levels run on task bounds (task_plan). ks selects the
+// kernels.
 template <class F>
 std::unique_ptr<buf<xyzz_t<F>>> accumulate(exec_t& ex, const affine_t<F>* bases, const uint32_t* refs,
                                            const uint32_t* run_counts, const uint32_t* run_starts, size_t runs,
                                            uint32_t L, int flags, kernel_set ks) {
 	typedef xyzz_t<F> P;
-	buf<uint32_t> one(ex, 1);
+	buf<uint32_t> one(ex, 2);
 	buf<uint32_t> cnt_a(ex, runs), off_a(ex, runs), cnt_b(ex, runs), off_b(ex, runs);
 	uint32_t *cnt_out = cnt_a.p, *off_out = off_a.p, *cnt_other = cnt_b.p, *off_other = off_b.p;
-	const uint32_t* cur_counts = run_counts;
-	const uint32_t* cur_starts = run_starts;
+
+	// Level 0: tasks of L points, longest first.
+	ex.launch(runs, ntasks_k{run_counts, L, cnt_out});
+	ex.exclusive_sum(cnt_out, off_out, runs);
+	ex.launch(1, total_k{cnt_out, off_out, runs, one.p});
+	ex.max_of(run_counts, one.p + 1, runs);
+	uint32_t hc[2];
+	ex.to_host(hc, one.p, sizeof hc);
+	uint32_t total = hc[0];
+	task_plan plan(runs, L, std::min(L, accum_fanin<F>()), total, hc[1]);
 	std::unique_ptr<buf<P>> sums;
-	for (int level = 0;; level++) {
-		ex.launch(runs, ntasks_k{cur_counts, L, cnt_out});
-		ex.exclusive_sum(cnt_out, off_out, runs);
-		ex.launch(1, total_k{cnt_out, off_out, runs, one.p});
-		uint32_t total = 0;
-		ex.to_host(&total, one.p, sizeof total);
+	{
 		buf<uint32_t> task_start(ex, total), task_count(ex, total);
-		ex.launch(runs, emit_k{cur_starts, cur_counts, cnt_out, off_out, L, task_start.p, task_count.p});
-		// Longest tasks first, and warps of tasks of one length.
+		ex.launch(total, emit_k{run_starts, run_counts, off_out, (uint32_t)runs, L, one.p, task_start.p,
+		                        task_count.p});
 		std::unique_ptr<buf<uint32_t>> order;
 		if (!(flags & G16_MSM_NO_TASK_SORT) && total > 1) {
 			buf<uint32_t> ids(ex, total), sorted_counts(ex, total);
@@ -469,63 +496,76 @@ std::unique_ptr<buf<xyzz_t<F>>> accumulate(exec_t& ex, const affine_t<F>* bases,
 			while ((L >> cbits) != 0) cbits++;
 			ex.sort_pairs(task_count.p, sorted_counts.p, ids.p, order->p, total, cbits, true);
 		}
-		const uint32_t* ord = order ? order->p : nullptr;
-		std::unique_ptr<buf<P>> next(new buf<P>(ex, total));
-		accum_level<F>(ex, ks, level, flags, total, bases, refs, level > 0 ? sums->p : nullptr, task_start.p,
-		               task_count.p, ord, next->p);
-		sums = std::move(next);
-		if (total == runs) break;
-		cur_counts = cnt_out;
-		cur_starts = off_out;
+		sums.reset(new buf<P>(ex, total));
+		accum_level<F>(ex, ks, 0, flags, total, bases, refs, nullptr, task_start.p, task_count.p,
+		               order ? order->p : nullptr, sums->p);
+	}
+	// Later levels: run r's partial sums are sums[off[r] ..] (cnt[r] of
+	// them); tasks of at most fanin, in run order, on the bound of their
+	// number.
+	for (int level = 1; !plan.done(); level++) {
+		const uint32_t* counts = cnt_out;
+		const uint32_t* starts = off_out;
 		std::swap(cnt_out, cnt_other);
 		std::swap(off_out, off_other);
+		plan.next();
+		size_t bound = (size_t)plan.bound;
+		uint32_t f = plan.fanin;
+		ex.launch(runs, ntasks_k{counts, f, cnt_out});
+		ex.exclusive_sum(cnt_out, off_out, runs);
+		ex.launch(1, total_k{cnt_out, off_out, runs, one.p});
+		buf<uint32_t> task_start(ex, bound), task_count(ex, bound);
+		ex.launch(bound, emit_k{starts, counts, off_out, (uint32_t)runs, f, one.p, task_start.p, task_count.p});
+		std::unique_ptr<buf<P>> next(new buf<P>(ex, bound));
+		accum_level<F>(ex, ks, level, flags, bound, bases, refs, sums->p, task_start.p, task_count.p, nullptr,
+		               next->p);
+		sums = std::move(next);
 	}
 	return sums;
 }
 
-// split_t is step 0 (msm_split.cuh): the sum of the ±1 points, on the
-// device, and the compacted list of the other nonzero scalars' indices.
-template <class F>
+// split_t is step 0 (msm_split.cuh): the compacted lists of the ±1
+// points (index | sign<<31) and of the other nonzero scalars' indices.
 struct split_t {
 	uint32_t ones = 0, rest = 0;
+	std::unique_ptr<buf<uint32_t>> ones_idx;
 	std::unique_ptr<buf<uint32_t>> rest_idx; // null: every scalar is in the rest, in order
-	std::unique_ptr<buf<xyzz_t<F>>> ones_sum;
 };
 
-// ones_task is the task length of the ±1 sum: about 2^16 threads at the
-// first level, at least 4 points each.
-inline uint32_t ones_task(uint32_t ones) { return std::max<uint32_t>(4, (ones + 65535) >> 16); }
-
-template <class F>
-split_t<F> split_scalars(exec_t& ex, const affine_t<F>* bases, const fr_t* scalars, size_t n, int flags,
-                         kernel_set ks) {
-	split_t<F> sp;
+inline split_t split_scalars(exec_t& ex, const fr_t* scalars, size_t n) {
+	split_t sp;
 	buf<uint32_t> counts(ex, 2);
-	std::unique_ptr<buf<uint32_t>> ones_idx;
-	{
-		buf<uint32_t> one_flag(ex, n), rest_flag(ex, n), one_pos(ex, n), rest_pos(ex, n);
-		ex.launch(n, classify_k{scalars, one_flag.p, rest_flag.p});
-		ex.exclusive_sum(one_flag.p, one_pos.p, n);
-		ex.exclusive_sum(rest_flag.p, rest_pos.p, n);
-		ex.launch(1, counts_k{one_flag.p, one_pos.p, rest_flag.p, rest_pos.p, n, counts.p});
-		uint32_t c[2];
-		ex.to_host(c, counts.p, sizeof c);
-		sp.ones = c[0];
-		sp.rest = c[1];
-		if (sp.rest == n) return sp;
-		ones_idx.reset(new buf<uint32_t>(ex, sp.ones));
-		sp.rest_idx.reset(new buf<uint32_t>(ex, sp.rest));
-		ex.launch(n, compact_k{scalars, one_flag.p, one_pos.p, rest_flag.p, rest_pos.p, ones_idx->p,
-		                       sp.rest_idx->p});
-	}
+	buf<uint32_t> one_flag(ex, n), rest_flag(ex, n), one_pos(ex, n), rest_pos(ex, n);
+	ex.launch(n, classify_k{scalars, one_flag.p, rest_flag.p});
+	ex.exclusive_sum(one_flag.p, one_pos.p, n);
+	ex.exclusive_sum(rest_flag.p, rest_pos.p, n);
+	ex.launch(1, counts_k{one_flag.p, one_pos.p, rest_flag.p, rest_pos.p, n, counts.p});
+	uint32_t c[2];
+	ex.to_host(c, counts.p, sizeof c);
+	sp.ones = c[0];
+	sp.rest = c[1];
+	if (sp.rest == n) return sp;
+	sp.ones_idx.reset(new buf<uint32_t>(ex, sp.ones));
+	sp.rest_idx.reset(new buf<uint32_t>(ex, sp.rest));
+	ex.launch(n, compact_k{scalars, one_flag.p, one_pos.p, rest_flag.p, rest_pos.p, sp.ones_idx->p,
+	                       sp.rest_idx->p});
+	return sp;
+}
+
+// ones_only is the MSM when every nonzero scalar is ±1: the ±1 list as one
+// run, summed by accumulate.
+template <class F>
+void ones_only(exec_t& ex, const affine_t<F>* bases, const split_t& sp, uint32_t L, int flags, kernel_set ks,
+               xyzz_t<F>* out) {
+	typedef xyzz_t<F> P;
+	P sum = P::inf();
 	if (sp.ones > 0) {
 		buf<uint32_t> run(ex, 2);
-		ex.launch(1, single_run_k{sp.ones, run.p, run.p + 1});
-		// Every task but the last has the same length: no task sort.
-		sp.ones_sum = accumulate<F>(ex, bases, ones_idx->p, run.p, run.p + 1, 1, ones_task(sp.ones),
-		                            (flags | G16_MSM_NO_TASK_SORT) & ~G16_MSM_BATCH_AFFINE, ks);
+		ex.launch(1, ones_run_k{0, sp.ones, 0, nullptr, run.p, run.p + 1});
+		auto sums = accumulate<F>(ex, bases, sp.ones_idx->p, run.p, run.p + 1, 1, L, flags, ks);
+		ex.to_host(&sum, sums->p, sizeof(P));
 	}
-	return sp;
+	std::memcpy(out, &sum, sizeof(P));
 }
 
 // msm_run is the MSM over n points. bases holds copies tables of stride
@@ -552,21 +592,17 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, size_t stride, int copies, co
 
 	stage_timer tm(ex, timing);
 	tm.mark(0);
-	split_t<F> sp;
+	split_t sp;
 	if (flags & G16_MSM_NO_SPLIT)
 		sp.rest = (uint32_t)n;
 	else
-		sp = split_scalars<F>(ex, bases, scalars, n, flags, ks);
+		sp = split_scalars(ex, scalars, n);
 	const uint32_t* idx = sp.rest_idx ? sp.rest_idx->p : nullptr;
 	if (timing) {
 		timing->ones = sp.ones;
 		timing->rest = sp.rest;
 	}
 	tm.mark(1);
-	// P_ones: the ±1 points' sum, added to window 0 once it is on the host.
-	P ones_sum = P::inf();
-	if (sp.ones_sum) ex.to_host(&ones_sum, sp.ones_sum->p, sizeof(P));
-	sp.ones_sum.reset();
 
 	size_t nr = sp.rest; // Pippenger's points
 	int w = window ? window : pick_window(nr ? nr : n);
@@ -576,88 +612,82 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, size_t stride, int copies, co
 	int c = std::min(copies, nw), nsets = (nw + c - 1) / c;
 	*w_out = w;
 	*shift_out = w * c;
+	uint32_t B = 1u << (w - 1), sentinel = (uint32_t)nsets * B;
+	size_t N = nr * (size_t)nw;
+	if (N >= (1u << 31)) fail(G16_INVALID, "msm: n·windows must be below 2^31 (split the MSM)");
+	// The task cap: avg is a bucket's mean number of points (nr/B a window,
+	// c times that with a table of c copies). L ≥ 2, or the split would
+	// never shrink a run. Batch-affine tasks are short (8): the inversions
+	// are shared across tasks, so more tasks mean more threads at equal work.
+	uint32_t avg = (uint32_t)((N + (size_t)nsets * B - 1) / ((size_t)nsets * B));
+	uint32_t L = max_task > 0                          ? std::max<uint32_t>(2, (uint32_t)max_task)
+	             : (flags & G16_MSM_BATCH_AFFINE) != 0 ? 8
+	                                                   : std::max<uint32_t>(32, 2 * avg);
 	if (nr == 0) { // every scalar is 0 or ±1
 		*nw_out = 1;
-		std::memcpy(out, &ones_sum, sizeof(P));
+		ones_only<F>(ex, bases, sp, L, flags, ks, out);
 		tm.finish();
 		return;
 	}
 	*nw_out = nsets;
-	uint32_t B = 1u << (w - 1), sentinel = (uint32_t)nsets * B;
 	int bits = 0;
 	while ((sentinel >> bits) != 0) bits++;
-	size_t N = nr * (size_t)nw;
-	if (N >= (1u << 31)) fail(G16_INVALID, "msm: n·windows must be below 2^31 (split the MSM)");
 
-	buf<uint32_t> keys(ex, N), refs(ex, N), skeys(ex, N), srefs(ex, N);
+	// keys and refs hold the run keys and counts after the sort: one more
+	// run, the ±1 list's, whose refs follow the sorted ones in srefs.
+	buf<uint32_t> keys(ex, N + 1), refs(ex, N + 1), skeys(ex, N), srefs(ex, N + sp.ones);
 	ex.launch(nr, digits_k{scalars, idx, (uint32_t)nr, w, nw, B, sentinel, (uint32_t)stride, (uint32_t)c, keys.p,
 	                       refs.p});
 	tm.mark(2);
 	ex.sort_pairs(keys.p, skeys.p, refs.p, srefs.p, N, bits);
+	if (sp.ones) ex.copy(srefs.p + N, sp.ones_idx->p, sp.ones * sizeof(uint32_t));
+	sp.ones_idx.reset();
 	tm.mark(3);
 
-	// Runs of equal keys are the nonempty buckets. keys and refs are free
-	// now: they hold the run keys and counts.
-	buf<uint32_t> one(ex, 1);
+	// Runs of equal keys are the nonempty buckets; the sentinel's run, if
+	// any (the zero digits), is last and dropped.
+	buf<uint32_t> scratch(ex, 2);
 	uint32_t* run_keys = keys.p;
 	uint32_t* run_counts = refs.p;
-	size_t runs = ex.rle(skeys.p, run_keys, run_counts, N, one.p);
-	uint32_t last = 0;
-	ex.to_host(&last, run_keys + runs - 1, sizeof last);
-	if (last == sentinel) runs--;
-	if (runs == 0) { // every scalar is zero (G16_MSM_NO_SPLIT)
+	ex.rle_async(skeys.p, run_keys, run_counts, N, scratch.p);
+	ex.launch(1, last_key_k{run_keys, scratch.p});
+	uint32_t rl[2];
+	ex.to_host(rl, scratch.p, sizeof rl);
+	size_t runs = rl[0];
+	if (runs > 0 && rl[1] == sentinel) runs--;
+	size_t all_runs = runs + (sp.ones ? 1 : 0);
+	if (all_runs == 0) { // every scalar is zero (G16_MSM_NO_SPLIT)
 		std::vector<P> inf(nsets, P::inf());
 		std::memcpy(out, inf.data(), nsets * sizeof(P));
 		tm.mark(4);
 		tm.finish();
 		return;
 	}
-	buf<uint32_t> run_starts(ex, runs);
+	buf<uint32_t> run_starts(ex, all_runs);
 	ex.exclusive_sum(run_counts, run_starts.p, runs);
+	// The ±1 run: its sum goes to slot nsets·B, past the buckets.
+	if (sp.ones)
+		ex.launch(1, ones_run_k{sentinel, sp.ones, (uint32_t)N, run_keys + runs, run_counts + runs,
+		                        run_starts.p + runs});
 	tm.mark(4);
 
-	// Accumulate, cutting runs into tasks of at most L items, until each
-	// run is one sum. avg is a bucket's mean number of points: nr/B a
-	// window, c times that with a table of c copies.
-	uint32_t avg = (uint32_t)((N + (size_t)nsets * B - 1) / ((size_t)nsets * B));
-	// L ≥ 2, or the split would never shrink a run.
-	// Batch-affine tasks are short (8): the inversions are shared across
-	// tasks, so more tasks mean more threads at equal work.
-	uint32_t L = max_task > 0                          ? std::max<uint32_t>(2, (uint32_t)max_task)
-	             : (flags & G16_MSM_BATCH_AFFINE) != 0 ? 8
-	                                                   : std::max<uint32_t>(32, 2 * avg);
-	std::unique_ptr<buf<P>> sums = accumulate<F>(ex, bases, srefs.p, run_counts, run_starts.p, runs, L, flags, ks);
+	std::unique_ptr<buf<P>> sums =
+	    accumulate<F>(ex, bases, srefs.p, run_counts, run_starts.p, all_runs, L, flags, ks);
 	tm.mark(5);
 
-	buf<P> buckets(ex, (size_t)nsets * B);
-	ex.zero(buckets.p, (size_t)nsets * B * sizeof(P));
-	ex.launch(runs, scatter_k<F>{run_keys, sums->p, buckets.p});
+	buf<P> buckets(ex, (size_t)nsets * B + 1);
+	ex.zero(buckets.p, ((size_t)nsets * B + 1) * sizeof(P));
+	ex.launch(all_runs, scatter_k<F>{run_keys, sums->p, buckets.p});
 	sums.reset();
 
-	uint32_t T = B;
-	int mu = 0;
-	const P* A = buckets.p;
-	const P* R = buckets.p;
-	bool same = true;
-	std::unique_ptr<buf<P>> a_hold, r_hold;
-	while (T > 1) {
-		uint32_t m = same ? 16 : 8, lgm = same ? 4 : 3;
-		uint32_t Tn = (T + m - 1) / m;
-		std::unique_ptr<buf<P>> a_next(new buf<P>(ex, (size_t)nsets * Tn)),
-		    r_next(new buf<P>(ex, (size_t)nsets * Tn));
-		reduce_level<F>(ex, ks, (size_t)nsets * Tn, A, R, same, T, Tn, m, mu, a_next->p, r_next->p);
-		a_hold = std::move(a_next);
-		r_hold = std::move(r_next);
-		A = a_hold->p;
-		R = r_hold->p;
-		mu += lgm;
-		T = Tn;
-		same = false;
-	}
-	ex.to_host(out, A, nsets * sizeof(P));
+	std::unique_ptr<buf<P>> wsums = reduce_buckets<F>(ex, ks, buckets.p, B, (size_t)nsets);
+	// out may be less aligned than P (Go memory): copies, not a P in place.
+	P ones_sum;
+	ex.to_host_async(out, wsums->p, nsets * sizeof(P));
+	ex.to_host_async(&ones_sum, buckets.p + (size_t)nsets * B, sizeof(P));
+	ex.wait();
 	tm.mark(6);
 	tm.finish();
-	// out may be less aligned than P (Go memory): copies, not a P in place.
 	P w0;
 	std::memcpy(&w0, out, sizeof(P));
 	w0.add(ones_sum);
@@ -821,6 +851,29 @@ extern "C" g16_status g16_host_msm_table(int curve, const void* table, int64_t s
 	return guard([&] {
 		int wbits = 0;
 		msm_on_host(curve, table, stride, copies, scalars, n, window, max_task, flags, out, nsums, &wbits, shift);
+	});
+}
+
+extern "C" g16_status g16_host_reduce(int curve, int flags, const void* buckets, int64_t T, int64_t windows,
+                                      int64_t wide, void* out) {
+	return guard([&] {
+		if (T < 1 || T > (1 << 24) || windows < 1 || windows > 64 || wide < 1)
+			fail(G16_INVALID, "reduce: T must be in [1, 2^24], windows in [1, 64] and wide positive");
+		auto run = [&](auto zero) {
+			typedef decltype(zero) F;
+			typedef xyzz_t<F> P;
+			host_copy hb(buckets, (size_t)(T * windows) * sizeof(P));
+			exec_t ex;
+			auto sums = reduce_buckets<F>(ex, kernels_for<F>(flags), (const P*)hb.p, (uint32_t)T, (size_t)windows,
+			                              (size_t)wide);
+			std::memcpy(out, sums->p, (size_t)windows * sizeof(P));
+		};
+		if (curve == 1)
+			run(fp_t{});
+		else if (curve == 2)
+			run(fp2_t{});
+		else
+			fail(G16_INVALID, "reduce: curve must be 1 or 2");
 	});
 }
 

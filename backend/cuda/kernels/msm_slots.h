@@ -8,6 +8,7 @@
 #pragma once
 #include "curve.cuh"
 #include "exec.cuh"
+#include "msm_reduce.cuh"
 
 #include <type_traits>
 
@@ -21,8 +22,8 @@ template <class F, bool LAZY>
 void launch_accum_sums(exec_t& ex, size_t n, const xyzz_t<F>* in, const uint32_t* task_start,
                        const uint32_t* task_count, const uint32_t* order, xyzz_t<F>* out);
 template <class F, bool LAZY>
-void launch_reduce(exec_t& ex, size_t n, const xyzz_t<F>* A, const xyzz_t<F>* R, bool same, uint32_t T, uint32_t Tn,
-                   uint32_t m, int mu, xyzz_t<F>* A_out, xyzz_t<F>* R_out);
+void launch_reduce(exec_t& ex, size_t n, const xyzz_t<F>* A, const xyzz_t<F>* R, const red_level& lv,
+                   xyzz_t<F>* A_out, xyzz_t<F>* R_out);
 
 // slot_accum_points launches accum_points_k's work (task order[i] or i of
 // the n tasks sums its points) on the slot kernel; lazy (G2 only) picks the
@@ -44,13 +45,14 @@ void slot_accum_sums(exec_t& ex, bool lazy, size_t n, const xyzz_t<F>* in, const
 	launch_accum_sums<F, false>(ex, n, in, task_start, task_count, order, out);
 }
 
-// slot_reduce: one level of reduce_k's work (n = windows · Tn threads).
+// slot_reduce: one level of reduce_k's work (n threads: windows·Tn, twice
+// that for pairs).
 template <class F>
-void slot_reduce(exec_t& ex, bool lazy, size_t n, const xyzz_t<F>* A, const xyzz_t<F>* R, bool same, uint32_t T,
-                 uint32_t Tn, uint32_t m, int mu, xyzz_t<F>* A_out, xyzz_t<F>* R_out) {
+void slot_reduce(exec_t& ex, bool lazy, size_t n, const xyzz_t<F>* A, const xyzz_t<F>* R, const red_level& lv,
+                 xyzz_t<F>* A_out, xyzz_t<F>* R_out) {
 	if constexpr (std::is_same<F, fp2_t>::value)
-		if (lazy) return launch_reduce<F, true>(ex, n, A, R, same, T, Tn, m, mu, A_out, R_out);
-	launch_reduce<F, false>(ex, n, A, R, same, T, Tn, m, mu, A_out, R_out);
+		if (lazy) return launch_reduce<F, true>(ex, n, A, R, lv, A_out, R_out);
+	launch_reduce<F, false>(ex, n, A, R, lv, A_out, R_out);
 }
 
 } // namespace g16

@@ -5,9 +5,10 @@
 //
 //   Σ k_i·P_i = Σ_{i∈C1} ±P_i + Σ_{i∈Cr} k_i·P_i,
 //
-// so zeros are dropped, the ±1 points are summed by a tree of additions
-// over many threads (no digits, no sort, no buckets), and Pippenger runs on
-// the compacted rest only. Classes are read from the Montgomery form
+// so zeros are dropped, the ±1 points are summed as one more run of
+// Pippenger's accumulation (no digits, no sort: a run beside the buckets,
+// cut into tasks like them, whose sum is added to the result once), and
+// Pippenger's digits and sort run on the compacted rest only. Classes are read from the Montgomery form
 // directly: 0 is 0, 1 is R mod r, −1 is r − (R mod r).
 //
 //   classify_k  one_flag[i], rest_flag[i] ∈ {0, 1}
@@ -84,16 +85,27 @@ struct compact_k {
 	}
 };
 
-// single_run_k: one run of count items from item 0 (the ±1 list, summed
-// by the accumulation of msm.cu as if it were one bucket).
-struct single_run_k {
-	uint32_t count;
+// ones_run_k: the ±1 list as one run of count items from item start (in
+// msm.cu, the run after the buckets, its sum landing in bucket slot key;
+// keys may be null).
+struct ones_run_k {
+	uint32_t key, count, start;
+	uint32_t* keys;
 	uint32_t* counts;
 	uint32_t* starts;
 	G16_HD void operator()(size_t) const {
+		if (keys) keys[0] = key;
 		counts[0] = count;
-		starts[0] = 0;
+		starts[0] = start;
 	}
+};
+
+// last_key_k: out[1] = the last run's key, after the run count in out[0]
+// (the host reads both at once).
+struct last_key_k {
+	const uint32_t* keys;
+	uint32_t* out;
+	G16_HD void operator()(size_t) const { out[1] = out[0] ? keys[out[0] - 1] : 0; }
 };
 
 } // namespace g16

@@ -66,16 +66,16 @@ struct accum_sums_s {
 };
 
 // reduce_s is reduce_k as one loop of steps, so that the kernel holds one
-// addition and one doubling: for s from hi − 1 down to lo, acc += running,
-// running += R_s and (unless same) sum += A_s; then μ doublings of acc; then
-// sum (running when same) += acc.
+// addition and one doubling. A segment (msm_reduce.cuh): for s from hi − 1
+// down to lo, acc += running, running += R_s and (unless same) sum += A_s;
+// then acc += sum (running when same): A' = acc; then lg m doublings of
+// running: R' = running. A pair: A' = A_lo + A_lo+1 + R_lo+1 in acc on one
+// thread, R' = 2(R_lo + R_lo+1) in running on the other.
 template <class F, int S, bool LAZY>
 struct reduce_s {
 	const xyzz_t<F>* A;
 	const xyzz_t<F>* R;
-	bool same;
-	uint32_t T, Tn, m;
-	int mu;
+	red_level lv;
 	xyzz_t<F>* A_out;
 	xyzz_t<F>* R_out;
 	G16_HD void operator()(size_t i) const {
@@ -83,39 +83,64 @@ struct reduce_s {
 		uint4* base = slot_base<3 * W, S>();
 		pslot<F, S> running(base), acc(base + W * S), sum(base + 2 * W * S);
 		uint32_t z = 0;
-		size_t win = i / Tn;
-		uint32_t t = (uint32_t)(i % Tn);
-		uint32_t lo = t * m, hi = lo + m < T ? lo + m : T;
-		const xyzz_t<F>* a = A + win * T;
-		const xyzz_t<F>* r = R + win * T;
+		size_t o = lv.pair ? i >> 1 : i;
+		bool r_role = lv.pair && (i & 1) != 0;
+		if (r_role && lv.last) return;
+		size_t win = o / lv.Tn;
+		uint32_t t = (uint32_t)(o % lv.Tn);
+		uint32_t lo = t * lv.m, hi = lo + lv.m < lv.T ? lo + lv.m : lv.T;
+		const xyzz_t<F>* a = A + win * lv.T;
+		const xyzz_t<F>* r = R + win * lv.T;
 		running.set(xyzz_t<F>::inf());
 		acc.set(xyzz_t<F>::inf());
 		sum.set(xyzz_t<F>::inf());
-		uint32_t per = same ? 2 : 3, adds = (hi - lo) * per, steps = adds + (uint32_t)mu + 1;
+		uint32_t n2 = hi - lo; // 1 or 2 for a pair
+		uint32_t per = lv.same ? 2 : 3, adds, steps;
+		if (lv.pair) {
+			adds = r_role ? n2 : 2 * n2 - 1;
+			steps = r_role ? adds + 1 : adds;
+		} else {
+			adds = n2 * per + 1;
+			steps = adds + (lv.last ? 0 : (uint32_t)lv.lgm);
+		}
 		for (uint32_t k = 0; k < steps; k++) {
 			pslot<F, S> tgt = acc;
 			psrc<F> src = psrc<F>::slots(running);
 			bool d = false;
-			if (k < adds) {
-				uint32_t s = hi - 1 - k / per, o = k % per;
-				if (o == 1) {
+			if (lv.pair) {
+				if (r_role) { // R_lo, R_lo+1 into running, then its doubling
+					tgt = running;
+					if (k < adds)
+						src = psrc<F>::global(r + lo + k);
+					else
+						d = true;
+				} else { // A_lo, A_lo+1, R_lo+1 into acc
+					src = psrc<F>::global(k == 0 ? a + lo : k == 1 ? a + lo + 1 : r + lo + 1);
+				}
+			} else if (k + 1 < adds) {
+				uint32_t s = hi - 1 - k / per, q = k % per;
+				if (q == 1) {
 					tgt = running;
 					src = psrc<F>::global(r + s);
-				} else if (o == 2) {
+				} else if (q == 2) {
 					tgt = sum;
 					src = psrc<F>::global(a + s);
 				}
-			} else if (k < adds + (uint32_t)mu) {
-				d = true;
+			} else if (k + 1 == adds) {
+				if (!lv.same) src = psrc<F>::slots(sum);
 			} else {
-				R_out[i] = running.get(z);
-				tgt = same ? running : sum;
-				src = psrc<F>::slots(acc);
+				tgt = running;
+				d = true;
 			}
 			if (!d) d = add_at<F, S, LAZY>(tgt.x.p, src.p, src.stride);
 			if (d) dbl_at<F, S, LAZY>(tgt.x.p);
 		}
-		A_out[i] = (same ? running : sum).get(z);
+		if (r_role)
+			R_out[o] = running.get(z);
+		else {
+			A_out[o] = acc.get(z);
+			if (!lv.pair && !lv.last) R_out[o] = running.get(z);
+		}
 	}
 };
 
@@ -136,10 +161,10 @@ void launch_accum_sums(exec_t& ex, size_t n, const xyzz_t<F>* in, const uint32_t
 }
 
 template <class F, bool LAZY>
-void launch_reduce(exec_t& ex, size_t n, const xyzz_t<F>* A, const xyzz_t<F>* R, bool same, uint32_t T, uint32_t Tn,
-                   uint32_t m, int mu, xyzz_t<F>* A_out, xyzz_t<F>* R_out) {
+void launch_reduce(exec_t& ex, size_t n, const xyzz_t<F>* A, const xyzz_t<F>* R, const red_level& lv,
+                   xyzz_t<F>* A_out, xyzz_t<F>* R_out) {
 	typedef slot_cfg<F> C;
-	ex.launch_lb<C::RED_S, C::RED_M>(n, reduce_s<F, C::RED_S, LAZY>{A, R, same, T, Tn, m, mu, A_out, R_out});
+	ex.launch_lb<C::RED_S, C::RED_M>(n, reduce_s<F, C::RED_S, LAZY>{A, R, lv, A_out, R_out});
 }
 
 // The instantiations of a compilation unit: the three launchers of one
@@ -149,7 +174,7 @@ void launch_reduce(exec_t& ex, size_t n, const xyzz_t<F>* A, const xyzz_t<F>* R,
 	                                           const uint32_t*, const uint32_t*, const uint32_t*, xyzz_t<F>*);      \
 	template void launch_accum_sums<F, LAZY>(exec_t&, size_t, const xyzz_t<F>*, const uint32_t*, const uint32_t*, \
 	                                         const uint32_t*, xyzz_t<F>*);                                          \
-	template void launch_reduce<F, LAZY>(exec_t&, size_t, const xyzz_t<F>*, const xyzz_t<F>*, bool, uint32_t,     \
-	                                     uint32_t, uint32_t, int, xyzz_t<F>*, xyzz_t<F>*);
+	template void launch_reduce<F, LAZY>(exec_t&, size_t, const xyzz_t<F>*, const xyzz_t<F>*, const red_level&,    \
+	                                     xyzz_t<F>*, xyzz_t<F>*);
 
 } // namespace g16

@@ -1,0 +1,181 @@
+//go:build cuda
+
+package cuda
+
+import (
+	mrand "math/rand/v2"
+	"testing"
+
+	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fp"
+)
+
+// The bucket reduction's levels (msm_reduce.cuh) against a plain
+// Σ_b (b+1)·S_b in gnark, on the host: every T from 1 to a few hundred, one
+// to three windows, empty buckets and equal neighbours among random
+// projective bucket sums, each level shape (segments of 16, 8 and 4, pairs,
+// and their mixes) and both kernel families.
+
+// xyzzG1 writes p as XYZZ with a random ZZ = z², ZZZ = z³ (infinity: zeros).
+func xyzzG1(rng *mrand.Rand, p *bls12381.G1Affine, out []fp.Element) {
+	if p.IsInfinity() {
+		for i := range out[:4] {
+			out[i].SetZero()
+		}
+		return
+	}
+	z := randFp(rng)
+	out[2].Square(&z)
+	out[3].Mul(&out[2], &z)
+	out[0].Mul(&p.X, &out[2])
+	out[1].Mul(&p.Y, &out[3])
+}
+
+// xyzzG2 is xyzzG1 over Fp2 (limbs X.A0, X.A1, Y.A0, …).
+func xyzzG2(rng *mrand.Rand, p *bls12381.G2Affine, out []fp.Element) {
+	if p.IsInfinity() {
+		for i := range out[:8] {
+			out[i].SetZero()
+		}
+		return
+	}
+	z := bls12381.E2{A0: randFp(rng), A1: randFp(rng)}
+	var zz, zzz, x, y bls12381.E2
+	zz.Square(&z)
+	zzz.Mul(&zz, &z)
+	x.Mul(&p.X, &zz)
+	y.Mul(&p.Y, &zzz)
+	for i, e := range []*bls12381.E2{&x, &y, &zz, &zzz} {
+		out[2*i], out[2*i+1] = e.A0, e.A1
+	}
+}
+
+func randFp(rng *mrand.Rand) fp.Element {
+	for {
+		var e fp.Element
+		e.SetUint64(rng.Uint64() | 1)
+		var r fp.Element
+		r.SetUint64(rng.Uint64())
+		e.Mul(&e, &r)
+		if !e.IsZero() {
+			return e
+		}
+	}
+}
+
+// bucketPick is the bucket pattern: which base bucket b holds (−1: empty).
+func bucketPick(rng *mrand.Rand, T, npts int) []int {
+	pick := make([]int, T)
+	for b := range pick {
+		switch k := rng.IntN(10); {
+		case k < 2:
+			pick[b] = -1 // empty
+		case k < 3 && b > 0 && pick[b-1] >= 0:
+			pick[b] = pick[b-1] // equal to its neighbour: a doubling inside an addition
+		default:
+			pick[b] = rng.IntN(npts)
+		}
+	}
+	return pick
+}
+
+// wides are plan_level thread counts that give each level shape for
+// windows·T buckets: 1 (segments of 16 to the end), huge (pairs only) and
+// two in between (segments first, pairs after).
+func wides(windows, T int) []int {
+	return []int{1, 1 << 30, max(1, windows*T/6), max(1, windows*T/40)}
+}
+
+func TestReduceHost(t *testing.T) {
+	rng := testRand(t)
+	const npts = 64
+	p1 := randG1(rng, npts)
+	p1[0] = bls12381.G1Affine{} // the point at infinity as a bucket sum
+	var Ts []int
+	for T := 1; T <= 160; T++ {
+		Ts = append(Ts, T)
+	}
+	Ts = append(Ts, 255, 256, 257, 300, 513)
+	for _, T := range Ts {
+		windows := 1 + rng.IntN(3)
+		buckets := make([]fp.Element, windows*T*4)
+		want := make([]bls12381.G1Jac, windows)
+		for j := 0; j < windows; j++ {
+			pick := bucketPick(rng, T, npts)
+			var running, total bls12381.G1Jac
+			for b := T - 1; b >= 0; b-- {
+				if pick[b] >= 0 {
+					xyzzG1(rng, &p1[pick[b]], buckets[(j*T+b)*4:])
+					running.AddMixed(&p1[pick[b]])
+				} else {
+					xyzzG1(rng, &bls12381.G1Affine{}, buckets[(j*T+b)*4:])
+				}
+				total.AddAssign(&running) // Σ_b (b+1)·S_b
+			}
+			want[j] = total
+		}
+		for _, flags := range []int{0, msmG1Slots} {
+			for _, wide := range wides(windows, T) {
+				got, err := hostReduce(1, flags, buckets, T, windows, wide)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for j := 0; j < windows; j++ {
+					if g := g1FromXYZZ(got[j*4:]); !g.Equal(&want[j]) {
+						t.Fatalf("G1 T=%d windows=%d wide=%d flags %d: window %d differs from Σ(b+1)·S_b", T, windows, wide, flags, j)
+					}
+				}
+			}
+		}
+	}
+
+	p2 := randG2(rng, npts)
+	p2[0] = bls12381.G2Affine{}
+	Ts = Ts[:0]
+	for T := 1; T <= 40; T++ {
+		Ts = append(Ts, T)
+	}
+	Ts = append(Ts, 63, 64, 65, 129, 300)
+	for _, T := range Ts {
+		windows := 1 + rng.IntN(2)
+		buckets := make([]fp.Element, windows*T*8)
+		want := make([]bls12381.G2Jac, windows)
+		for j := 0; j < windows; j++ {
+			pick := bucketPick(rng, T, npts)
+			var running, total bls12381.G2Jac
+			for b := T - 1; b >= 0; b-- {
+				if pick[b] >= 0 {
+					xyzzG2(rng, &p2[pick[b]], buckets[(j*T+b)*8:])
+					running.AddMixed(&p2[pick[b]])
+				} else {
+					xyzzG2(rng, &bls12381.G2Affine{}, buckets[(j*T+b)*8:])
+				}
+				total.AddAssign(&running)
+			}
+			want[j] = total
+		}
+		for _, flags := range []int{0, msmG2Karatsuba} {
+			for _, wide := range wides(windows, T) {
+				got, err := hostReduce(2, flags, buckets, T, windows, wide)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for j := 0; j < windows; j++ {
+					if g := g2FromXYZZ(got[j*8:]); !g.Equal(&want[j]) {
+						t.Fatalf("G2 T=%d windows=%d wide=%d flags %d: window %d differs from Σ(b+1)·S_b", T, windows, wide, flags, j)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestReduceErrorsHost: the entry point's argument checks.
+func TestReduceErrorsHost(t *testing.T) {
+	for _, c := range []struct{ curve, T, windows, wide int }{{3, 1, 1, 1}, {1, 1, 1, 0}, {1, 1, 65, 1}} {
+		b := make([]fp.Element, 4*c.curve*c.T*c.windows)
+		if _, err := hostReduce(c.curve, 0, b, c.T, c.windows, c.wide); err == nil {
+			t.Errorf("hostReduce(curve %d, T %d, windows %d, wide %d): no error", c.curve, c.T, c.windows, c.wide)
+		}
+	}
+}

@@ -1,0 +1,274 @@
+//go:build cuda
+
+package cuda
+
+import (
+	"math/big"
+	mrand "math/rand/v2"
+	"os"
+	"runtime"
+	"sort"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/consensys/gnark-crypto/ecc"
+	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/g16prover/g16/backend"
+)
+
+// sha256Scalars returns n scalars distributed as the wires of a sha256
+// circuit (counted on gnark's std sha2 circuit of a 100-byte message):
+// 72.3% zero, 2.5% ±1 (one in ten of them −1), 11.4% below 2^32 and 13.8%
+// random. The ones below 2^32 are a third bytes (2 to 255), a third 16-bit
+// and a third 32-bit values, so that small digits make buckets far larger
+// than the rest, as the circuit's do.
+func sha256Scalars(rng *mrand.Rand, n int) []fr.Element {
+	s := make([]fr.Element, n)
+	for i := range s {
+		switch k := rng.IntN(1000); {
+		case k < 723:
+		case k < 748:
+			if rng.IntN(10) == 0 {
+				s[i].SetInt64(-1)
+			} else {
+				s[i].SetOne()
+			}
+		case k < 862:
+			switch rng.IntN(3) {
+			case 0:
+				s[i].SetUint64(2 + rng.Uint64N(254))
+			case 1:
+				s[i].SetUint64(rng.Uint64N(1 << 16))
+			default:
+				s[i].SetUint64(rng.Uint64N(1 << 32))
+			}
+		default:
+			s[i] = randFr(rng)
+		}
+	}
+	return s
+}
+
+// skewedScalars: one huge bucket (60% of the scalars 2), the others random,
+// so that beside it most buckets hold one point.
+func skewedScalars(rng *mrand.Rand, n int) []fr.Element {
+	s := randScalars(rng, n)
+	for i := range s {
+		if rng.IntN(10) < 6 {
+			s[i].SetUint64(2)
+		}
+	}
+	return s
+}
+
+// TestMSMShaShapeHost runs the pipeline on the host on sha256-like,
+// skewed and 0/±1-heavy scalars against gnark, with task caps that force
+// several accumulation levels (the ±1 run among them) and windows that
+// force many reduction levels.
+func TestMSMShaShapeHost(t *testing.T) {
+	rng := testRand(t)
+	const n1, n2 = 1500, 160
+	p1, p2 := randG1(rng, n1), randG2(rng, n2)
+	dists := []struct {
+		name string
+		s    []fr.Element
+	}{{"sha256-like", sha256Scalars(rng, n1)}, {"skewed", skewedScalars(rng, n1)}, {"0/1-heavy", zeroOneHeavy(rng, n1, 90)}}
+	for _, d := range dists {
+		for _, cfg := range []struct{ w, task, flags int }{{0, 0, 0}, {8, 2, 0}, {6, 3, msmNoTaskSort}, {10, 5, msmG1Slots}, {9, 0, 0}, {7, 4, msmNoSplit}} {
+			got, err := hostMSMG1(p1, d.s, cfg.w, cfg.task, cfg.flags)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := refG1(p1, d.s); !got.Equal(&want) {
+				t.Errorf("G1 %s (w=%d task=%d flags %d): host pipeline differs from gnark", d.name, cfg.w, cfg.task, cfg.flags)
+			}
+		}
+		for _, cfg := range []struct{ w, task, flags int }{{0, 0, 0}, {6, 2, 0}, {7, 3, msmG2Karatsuba}, {5, 0, 0}} {
+			got, err := hostMSMG2(p2, d.s[:n2], cfg.w, cfg.task, cfg.flags)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := refG2(p2, d.s[:n2]); !got.Equal(&want) {
+				t.Errorf("G2 %s (w=%d task=%d flags %d): host pipeline differs from gnark", d.name, cfg.w, cfg.task, cfg.flags)
+			}
+		}
+	}
+}
+
+// TestMSMShaShape is the sha256 proof's MSM shape on the GPU, short form:
+// sha256-like scalars over 2^16 bases of known discrete logs, G1 and G2,
+// on the bases alone and on tables of 12 copies (as the prover's resident
+// key has them), each MSM alone with its stage times and then the five
+// MSMs of a proof (four G1, one G2) at once on five queues, every result
+// checked. The timed form, at 2^20, is TestMSMShaTimed (run.sh sha).
+func TestMSMShaShape(t *testing.T) {
+	b := newTestBackend(t)
+	rng := testRand(t)
+	runSha(t, b, rng, 1<<16, 1, false)
+}
+
+// TestMSMShaTimed is TestMSMShaShape at 2^G16_SHA_LOG points (default 20,
+// the sha256 proof's), timed: each MSM alone and the five together, the
+// median of five runs, beside gnark-crypto's MultiExp of the same G1 and
+// G2 MSMs on the host. G16_MSM_SHA=1 enables it (run.sh sha).
+func TestMSMShaTimed(t *testing.T) {
+	if os.Getenv("G16_MSM_SHA") != "1" {
+		t.Skip("set G16_MSM_SHA=1")
+	}
+	b := newTestBackend(t)
+	rng := testRand(t)
+	lg := 20
+	if v := os.Getenv("G16_SHA_LOG"); v != "" {
+		k, err := strconv.Atoi(v)
+		if err != nil || k < 10 || k > 24 {
+			t.Fatalf("G16_SHA_LOG=%q: want a log size in [10, 24]", v)
+		}
+		lg = k
+	}
+	runSha(t, b, rng, 1<<lg, 5, true)
+}
+
+// runSha runs the five MSMs of a proof over n points (reps times, the
+// median reported), on the plain bases and on tables of 12 copies.
+func runSha(t *testing.T, b *Backend, rng *mrand.Rand, n, reps int, cpu bool) {
+	t.Helper()
+	g1, logs1 := randG1Logs(rng, n)
+	g2, logs2 := randG2Logs(rng, n)
+	var sc [5][]fr.Element // 0..3: G1's (A, B1, K, Z), 4: G2's B
+	for i := range sc {
+		sc[i] = sha256Scalars(rng, n)
+	}
+	g1gen, g2gen, _, _ := bls12381.Generators()
+	want1 := make([]bls12381.G1Jac, 4)
+	for i := range want1 {
+		e := msmLog(logs1, 0, sc[i])
+		want1[i].ScalarMultiplication(&g1gen, e.BigInt(new(big.Int)))
+	}
+	var want2 bls12381.G2Jac
+	e := msmLog(logs2, 0, sc[4])
+	want2.ScalarMultiplication(&g2gen, e.BigInt(new(big.Int)))
+
+	var sb [5]backend.Buffer
+	for i := range sc {
+		sb[i] = upload(t, b, sc[i])
+		defer b.Free(nil, sb[i])
+	}
+	queues := make([]backend.Queue, 5)
+	for i := range queues {
+		q, err := b.NewQueue()
+		if err != nil {
+			t.Fatal(err)
+		}
+		queues[i] = q
+		defer q.Close()
+	}
+	for _, copies := range []int{1, 12} {
+		b1, b2 := upload(t, b, g1), upload(t, b, g2)
+		if copies > 1 {
+			if err := b.PrecomputeBases(nil, b1, 0, n, backend.KernelMSMG1, copies, 0); err != nil {
+				t.Fatal(err)
+			}
+			if err := b.PrecomputeBases(nil, b2, 0, n, backend.KernelMSMG2, copies, 0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := b.Sync(); err != nil { // the uploads and tables, before the queues read them
+			t.Fatal(err)
+		}
+		// Each alone, with its stage times.
+		alone := func(name string, f func() bool) {
+			var times []float64
+			var tm MSMTiming
+			for k := 0; k < reps; k++ {
+				t0 := time.Now()
+				if !f() {
+					t.Errorf("%s, %d copies, n=%d: differs from the discrete-log reference", name, copies, n)
+				}
+				times = append(times, ms(time.Since(t0)))
+				tm = b.LastMSMTiming()
+			}
+			t.Logf("%s alone, %d copies, n=%d: %.2f ms (median of %d); w=%d: split %.2f, digits %.2f, sort %.2f, plan %.2f, accumulate %.2f, reduce %.2f ms (events %.2f); %d ±1 points, %d to Pippenger",
+				name, copies, n, medianOf(times), reps, tm.Window, tm.Split, tm.Digits, tm.Sort, tm.Plan, tm.Accumulate, tm.Reduce, tm.Total, tm.Ones, tm.Rest)
+		}
+		alone("G1", func() bool {
+			var r bls12381.G1Jac
+			if err := b.MSMG1(nil, &r, b1, 0, sb[0], n); err != nil {
+				t.Fatal(err)
+			}
+			return r.Equal(&want1[0])
+		})
+		alone("G2", func() bool {
+			var r bls12381.G2Jac
+			if err := b.MSMG2(nil, &r, b2, 0, sb[4], n); err != nil {
+				t.Fatal(err)
+			}
+			return r.Equal(&want2)
+		})
+		// The five at once, each on its queue.
+		var times []float64
+		for k := 0; k < reps; k++ {
+			var r1 [4]bls12381.G1Jac
+			var r2 bls12381.G2Jac
+			var errs [5]error
+			var wg sync.WaitGroup
+			t0 := time.Now()
+			for i := 0; i < 5; i++ {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					if i == 4 {
+						errs[i] = b.MSMG2(queues[i], &r2, b2, 0, sb[i], n)
+					} else {
+						errs[i] = b.MSMG1(queues[i], &r1[i], b1, 0, sb[i], n)
+					}
+				}()
+			}
+			wg.Wait()
+			times = append(times, ms(time.Since(t0)))
+			for i, err := range errs {
+				if err != nil {
+					t.Fatalf("MSM %d of five: %v", i, err)
+				}
+			}
+			for i := range r1 {
+				if !r1[i].Equal(&want1[i]) {
+					t.Errorf("G1 MSM %d of five, %d copies, n=%d: differs from the discrete-log reference", i, copies, n)
+				}
+			}
+			if !r2.Equal(&want2) {
+				t.Errorf("G2 MSM of five, %d copies, n=%d: differs from the discrete-log reference", copies, n)
+			}
+		}
+		t.Logf("five MSMs (4 G1 + 1 G2) on five queues, %d copies, n=%d: %.2f ms (median of %d; each: %v)", copies, n, medianOf(times), reps, times)
+		b.Free(nil, b1)
+		b.Free(nil, b2)
+	}
+	if cpu {
+		var r1 bls12381.G1Jac
+		var r2 bls12381.G2Jac
+		t0 := time.Now()
+		if _, err := r1.MultiExp(g1, sc[0], ecc.MultiExpConfig{}); err != nil {
+			t.Fatal(err)
+		}
+		d1 := time.Since(t0)
+		t0 = time.Now()
+		if _, err := r2.MultiExp(g2, sc[4], ecc.MultiExpConfig{}); err != nil {
+			t.Fatal(err)
+		}
+		d2 := time.Since(t0)
+		if !r1.Equal(&want1[0]) || !r2.Equal(&want2) {
+			t.Error("gnark's MultiExp differs from the discrete-log reference")
+		}
+		t.Logf("gnark-crypto MultiExp on the host (%d cores), n=%d: G1 %.1f ms, G2 %.1f ms", runtime.NumCPU(), n, ms(d1), ms(d2))
+	}
+}
+
+// medianOf is the median of v (v is reordered).
+func medianOf(v []float64) float64 {
+	sort.Float64s(v)
+	return v[len(v)/2]
+}

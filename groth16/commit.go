@@ -32,6 +32,8 @@ import (
 //
 // Both MSMs of a commitment run on a device (commitKey), while the solver
 // waits in the hint: the hash of Cᵢ is a wire the rest of the solve needs.
+// When no device has room for their scratch beside the partitions
+// computing there (out of memory), the host computes them instead.
 //
 // Device regions: the solve runs outside the pool's regions, and so do
 // these MSMs. They keep its rules: a commitKey allocates its buffers once,
@@ -303,6 +305,11 @@ func (c *committer) hint(_ *big.Int, in []*big.Int, out []*big.Int) error {
 			break
 		}
 	}
+	if errors.Is(err, backend.ErrOutOfMemory) {
+		// No device had room beside the partitions computing there: the
+		// host computes it, slower, but no error.
+		com, pok, err = c.commitOnHost(i, values)
+	}
 	took := time.Since(start)
 	if err != nil {
 		return err
@@ -320,6 +327,26 @@ func (c *committer) hint(_ *big.Int, in []*big.Int, out []*big.Int) error {
 	res.SetBytes(digest[:min(fr.Bytes, c.hashFn.Size())])
 	res.BigInt(out[0])
 	return nil
+}
+
+// commitOnHost computes key i's commitment to values and its proof of
+// knowledge with gnark-crypto's MSM on the host's cores: the same points
+// as the device's.
+func (c *committer) commitOnHost(i int, values []fr.Element) (com, pok curve.G1Affine, err error) {
+	ck := &c.t.p.pk.CommitmentKeys[i]
+	if len(values) != len(ck.Basis) || len(ck.BasisExpSigma) != len(ck.Basis) {
+		return com, pok, fmt.Errorf("groth16: commitment %d: %d committed values for %d bases and %d σ-bases", i, len(values), len(ck.Basis), len(ck.BasisExpSigma))
+	}
+	if len(values) == 0 {
+		return com, pok, nil
+	}
+	if _, err := com.MultiExp(ck.Basis, values, ecc.MultiExpConfig{}); err != nil {
+		return com, pok, fmt.Errorf("groth16: commitment %d on the host: %w", i, err)
+	}
+	if _, err := pok.MultiExp(ck.BasisExpSigma, values, ecc.MultiExpConfig{}); err != nil {
+		return com, pok, fmt.Errorf("groth16: commitment %d on the host: %w", i, err)
+	}
+	return com, pok, nil
 }
 
 // fold folds the proofs of knowledge into the proof with a challenge

@@ -544,6 +544,7 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(
 		if len(r.phases) > 0 && r.phases[0].Plan != "" {
 			fmt.Fprintf(stdout, "%s: %s\n", r.name, r.phases[0].Plan)
 		}
+		printProofPhases(stdout, r.name, r.phases, r.totals)
 	}
 
 	for _, r := range ours {

@@ -2,6 +2,7 @@ package groth16_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"sync/atomic"
@@ -16,7 +17,7 @@ import (
 
 // TestCommitmentOutOfMemory: when the device has no room for a
 // commitment's MSMs, the host computes them, and the proof is still
-// gnark's.
+// gnark's; a device that fails them otherwise fails the proof.
 func TestCommitmentOutOfMemory(t *testing.T) {
 	f := fixtureNamed(t, "rangecheck-bsb22")
 	pk := f.pk.(*groth16bls.ProvingKey)
@@ -47,5 +48,16 @@ func TestCommitmentOutOfMemory(t *testing.T) {
 	}
 	if got, want := proofBytes(t, proof), gnarkProof(t, f, seed); !bytes.Equal(got, want) {
 		t.Fatalf("seed %d: proof differs from gnark's", seed)
+	}
+
+	// Any other device error still fails the proof.
+	lost := cpu.MustNew(cpu.WithHook(func(op cpu.Op, size int64) error {
+		if op == cpu.OpMSMG1 && size == committed {
+			return fmt.Errorf("commitment MSM of %d points: %w", size, backend.ErrDeviceLost)
+		}
+		return nil
+	}))
+	if _, err := groth16.Prove(f.ccs, f.pk, f.witness, groth16.WithBackend(lost)); !errors.Is(err, backend.ErrDeviceLost) {
+		t.Fatalf("a commitment MSM on a lost device: Prove returned %v, want that error", err)
 	}
 }

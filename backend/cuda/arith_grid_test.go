@@ -101,20 +101,8 @@ func checkFieldGrid(t *testing.T, b *Backend) {
 // about ±p²).
 func checkMulSubGrid(t *testing.T, b *Backend) {
 	e := gridFp(testRand(t), 1)
-	var x, y []fp.Element
-	for _, a := range e {
-		for _, bb := range e {
-			for _, c := range e {
-				for _, d := range e {
-					x, y = append(x, a), append(y, bb)
-					x, y = append(x, c), append(y, d)
-				}
-			}
-		}
-	}
-	// a and b first, then c and d: the op reads c = x[n + i], d = y[n + i].
+	x, y := quads(e)
 	n := len(x) / 2
-	x, y = halves(x), halves(y)
 	out := make([]fp.Element, n)
 	if err := fieldOp(b, opFpMulSub4, backend.AsBytes(out), backend.AsBytes(x), backend.AsBytes(y), n); err != nil {
 		t.Fatalf("fp a·b − c·d: %v", err)
@@ -136,18 +124,8 @@ func checkMulSubGrid(t *testing.T, b *Backend) {
 			els = append(els, bls12381.E2{A0: u, A1: v})
 		}
 	}
-	var x2, y2 []bls12381.E2
-	for _, a := range els {
-		for _, bb := range els {
-			for _, c := range els {
-				for _, d := range els {
-					x2, y2 = append(x2, a, c), append(y2, bb, d)
-				}
-			}
-		}
-	}
+	x2, y2 := quads(els)
 	n2 := len(x2) / 2
-	x2, y2 = halves(x2), halves(y2)
 	out2 := make([]bls12381.E2, n2)
 	if err := fieldOp(b, opFp2MulSubLazy4, backend.AsBytes(out2), backend.AsBytes(x2), backend.AsBytes(y2), n2); err != nil {
 		t.Fatalf("fp2 a·b − c·d: %v", err)
@@ -161,6 +139,22 @@ func checkMulSubGrid(t *testing.T, b *Backend) {
 			t.Fatalf("fp2 lazy %v·%v − %v·%v: got %v, want %v", x2[i].String(), y2[i].String(), x2[n2+i].String(), y2[n2+i].String(), out2[i].String(), want.String())
 		}
 	}
+}
+
+// quads lays out every (a, b, c, d) of e⁴ as the operands of a field op
+// with four: a and b first, then c and d (the op reads c = x[n + i],
+// d = y[n + i], n = len(x)/2).
+func quads[T any](e []T) (x, y []T) {
+	for _, a := range e {
+		for _, b := range e {
+			for _, c := range e {
+				for _, d := range e {
+					x, y = append(x, a, c), append(y, b, d)
+				}
+			}
+		}
+	}
+	return halves(x), halves(y)
 }
 
 // halves reorders pairs (p_0, q_0, p_1, q_1, …) into (p_0, p_1, …, q_0, q_1, …).

@@ -16,18 +16,8 @@ import (
 // interleaved products meets every other operand.
 func checkPairGrid(t *testing.T, b *Backend) {
 	e := gridFp(testRand(t), 2)
-	var x, y []fp.Element
-	for _, a := range e {
-		for _, bb := range e {
-			for _, c := range e {
-				for _, d := range e {
-					x, y = append(x, a, c), append(y, bb, d)
-				}
-			}
-		}
-	}
+	x, y := quads(e)
 	n := len(x) / 2
-	x, y = halves(x), halves(y)
 	out := make([]fp.Element, n)
 	for _, o := range []struct {
 		name string

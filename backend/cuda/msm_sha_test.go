@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -78,7 +79,7 @@ func TestMSMShaShapeHost(t *testing.T) {
 		s    []fr.Element
 	}{{"sha256-like", sha256Scalars(rng, n1)}, {"skewed", skewedScalars(rng, n1)}, {"0/1-heavy", zeroOneHeavy(rng, n1, 90)}}
 	for _, d := range dists {
-		for _, cfg := range []struct{ w, task, flags int }{{0, 0, 0}, {8, 2, 0}, {6, 3, msmNoTaskSort}, {10, 5, msmG1Slots}, {9, 0, 0}, {7, 4, msmNoSplit}} {
+		for _, cfg := range []struct{ w, task, flags int }{{0, 0, 0}, {8, 2, 0}, {6, 3, msmNoTaskSort}, {10, 5, msmG1Slots}, {9, 0, 0}, {7, 4, msmNoSplit}, {8, 3, msmFanin8}, {10, 0, msmReduceNarrow | msmG1Slots}} {
 			got, err := hostMSMG1(p1, d.s, cfg.w, cfg.task, cfg.flags)
 			if err != nil {
 				t.Fatal(err)
@@ -87,7 +88,7 @@ func TestMSMShaShapeHost(t *testing.T) {
 				t.Errorf("G1 %s (w=%d task=%d flags %d): host pipeline differs from gnark", d.name, cfg.w, cfg.task, cfg.flags)
 			}
 		}
-		for _, cfg := range []struct{ w, task, flags int }{{0, 0, 0}, {6, 2, 0}, {7, 3, msmG2Karatsuba}, {5, 0, 0}} {
+		for _, cfg := range []struct{ w, task, flags int }{{0, 0, 0}, {6, 2, 0}, {7, 3, msmG2Karatsuba}, {5, 0, 0}, {6, 3, msmFanin8 | msmReduceNarrow}} {
 			got, err := hostMSMG2(p2, d.s[:n2], cfg.w, cfg.task, cfg.flags)
 			if err != nil {
 				t.Fatal(err)
@@ -106,20 +107,24 @@ func TestMSMShaShapeHost(t *testing.T) {
 // MSMs of a proof (four G1, one G2) at once on five queues, every result
 // checked. The timed form, at 2^20, is TestMSMShaTimed (run.sh sha).
 func TestMSMShaShape(t *testing.T) {
-	b := newTestBackend(t)
+	newTestBackend(t) // skips the test when there is no GPU
 	rng := testRand(t)
-	runSha(t, b, rng, 1<<16, 1, false)
+	in := shaInputs(rng, 1<<16)
+	for _, flags := range []int{0, msmFanin8 | msmReduceNarrow} {
+		runShaFlags(t, flags, in, 1, false)
+	}
 }
 
 // TestMSMShaTimed is TestMSMShaShape at 2^G16_SHA_LOG points (default 20,
 // the sha256 proof's), timed: each MSM alone and the five together, the
 // median of five runs, beside gnark-crypto's MultiExp of the same G1 and
-// G2 MSMs on the host. G16_MSM_SHA=1 enables it (run.sh sha).
+// G2 MSMs on the host. G16_MSM_SHA=1 enables it (run.sh sha);
+// G16_SHA_FLAGS lists the g16_msm flags to run it with (default "0").
 func TestMSMShaTimed(t *testing.T) {
 	if os.Getenv("G16_MSM_SHA") != "1" {
 		t.Skip("set G16_MSM_SHA=1")
 	}
-	b := newTestBackend(t)
+	newTestBackend(t) // skips the test when there is no GPU
 	rng := testRand(t)
 	lg := 20
 	if v := os.Getenv("G16_SHA_LOG"); v != "" {
@@ -129,19 +134,66 @@ func TestMSMShaTimed(t *testing.T) {
 		}
 		lg = k
 	}
-	runSha(t, b, rng, 1<<lg, 5, true)
+	in := shaInputs(rng, 1<<lg)
+	flagSets := []int{0}
+	if v := os.Getenv("G16_SHA_FLAGS"); v != "" {
+		flagSets = flagSets[:0]
+		for _, f := range strings.Split(v, ",") {
+			k, err := strconv.Atoi(f)
+			if err != nil || k < 0 {
+				t.Fatalf("G16_SHA_FLAGS=%q: want comma-separated g16_msm flags", v)
+			}
+			flagSets = append(flagSets, k)
+		}
+	}
+	for i, flags := range flagSets {
+		runShaFlags(t, flags, in, 5, i == 0)
+	}
 }
 
-// runSha runs the five MSMs of a proof over n points (reps times, the
-// median reported), on the plain bases and on tables of 12 copies.
-func runSha(t *testing.T, b *Backend, rng *mrand.Rand, n, reps int, cpu bool) {
+// runShaFlags is runSha on a backend of its own with the given g16_msm
+// flags, closed before it returns.
+func runShaFlags(t *testing.T, flags int, in *shaIn, reps int, cpu bool) {
 	t.Helper()
-	g1, logs1 := randG1Logs(rng, n)
-	g2, logs2 := randG2Logs(rng, n)
-	var sc [5][]fr.Element // 0..3: G1's (A, B1, K, Z), 4: G2's B
-	for i := range sc {
-		sc[i] = sha256Scalars(rng, n)
+	b, err := New(0, withMSMFlags(flags))
+	if err != nil {
+		t.Fatalf("New(0) with flags %d: %v", flags, err)
 	}
+	defer func() {
+		if err := b.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	}()
+	t.Logf("g16_msm flags %d", flags)
+	runSha(t, b, in, reps, cpu)
+}
+
+// shaIn is runSha's input: n bases of known discrete logs on each curve
+// and five sha256-like scalar vectors (0..3: G1's A, B1, K, Z; 4: G2's B).
+type shaIn struct {
+	n            int
+	g1           []bls12381.G1Affine
+	g2           []bls12381.G2Affine
+	logs1, logs2 []logPart
+	sc           [5][]fr.Element
+}
+
+func shaInputs(rng *mrand.Rand, n int) *shaIn {
+	in := &shaIn{n: n}
+	in.g1, in.logs1 = randG1Logs(rng, n)
+	in.g2, in.logs2 = randG2Logs(rng, n)
+	for i := range in.sc {
+		in.sc[i] = sha256Scalars(rng, n)
+	}
+	return in
+}
+
+// runSha runs the five MSMs of a proof over in's n points on b (reps
+// times, the median reported), on the plain bases and on tables of 12
+// copies; cpu adds gnark-crypto's times.
+func runSha(t *testing.T, b *Backend, in *shaIn, reps int, cpu bool) {
+	t.Helper()
+	n, g1, g2, logs1, logs2, sc := in.n, in.g1, in.g2, in.logs1, in.logs2, in.sc
 	g1gen, g2gen, _, _ := bls12381.Generators()
 	want1 := make([]bls12381.G1Jac, 4)
 	for i := range want1 {

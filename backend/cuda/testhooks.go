@@ -23,16 +23,18 @@ import (
 
 // MSM flags of g16cuda.h.
 const (
-	msmNoTaskSort  = C.G16_MSM_NO_TASK_SORT
-	msmNoInline    = C.G16_MSM_NO_INLINE
-	msmG1Slots     = C.G16_MSM_G1_SLOTS
-	msmNoSplit     = C.G16_MSM_NO_SPLIT
-	msmBatchAffine = C.G16_MSM_BATCH_AFFINE
-	msmG2Karatsuba = C.G16_MSM_G2_KARATSUBA
-	msmG1Y3Two     = C.G16_MSM_G1_Y3_TWO_PRODUCTS
-	msmG1LB4       = C.G16_MSM_G1_LB4
-	msmG1Paired    = C.G16_MSM_G1_PAIRED
-	msmG1Prefetch  = C.G16_MSM_G1_PREFETCH
+	msmNoTaskSort   = C.G16_MSM_NO_TASK_SORT
+	msmNoInline     = C.G16_MSM_NO_INLINE
+	msmG1Slots      = C.G16_MSM_G1_SLOTS
+	msmNoSplit      = C.G16_MSM_NO_SPLIT
+	msmBatchAffine  = C.G16_MSM_BATCH_AFFINE
+	msmG2Karatsuba  = C.G16_MSM_G2_KARATSUBA
+	msmG1Y3Two      = C.G16_MSM_G1_Y3_TWO_PRODUCTS
+	msmG1LB4        = C.G16_MSM_G1_LB4
+	msmG1Paired     = C.G16_MSM_G1_PAIRED
+	msmG1Prefetch   = C.G16_MSM_G1_PREFETCH
+	msmFanin8       = C.G16_MSM_FANIN8
+	msmReduceNarrow = C.G16_MSM_REDUCE_NARROW
 )
 
 // withMSMFlags sets g16_msm's flags (tests and tuning).

@@ -111,6 +111,10 @@ enum {
 	                              computed in pairs, rows interleaved (field_pair.cuh, curve_pair.cuh) */
 	G16_MSM_G1_PREFETCH = 1024, /* G1 register kernels, first level: the next point loaded before the
 	                               current one is added */
+	G16_MSM_FANIN8 = 65536, /* accumulation levels after the first: tasks of 8 partial sums (default 4 on G1,
+	                           2 on G2) */
+	G16_MSM_REDUCE_NARROW = 131072, /* bucket reduction: segments while a level keeps 2^12 threads (default
+	                                   2^16), so fewer levels of pairs */
 };
 
 /* The same pipeline run on the host, one loop iteration per GPU thread, on

@@ -413,7 +413,8 @@ void reduce_level(exec_t& ex, kernel_set ks, size_t n, const xyzz_t<F>* A, const
 }
 
 // reduce_wide is the thread count a reduction level keeps segments for
-// (plan_level): about two waves of the widest kernel on an H200.
+// (plan_level): about two waves of the widest kernel on an H200
+// (G16_MSM_REDUCE_NARROW: 2^12).
 const size_t reduce_wide = 1u << 16;
 
 // reduce_buckets runs the levels of the reduction over windows sets of T
@@ -448,7 +449,7 @@ std::unique_ptr<buf<xyzz_t<F>>> reduce_buckets(exec_t& ex, kernel_set ks, const 
 }
 
 // accum_fanin is the number of partial sums a task adds at the levels of
-// accumulate after the first: such a level is latency (the additions of its
+// accumulate after the first (G16_MSM_FANIN8: 8): such a level is latency (the additions of its
 // longest task, one after another), so its tasks are short; G2's additions
 // take about three times G1's, so G2 sums pairs.
 template <class F>
@@ -481,7 +482,8 @@ std::unique_ptr<buf<xyzz_t<F>>> accumulate(exec_t& ex, const affine_t<F>* bases,
 	uint32_t hc[2];
 	ex.to_host(hc, one.p, sizeof hc);
 	uint32_t total = hc[0];
-	task_plan plan(runs, L, std::min(L, accum_fanin<F>()), total, hc[1]);
+	uint32_t fanin = (flags & G16_MSM_FANIN8) ? 8 : accum_fanin<F>();
+	task_plan plan(runs, L, std::min(L, fanin), total, hc[1]);
 	std::unique_ptr<buf<P>> sums;
 	{
 		buf<uint32_t> task_start(ex, total), task_count(ex, total);
@@ -680,7 +682,8 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, size_t stride, int copies, co
 	ex.launch(all_runs, scatter_k<F>{run_keys, sums->p, buckets.p});
 	sums.reset();
 
-	std::unique_ptr<buf<P>> wsums = reduce_buckets<F>(ex, ks, buckets.p, B, (size_t)nsets);
+	size_t wide = (flags & G16_MSM_REDUCE_NARROW) ? (size_t)1 << 12 : reduce_wide;
+	std::unique_ptr<buf<P>> wsums = reduce_buckets<F>(ex, ks, buckets.p, B, (size_t)nsets, wide);
 	// out may be less aligned than P (Go memory): copies, not a P in place.
 	P ones_sum;
 	ex.to_host_async(out, wsums->p, nsets * sizeof(P));

@@ -146,6 +146,20 @@ func hostMSM(curve int, points unsafe.Pointer, scalars []fr.Element, window, max
 	return win, int(nw), int(w), err
 }
 
+// hostMSMPeak runs the MSM pipeline on the host over table (copies copies
+// of stride points each; copies = 1, stride = len(scalars): the bases) and
+// returns the most bytes its buffers held at once, as the device's pool
+// counts them (less CUB's temporaries).
+func hostMSMPeak(curve int, table unsafe.Pointer, stride, copies, window int, scalars []fr.Element, maxTask, flags int) (int64, error) {
+	if len(scalars) == 0 {
+		return 0, fmt.Errorf("hostMSMPeak: empty")
+	}
+	var peak C.int64_t
+	err := errOf(C.g16_host_msm_peak(C.int(curve), table, C.int64_t(stride), C.int(copies), C.int(window),
+		unsafe.Pointer(&scalars[0]), C.int64_t(len(scalars)), C.int(maxTask), C.int(flags), &peak))
+	return int64(peak), err
+}
+
 // hostReduce runs the bucket reduction alone on the host
 // (g16_host_reduce): windows sets of T XYZZ bucket sums (limbs fp.Elements
 // a point: 4 on G1, 8 on G2) to one sum a set, Σ_b (b+1)·S_b. wide is the

@@ -37,20 +37,27 @@ struct exec_t {
 	bool host() const { return dev == nullptr; }
 	int ord() const { return dev ? dev->ord : -1; }
 
+	// live and peak count the host mode's bytes as the device's pool
+	// counts them (what each alloc asked), for the scratch model's check.
+	size_t live = 0, peak = 0;
+
 	void* alloc(size_t bytes) {
 		if (bytes == 0) bytes = 16;
 		if (host()) {
 			void* p = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
 			if (!p) throw std::bad_alloc();
+			live += bytes;
+			peak = std::max(peak, live);
 			return p;
 		}
 		return dev->alloc_async((int64_t)bytes, st);
 	}
 	void release(void* p, size_t bytes) {
 		if (bytes == 0) bytes = 16;
-		if (host())
+		if (host()) {
 			std::free(p);
-		else
+			live -= bytes;
+		} else
 			dev->free_async(p, (int64_t)bytes, st);
 	}
 	void zero(void* p, size_t bytes) {

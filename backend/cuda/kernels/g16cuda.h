@@ -123,6 +123,12 @@ enum {
 g16_status g16_host_msm(int curve, const void* bases, const void* scalars, int64_t n, int window, int max_task,
                         int flags, void* out, int* nwindows, int* wbits);
 
+/* msm_table.h's g16_host_msm_table (copies = 1, stride = n: the bases alone) that writes
+ * the most bytes its buffers held at once to *peak (what the device's pool
+ * would count, less CUB's temporaries), for the scratch model's check. */
+g16_status g16_host_msm_peak(int curve, const void* table, int64_t stride, int copies, int window,
+                             const void* scalars, int64_t n, int max_task, int flags, int64_t* peak);
+
 /* The bucket reduction alone on the host (a check of its levels): for each
  * of windows sets of T XYZZ bucket sums S_b (set j at j·T), Σ_b (b+1)·S_b,
  * written to out (windows XYZZ points). flags select the kernels as in

@@ -225,13 +225,28 @@ struct accum_sums_k {
 	}
 };
 
-// scatter_k: run r's sum into its bucket.
+// scatter_k: run r's sum (sums[at[r]]) into its bucket.
 template <class F>
 struct scatter_k {
 	const uint32_t* keys;
 	const xyzz_t<F>* sums;
+	const uint32_t* at;
 	xyzz_t<F>* buckets;
-	G16_HD void operator()(size_t r) const { buckets[keys[r]] = sums[r]; }
+	G16_HD void operator()(size_t r) const { buckets[keys[r]] = sums[at[r]]; }
+};
+
+// write_back_k: active run a's final sum (fin[a]) to its run's place in
+// the first level's sums, for the *count active runs.
+template <class F>
+struct write_back_k {
+	const xyzz_t<F>* fin;
+	const uint32_t* act;
+	const uint32_t* at;
+	const uint32_t* count;
+	xyzz_t<F>* sums;
+	G16_HD void operator()(size_t a) const {
+		if (a < *count) sums[at[act[a]]] = fin[a];
+	}
 };
 
 // reduce_k: one level of the bucket reduction.
@@ -457,37 +472,44 @@ uint32_t accum_fanin() {
 	return std::is_same<F, fp2_t>::value ? 2 : 4;
 }
 
+// accum_out is accumulate's result: run r's sum is sums[at[r]].
+template <class F>
+struct accum_out {
+	std::unique_ptr<buf<xyzz_t<F>>> sums;
+	std::unique_ptr<buf<uint32_t>> at;
+};
+
 // accumulate sums each of runs runs of points (run r: refs[starts[r] ..
 // starts[r] + counts[r]), a ref being a base index with the sign bit of
 // the point's negation; counts[r] ≥ 1), cutting the runs into tasks of at
 // most L items at the first level and of accum_fanin partial sums at the
-// later ones, until each run is one sum; it returns the runs' sums (run r's
-// at r). The host reads back the first level's task count and the largest
-// run once; the later levels run on task bounds (task_plan). ks selects the
+// later ones, until each run is one sum. The later levels run only on the
+// runs that the first left with more than one partial sum (listed once;
+// at most total − runs of them), on task bounds (task_plan); their sums go
+// back to the first level's place of their run. The host reads back the
+// first level's task count and the largest run once. ks selects the
 // kernels.
 template <class F>
-std::unique_ptr<buf<xyzz_t<F>>> accumulate(exec_t& ex, const affine_t<F>* bases, const uint32_t* refs,
-                                           const uint32_t* run_counts, const uint32_t* run_starts, size_t runs,
-                                           uint32_t L, int flags, kernel_set ks) {
+accum_out<F> accumulate(exec_t& ex, const affine_t<F>* bases, const uint32_t* refs, const uint32_t* run_counts,
+                        const uint32_t* run_starts, size_t runs, uint32_t L, int flags, kernel_set ks) {
 	typedef xyzz_t<F> P;
+	accum_out<F> res;
 	buf<uint32_t> one(ex, 2);
-	buf<uint32_t> cnt_a(ex, runs), off_a(ex, runs), cnt_b(ex, runs), off_b(ex, runs);
-	uint32_t *cnt_out = cnt_a.p, *off_out = off_a.p, *cnt_other = cnt_b.p, *off_other = off_b.p;
+	buf<uint32_t> cnt0(ex, runs);
+	res.at.reset(new buf<uint32_t>(ex, runs));
+	uint32_t* off0 = res.at->p;
 
 	// Level 0: tasks of L points, longest first.
-	ex.launch(runs, ntasks_k{run_counts, L, cnt_out});
-	ex.exclusive_sum(cnt_out, off_out, runs);
-	ex.launch(1, total_k{cnt_out, off_out, runs, one.p});
+	ex.launch(runs, ntasks_k{run_counts, L, cnt0.p});
+	ex.exclusive_sum(cnt0.p, off0, runs);
+	ex.launch(1, total_k{cnt0.p, off0, runs, one.p});
 	ex.max_of(run_counts, one.p + 1, runs);
 	uint32_t hc[2];
 	ex.to_host(hc, one.p, sizeof hc);
 	uint32_t total = hc[0];
-	uint32_t fanin = (flags & G16_MSM_FANIN8) ? 8 : accum_fanin<F>();
-	task_plan plan(runs, L, std::min(L, fanin), total, hc[1]);
-	std::unique_ptr<buf<P>> sums;
 	{
 		buf<uint32_t> task_start(ex, total), task_count(ex, total);
-		ex.launch(total, emit_k{run_starts, run_counts, off_out, (uint32_t)runs, L, one.p, task_start.p,
+		ex.launch(total, emit_k{run_starts, run_counts, off0, (uint32_t)runs, L, one.p, task_start.p,
 		                        task_count.p});
 		std::unique_ptr<buf<uint32_t>> order;
 		if (!(flags & G16_MSM_NO_TASK_SORT) && total > 1) {
@@ -498,32 +520,50 @@ std::unique_ptr<buf<xyzz_t<F>>> accumulate(exec_t& ex, const affine_t<F>* bases,
 			while ((L >> cbits) != 0) cbits++;
 			ex.sort_pairs(task_count.p, sorted_counts.p, ids.p, order->p, total, cbits, true);
 		}
-		sums.reset(new buf<P>(ex, total));
+		res.sums.reset(new buf<P>(ex, total));
 		accum_level<F>(ex, ks, 0, flags, total, bases, refs, nullptr, task_start.p, task_count.p,
-		               order ? order->p : nullptr, sums->p);
+		               order ? order->p : nullptr, res.sums->p);
 	}
-	// Later levels: run r's partial sums are sums[off[r] ..] (cnt[r] of
-	// them); tasks of at most fanin, in run order, on the bound of their
-	// number.
+	uint32_t parts = (hc[1] + L - 1) / L; // the most partial sums a run has
+	if (parts <= 1) return res;
+
+	// The active runs: those of more than one task (each has at least two,
+	// so there are at most total − runs).
+	size_t ab = std::min<size_t>(runs, (size_t)total - runs);
+	buf<uint32_t> act(ex, ab), cnt_a(ex, ab), off_a(ex, ab), cnt_b(ex, ab), off_b(ex, ab), acount(ex, 1);
+	{
+		buf<uint32_t> flag(ex, runs), pos(ex, runs);
+		ex.launch(runs, active_k{cnt0.p, flag.p});
+		ex.exclusive_sum(flag.p, pos.p, runs);
+		ex.launch(runs, gather_active_k{flag.p, pos.p, cnt0.p, off0, runs, act.p, cnt_a.p, off_a.p, acount.p});
+		ex.launch(ab, pad_active_k{acount.p, cnt_a.p, off_a.p});
+	}
+	// Later levels: active run a's partial sums are cur[off[a] ..] (cnt[a]
+	// of them); tasks of at most fanin, in run order, on the bound of their
+	// number (the padding runs count one partial sum each).
+	uint32_t fanin = (flags & G16_MSM_FANIN8) ? 8 : accum_fanin<F>();
+	task_plan plan(ab, L, std::min(L, fanin), (uint32_t)((size_t)total - runs + ab), hc[1]);
+	uint32_t *cnt_in = cnt_a.p, *off_in = off_a.p, *cnt_out = cnt_b.p, *off_out = off_b.p;
+	std::unique_ptr<buf<P>> cur;
 	for (int level = 1; !plan.done(); level++) {
-		const uint32_t* counts = cnt_out;
-		const uint32_t* starts = off_out;
-		std::swap(cnt_out, cnt_other);
-		std::swap(off_out, off_other);
 		plan.next();
 		size_t bound = (size_t)plan.bound;
 		uint32_t f = plan.fanin;
-		ex.launch(runs, ntasks_k{counts, f, cnt_out});
-		ex.exclusive_sum(cnt_out, off_out, runs);
-		ex.launch(1, total_k{cnt_out, off_out, runs, one.p});
+		ex.launch(ab, ntasks_k{cnt_in, f, cnt_out});
+		ex.exclusive_sum(cnt_out, off_out, ab);
+		ex.launch(1, total_k{cnt_out, off_out, ab, one.p});
 		buf<uint32_t> task_start(ex, bound), task_count(ex, bound);
-		ex.launch(bound, emit_k{starts, counts, off_out, (uint32_t)runs, f, one.p, task_start.p, task_count.p});
+		ex.launch(bound, emit_k{off_in, cnt_in, off_out, (uint32_t)ab, f, one.p, task_start.p, task_count.p});
 		std::unique_ptr<buf<P>> next(new buf<P>(ex, bound));
-		accum_level<F>(ex, ks, level, flags, bound, bases, refs, sums->p, task_start.p, task_count.p, nullptr,
-		               next->p);
-		sums = std::move(next);
+		accum_level<F>(ex, ks, level, flags, bound, bases, refs, cur ? cur->p : res.sums->p, task_start.p,
+		               task_count.p, nullptr, next->p);
+		cur = std::move(next);
+		std::swap(cnt_in, cnt_out);
+		std::swap(off_in, off_out);
 	}
-	return sums;
+	// Each active run is one sum now, at its own index.
+	ex.launch(ab, write_back_k<F>{cur->p, act.p, off0, acount.p, res.sums->p});
+	return res;
 }
 
 // split_t is step 0 (msm_split.cuh): the compacted lists of the ±1
@@ -564,8 +604,8 @@ void ones_only(exec_t& ex, const affine_t<F>* bases, const split_t& sp, uint32_t
 	if (sp.ones > 0) {
 		buf<uint32_t> run(ex, 2);
 		ex.launch(1, ones_run_k{0, sp.ones, 0, nullptr, run.p, run.p + 1});
-		auto sums = accumulate<F>(ex, bases, sp.ones_idx->p, run.p, run.p + 1, 1, L, flags, ks);
-		ex.to_host(&sum, sums->p, sizeof(P));
+		auto acc = accumulate<F>(ex, bases, sp.ones_idx->p, run.p, run.p + 1, 1, L, flags, ks);
+		ex.to_host(&sum, acc.sums->p, sizeof(P)); // the one run's place is 0
 	}
 	std::memcpy(out, &sum, sizeof(P));
 }
@@ -673,14 +713,14 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, size_t stride, int copies, co
 		                        run_starts.p + runs});
 	tm.mark(4);
 
-	std::unique_ptr<buf<P>> sums =
-	    accumulate<F>(ex, bases, srefs.p, run_counts, run_starts.p, all_runs, L, flags, ks);
+	accum_out<F> sums = accumulate<F>(ex, bases, srefs.p, run_counts, run_starts.p, all_runs, L, flags, ks);
 	tm.mark(5);
 
 	buf<P> buckets(ex, (size_t)nsets * B + 1);
 	ex.zero(buckets.p, ((size_t)nsets * B + 1) * sizeof(P));
-	ex.launch(all_runs, scatter_k<F>{run_keys, sums->p, buckets.p});
-	sums.reset();
+	ex.launch(all_runs, scatter_k<F>{run_keys, sums.sums->p, sums.at->p, buckets.p});
+	sums.sums.reset();
+	sums.at.reset();
 
 	size_t wide = (flags & G16_MSM_REDUCE_NARROW) ? (size_t)1 << 12 : reduce_wide;
 	std::unique_ptr<buf<P>> wsums = reduce_buckets<F>(ex, ks, buckets.p, B, (size_t)nsets, wide);
@@ -769,7 +809,7 @@ struct host_copy {
 
 template <class F>
 void msm_host(const void* bases, size_t stride, int copies, const void* scalars, size_t n, int window, int max_task,
-              int flags, void* out, int* nw, int* w, int* shift) {
+              int flags, void* out, int* nw, int* w, int* shift, int64_t* peak) {
 	if (copies < 1 || copies > 64) fail(G16_INVALID, "msm: copies must be in [1, 64]");
 	if ((uint64_t)copies * stride >= (1u << 31))
 		fail(G16_INVALID, "msm: copies·stride must be below 2^31 (a point index has 31 bits)");
@@ -779,6 +819,7 @@ void msm_host(const void* bases, size_t stride, int copies, const void* scalars,
 	msm_run<F>(ex, (const affine_t<F>*)hb.p, stride, copies, (const fr_t*)hs.p, n, window, max_task, flags,
 	           (xyzz_t<F>*)ho.p, nw, w, shift, nullptr);
 	std::memcpy(out, ho.p, *nw * sizeof(xyzz_t<F>));
+	if (peak) *peak = (int64_t)ex.peak;
 }
 
 } // namespace g16
@@ -808,14 +849,15 @@ static void msm_device(g16_device* dev, void* stream, int curve, const void* tab
 }
 
 static void msm_on_host(int curve, const void* table, int64_t stride, int copies, const void* scalars, int64_t n,
-                        int window, int max_task, int flags, void* out, int* nsums, int* wbits, int* shift) {
+                        int window, int max_task, int flags, void* out, int* nsums, int* wbits, int* shift,
+                        int64_t* peak = nullptr) {
 	if (n <= 0 || stride < n) fail(G16_INVALID, "msm: n must be in [1, stride]");
 	if (curve == 1)
 		msm_host<fp_t>(table, (size_t)stride, copies, scalars, (size_t)n, window, max_task, flags, out, nsums, wbits,
-		               shift);
+		               shift, peak);
 	else if (curve == 2)
 		msm_host<fp2_t>(table, (size_t)stride, copies, scalars, (size_t)n, window, max_task, flags, out, nsums,
-		                wbits, shift);
+		                wbits, shift, peak);
 	else
 		fail(G16_INVALID, "msm: curve must be 1 or 2");
 }
@@ -854,6 +896,16 @@ extern "C" g16_status g16_host_msm_table(int curve, const void* table, int64_t s
 	return guard([&] {
 		int wbits = 0;
 		msm_on_host(curve, table, stride, copies, scalars, n, window, max_task, flags, out, nsums, &wbits, shift);
+	});
+}
+
+extern "C" g16_status g16_host_msm_peak(int curve, const void* table, int64_t stride, int copies, int window,
+                                        const void* scalars, int64_t n, int max_task, int flags, int64_t* peak) {
+	return guard([&] {
+		int nsums = 0, wbits = 0, shift = 0;
+		std::vector<xyzz_t<fp2_t>> out(64);
+		msm_on_host(curve, table, stride, copies, scalars, n, window, max_task, flags, out.data(), &nsums, &wbits,
+		            &shift, peak);
 	});
 }
 

@@ -10,6 +10,9 @@
 //              past the device's total write empty tasks (count 0), so that
 //              a level can be launched on an upper bound of its tasks
 //              without the host reading the total back.
+//   active_k, gather_active_k, pad_active_k: the levels after the first
+//              run only on the runs that still have more than one partial
+//              sum (at most total − runs of them), listed once.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -70,18 +73,66 @@ struct iota_k {
 	G16_HD void operator()(size_t i) const { v[i] = (uint32_t)i; }
 };
 
-// task_plan is the host's plan of accumulate's levels: level 0 cuts runs of
-// at most max_count items into tasks of L (total0 tasks, read back once);
-// every later level sums at most fanin partial sums a task, so the levels'
-// task counts are bounded without reading them: a level over runs runs of
-// c_r partial sums (Σ c_r ≤ U) has Σ ⌈c_r/f⌉ ≤ (U + runs·(f − 1))/f tasks.
+// active_k: flag[r] = 1 when run r still has more than one partial sum
+// after the first level (cnt[r] > 1).
+struct active_k {
+	const uint32_t* cnt;
+	uint32_t* flag;
+	G16_HD void operator()(size_t r) const { flag[r] = cnt[r] > 1 ? 1 : 0; }
+};
+
+// gather_active_k: the active runs as the runs of the later levels. Run r
+// with flag[r] set is active run pos[r]: it lists r, its partial sums'
+// count and first place; thread 0 writes the number of active runs to
+// *count. Places past that (up to the host's bound) are filled by
+// pad_active_k.
+struct gather_active_k {
+	const uint32_t* flag;
+	const uint32_t* pos;
+	const uint32_t* cnt;
+	const uint32_t* off;
+	size_t runs;
+	uint32_t* act;
+	uint32_t* act_cnt;
+	uint32_t* act_off;
+	uint32_t* count;
+	G16_HD void operator()(size_t r) const {
+		if (r == 0) *count = pos[runs - 1] + flag[runs - 1];
+		if (!flag[r]) return;
+		uint32_t a = pos[r];
+		act[a] = (uint32_t)r;
+		act_cnt[a] = cnt[r];
+		act_off[a] = off[r];
+	}
+};
+
+// pad_active_k: places from *count to the bound hold runs of one partial
+// sum, the first (their sums are computed and never read), so that every
+// run of the later levels has at least one item.
+struct pad_active_k {
+	const uint32_t* count;
+	uint32_t* act_cnt;
+	uint32_t* act_off;
+	G16_HD void operator()(size_t a) const {
+		if (a < *count) return;
+		act_cnt[a] = 1;
+		act_off[a] = 0;
+	}
+};
+
+// task_plan is the host's plan of accumulate's levels after the first:
+// runs runs (the active ones) holding at most parts0 = ⌈max_count/L⌉
+// partial sums each and at most sum0 in all; every level sums at most
+// fanin partial sums a task, so the levels' task counts are bounded
+// without reading them: a level over runs runs of c_r partial sums
+// (Σ c_r ≤ U) has Σ ⌈c_r/f⌉ ≤ (U + runs·(f − 1))/f tasks.
 struct task_plan {
 	size_t runs;
 	uint32_t fanin;
 	uint64_t bound;  // the current level's task bound
 	uint32_t parts;  // the most partial sums a run has after the current level
-	task_plan(size_t r, uint32_t L, uint32_t f, uint32_t total0, uint32_t max_count)
-	    : runs(r), fanin(f), bound(total0), parts((max_count + L - 1) / L) {}
+	task_plan(size_t r, uint32_t L, uint32_t f, uint32_t sum0, uint32_t max_count)
+	    : runs(r), fanin(f), bound(sum0), parts((max_count + L - 1) / L) {}
 	bool done() const { return parts <= 1; }
 	// next moves to the next level.
 	void next() {

@@ -3,6 +3,7 @@
 package cuda
 
 import (
+	"fmt"
 	"testing"
 	"unsafe"
 
@@ -36,12 +37,16 @@ func TestScratchModelHost(t *testing.T) {
 			"skewed": skewedScalars(rng, n), "all ±1": ones, "one nonzero": zeros,
 		}
 	}
+	tightest, at := 0.0, ""
 	check := func(curve, n, copies, w, task, flags int, name string, peak int64, err error) {
 		t.Helper()
 		if err != nil {
 			t.Fatalf("curve %d n=%d %s: %v", curve, n, name, err)
 		}
 		model := msmTableScratch(curve, n, n, w, copies, task, flags&msmBatchAffine != 0) - cub
+		if r := float64(peak) / float64(model); r > tightest {
+			tightest, at = r, fmt.Sprintf("G%d n=%d %s w=%d copies=%d task=%d flags %d", curve, n, name, w, copies, task, flags)
+		}
 		if peak > model {
 			t.Errorf("G%d n=%d %s (w=%d copies=%d task=%d flags %d): the pipeline held %d bytes, the model allows %d",
 				curve, n, name, w, copies, task, flags, peak, model)
@@ -61,6 +66,7 @@ func TestScratchModelHost(t *testing.T) {
 			}
 		}
 	}
+	defer func() { t.Logf("tightest: %.2f of the model (%s)", tightest, at) }()
 	// Tables of copies (G1, 500 points; G2, 100).
 	for _, sh := range []struct{ copies, w int }{{4, 8}, {12, 6}, {2, 10}} {
 		t1, err := hostTable(p1[:500], sh.copies, sh.w)

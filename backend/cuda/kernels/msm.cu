@@ -236,7 +236,8 @@ struct scatter_k {
 };
 
 // write_back_k: active run a's final sum (fin[a]) to its run's place in
-// the first level's sums, for the *count active runs.
+// the first level's sums, for the *count active runs (a < *count always
+// when launched on exactly them).
 template <class F>
 struct write_back_k {
 	const xyzz_t<F>* fin;
@@ -487,8 +488,8 @@ struct accum_out {
 // runs that the first left with more than one partial sum (listed once;
 // at most total − runs of them), on task bounds (task_plan); their sums go
 // back to the first level's place of their run. The host reads back the
-// first level's task count and the largest run once. ks selects the
-// kernels.
+// first level's task count and the largest run, and the number of active
+// runs when there are later levels. ks selects the kernels.
 template <class F>
 accum_out<F> accumulate(exec_t& ex, const affine_t<F>* bases, const uint32_t* refs, const uint32_t* run_counts,
                         const uint32_t* run_starts, size_t runs, uint32_t L, int flags, kernel_set ks) {
@@ -528,41 +529,54 @@ accum_out<F> accumulate(exec_t& ex, const affine_t<F>* bases, const uint32_t* re
 	if (parts <= 1) return res;
 
 	// The active runs: those of more than one task (each has at least two,
-	// so there are at most total − runs).
+	// so there are at most total − runs). Their number is read back once:
+	// the later levels run on exactly them.
 	size_t ab = std::min<size_t>(runs, (size_t)total - runs);
-	buf<uint32_t> act(ex, ab), cnt_a(ex, ab), off_a(ex, ab), cnt_b(ex, ab), off_b(ex, ab), acount(ex, 1);
+	buf<uint32_t> act(ex, ab), cnt_a(ex, ab), off_a(ex, ab), cnt_b(ex, ab), off_b(ex, ab);
 	{
 		buf<uint32_t> flag(ex, runs), pos(ex, runs);
 		ex.launch(runs, active_k{cnt0.p, flag.p});
 		ex.exclusive_sum(flag.p, pos.p, runs);
-		ex.launch(runs, gather_active_k{flag.p, pos.p, cnt0.p, off0, runs, act.p, cnt_a.p, off_a.p, acount.p});
-		ex.launch(ab, pad_active_k{acount.p, cnt_a.p, off_a.p});
+		ex.launch(runs, gather_active_k{flag.p, pos.p, cnt0.p, off0, runs, act.p, cnt_a.p, off_a.p, one.p + 1});
 	}
+	uint32_t na = 0;
+	ex.to_host(&na, one.p + 1, sizeof na);
 	// Later levels: active run a's partial sums are cur[off[a] ..] (cnt[a]
-	// of them); tasks of at most fanin, in run order, on the bound of their
-	// number (the padding runs count one partial sum each).
+	// of them, Σ = total − runs + na); tasks of at most fanin, in run
+	// order, on the bound of their number. The first level's sums stay
+	// (they hold the finished runs'); so that a level's sums with its
+	// input's stay within twice the first level's (the scratch model's
+	// two levels of sums), a level whose bound would pass that reads its
+	// exact task count instead.
 	uint32_t fanin = (flags & G16_MSM_FANIN8) ? 8 : accum_fanin<F>();
-	task_plan plan(ab, L, std::min(L, fanin), (uint32_t)((size_t)total - runs + ab), hc[1]);
+	task_plan plan(na, L, std::min(L, fanin), (uint32_t)((size_t)total - runs + na), hc[1]);
 	uint32_t *cnt_in = cnt_a.p, *off_in = off_a.p, *cnt_out = cnt_b.p, *off_out = off_b.p;
 	std::unique_ptr<buf<P>> cur;
+	size_t cur_n = 0;
 	for (int level = 1; !plan.done(); level++) {
 		plan.next();
-		size_t bound = (size_t)plan.bound;
 		uint32_t f = plan.fanin;
-		ex.launch(ab, ntasks_k{cnt_in, f, cnt_out});
-		ex.exclusive_sum(cnt_out, off_out, ab);
-		ex.launch(1, total_k{cnt_out, off_out, ab, one.p});
+		ex.launch(na, ntasks_k{cnt_in, f, cnt_out});
+		ex.exclusive_sum(cnt_out, off_out, na);
+		ex.launch(1, total_k{cnt_out, off_out, na, one.p});
+		if ((uint64_t)total + cur_n + plan.bound > 2 * (uint64_t)total) {
+			uint32_t exact = 0;
+			ex.to_host(&exact, one.p, sizeof exact);
+			plan.bound = exact;
+		}
+		size_t bound = (size_t)plan.bound;
 		buf<uint32_t> task_start(ex, bound), task_count(ex, bound);
-		ex.launch(bound, emit_k{off_in, cnt_in, off_out, (uint32_t)ab, f, one.p, task_start.p, task_count.p});
+		ex.launch(bound, emit_k{off_in, cnt_in, off_out, na, f, one.p, task_start.p, task_count.p});
 		std::unique_ptr<buf<P>> next(new buf<P>(ex, bound));
 		accum_level<F>(ex, ks, level, flags, bound, bases, refs, cur ? cur->p : res.sums->p, task_start.p,
 		               task_count.p, nullptr, next->p);
 		cur = std::move(next);
+		cur_n = bound;
 		std::swap(cnt_in, cnt_out);
 		std::swap(off_in, off_out);
 	}
 	// Each active run is one sum now, at its own index.
-	ex.launch(ab, write_back_k<F>{cur->p, act.p, off0, acount.p, res.sums->p});
+	ex.launch(na, write_back_k<F>{cur->p, act.p, off0, one.p + 1, res.sums->p});
 	return res;
 }
 

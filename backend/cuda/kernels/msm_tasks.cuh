@@ -10,7 +10,7 @@
 //              past the device's total write empty tasks (count 0), so that
 //              a level can be launched on an upper bound of its tasks
 //              without the host reading the total back.
-//   active_k, gather_active_k, pad_active_k: the levels after the first
+//   active_k, gather_active_k: the levels after the first
 //              run only on the runs that still have more than one partial
 //              sum (at most total − runs of them), listed once.
 #pragma once
@@ -84,8 +84,7 @@ struct active_k {
 // gather_active_k: the active runs as the runs of the later levels. Run r
 // with flag[r] set is active run pos[r]: it lists r, its partial sums'
 // count and first place; thread 0 writes the number of active runs to
-// *count. Places past that (up to the host's bound) are filled by
-// pad_active_k.
+// *count.
 struct gather_active_k {
 	const uint32_t* flag;
 	const uint32_t* pos;
@@ -103,20 +102,6 @@ struct gather_active_k {
 		act[a] = (uint32_t)r;
 		act_cnt[a] = cnt[r];
 		act_off[a] = off[r];
-	}
-};
-
-// pad_active_k: places from *count to the bound hold runs of one partial
-// sum, the first (their sums are computed and never read), so that every
-// run of the later levels has at least one item.
-struct pad_active_k {
-	const uint32_t* count;
-	uint32_t* act_cnt;
-	uint32_t* act_off;
-	G16_HD void operator()(size_t a) const {
-		if (a < *count) return;
-		act_cnt[a] = 1;
-		act_off[a] = 0;
 	}
 };
 

@@ -332,50 +332,70 @@ struct alignas(16) mont_t {
 	// T < 2m and one conditional subtraction finishes.
 	G16_HD friend mont_t operator*(const mont_t& a, const mont_t& b) {
 		uint32_t x[N], y[N];
-		// Row 0: plain products; the pairs do not overlap, so no carries.
+		mul_row0(x, y, a, b.v[0]);
+		redc_row(x, y);
+#pragma unroll
+		for (int i = 1; i < N; i++) {
+			mul_row(x, y, a, b.v[i]);
+			redc_row(x, y);
+		}
+		return mul_last(x, y);
+	}
+
+	// The rows of operator*, which field_pair.cuh also interleaves two
+	// products' rows with. mul_row0 is row 0: the plain products a_j·b_0,
+	// whose pairs do not overlap, so no carries.
+	G16_HD static void mul_row0(uint32_t (&x)[N], uint32_t (&y)[N], const mont_t& a, uint32_t b0) {
 #pragma unroll
 		for (int j = 0; j < N; j += 2) {
-			uint64_t pe = (uint64_t)a.v[j] * b.v[0];
-			uint64_t po = (uint64_t)a.v[j + 1] * b.v[0];
+			uint64_t pe = (uint64_t)a.v[j] * b0;
+			uint64_t po = (uint64_t)a.v[j + 1] * b0;
 			x[j] = (uint32_t)pe;
 			x[j + 1] = (uint32_t)(pe >> 32);
 			y[j] = (uint32_t)po;
 			y[j + 1] = (uint32_t)(po >> 32);
 		}
-		redc_row(x, y);
+	}
+
+	// mul_row is row i ≥ 1 before its reduction: T = T/2^32 + a·b_i.
+	G16_HD static void mul_row(uint32_t (&x)[N], uint32_t (&y)[N], const mont_t& a, uint32_t bi) {
+		uint32_t nx[N], ny[N];
+		// nx = y + x_1, carrying into ny = (x >> 64) + a_odd·b_i.
+		nx[0] = add_cc(y[0], x[1]);
 #pragma unroll
-		for (int i = 1; i < N; i++) {
-			uint32_t bi = b.v[i];
-			uint32_t nx[N], ny[N];
-			// nx = y + x_1, carrying into ny = (x >> 64) + a_odd·b_i.
-			nx[0] = add_cc(y[0], x[1]);
-#pragma unroll
-			for (int j = 1; j < N; j += 2) {
-				ny[j - 1] = madc_lo_cc(a.v[j], bi, j + 1 < N ? x[j + 1] : 0);
-				ny[j] = madc_hi_cc(a.v[j], bi, j + 2 < N ? x[j + 2] : 0);
-			}
-			// nx += a_even·b_i, the carry out going into y's top limb.
-			nx[0] = mad_lo_cc(a.v[0], bi, nx[0]);
-			nx[1] = madc_hi_cc(a.v[0], bi, y[1]);
-#pragma unroll
-			for (int j = 2; j < N; j += 2) {
-				nx[j] = madc_lo_cc(a.v[j], bi, y[j]);
-				nx[j + 1] = madc_hi_cc(a.v[j], bi, y[j + 1]);
-			}
-			ny[N - 1] = addc(ny[N - 1], 0);
-			redc_row(nx, ny);
-#pragma unroll
-			for (int j = 0; j < N; j++) {
-				x[j] = nx[j];
-				y[j] = ny[j];
-			}
+		for (int j = 1; j < N; j += 2) {
+			ny[j - 1] = madc_lo_cc(a.v[j], bi, j + 1 < N ? x[j + 1] : 0);
+			ny[j] = madc_hi_cc(a.v[j], bi, j + 2 < N ? x[j + 2] : 0);
 		}
-		// T/2^32 = y + (x >> 32) < 2m < 2^(32N).
-		uint32_t t[N];
+		// nx += a_even·b_i, the carry out going into y's top limb.
+		nx[0] = mad_lo_cc(a.v[0], bi, nx[0]);
+		nx[1] = madc_hi_cc(a.v[0], bi, y[1]);
+#pragma unroll
+		for (int j = 2; j < N; j += 2) {
+			nx[j] = madc_lo_cc(a.v[j], bi, y[j]);
+			nx[j + 1] = madc_hi_cc(a.v[j], bi, y[j + 1]);
+		}
+		ny[N - 1] = addc(ny[N - 1], 0);
+#pragma unroll
+		for (int j = 0; j < N; j++) {
+			x[j] = nx[j];
+			y[j] = ny[j];
+		}
+	}
+
+	// t = T/2^32 = y + (x >> 32), after the last row (x_0 = 0): below
+	// 2^(32N) (T < 2m after a product's rows, T ≤ m after redc's).
+	G16_HD static void shift_out(uint32_t (&t)[N], const uint32_t (&x)[N], const uint32_t (&y)[N]) {
 		t[0] = add_cc(y[0], x[1]);
 #pragma unroll
 		for (int j = 1; j < N - 1; j++) t[j] = addc_cc(y[j], x[j + 1]);
 		t[N - 1] = addc(y[N - 1], 0);
+	}
+
+	// mul_last ends the product: T/2^32 < 2m, reduced once.
+	G16_HD static mont_t mul_last(const uint32_t (&x)[N], const uint32_t (&y)[N]) {
+		uint32_t t[N];
+		shift_out(t, x, y);
 		return reduce_once(t, 0);
 	}
 
@@ -498,6 +518,13 @@ struct alignas(16) mont_t {
 			mad_row(o, a, a[i], i, i + 1); // positions 2i+1, 2i+3, …
 			mad_row(e, a, a[i], i, i + 2); // positions 2i+2, 2i+4, …
 		}
+		sqr_finish(w, e, o, a);
+	}
+
+	// w = a² from sqr_wide's accumulators e, o of the cross products
+	// (also field_pair.cuh's squares).
+	G16_HD static void sqr_finish(uint32_t (&w)[W], const uint32_t (&e)[W], const uint32_t (&o)[W],
+	                              const uint32_t (&a)[N]) {
 		// c = e + o = Σ_{i<j} a_i·a_j·2^(32(i+j)) < a²/2, from limb 1 up.
 		uint32_t c[W];
 		c[0] = 0;
@@ -537,46 +564,56 @@ struct alignas(16) mont_t {
 	// T + w_hi < 2m < R, and one conditional subtraction finishes.
 	G16_HD static mont_t redc(const uint32_t (&w)[W]) {
 		uint32_t x[N], y[N];
+		redc_row0(x, y, w);
+#pragma unroll
+		for (int i = 1; i < N; i++) redc_next(x, y);
+		return redc_last(x, y, w);
+	}
+
+	// The rows of redc (also interleaved by field_pair.cuh): redc_row0 is
+	// row 0, T = w_lo reduced by one limb.
+	G16_HD static void redc_row0(uint32_t (&x)[N], uint32_t (&y)[N], const uint32_t (&w)[W]) {
 #pragma unroll
 		for (int j = 0; j < N; j++) {
 			x[j] = w[j];
 			y[j] = 0;
 		}
 		redc_row(x, y);
+	}
+
+	// redc_next is row i ≥ 1.
+	G16_HD static void redc_next(uint32_t (&x)[N], uint32_t (&y)[N]) {
+		// T/2^32 = (y + x_1) + 2^32·(x >> 64), with limb 0 y_0 + x_1.
+		uint32_t q = (y[0] + x[1]) * P::redc_m0();
+		uint32_t nx[N], ny[N];
+		nx[0] = add_cc(y[0], x[1]);
+		// ny = (x >> 64) + the carry + m_odd·q.
 #pragma unroll
-		for (int i = 1; i < N; i++) {
-			// T/2^32 = (y + x_1) + 2^32·(x >> 64), with limb 0 y_0 + x_1.
-			uint32_t q = (y[0] + x[1]) * P::redc_m0();
-			uint32_t nx[N], ny[N];
-			nx[0] = add_cc(y[0], x[1]);
-			// ny = (x >> 64) + the carry + m_odd·q.
-#pragma unroll
-			for (int j = 1; j < N; j += 2) {
-				ny[j - 1] = madc_lo_cc(q, P::mod(j), j + 1 < N ? x[j + 1] : 0);
-				ny[j] = madc_hi_cc(q, P::mod(j), j + 2 < N ? x[j + 2] : 0);
-			}
-			// nx = y (limb 0: y_0 + x_1) + m_even·q, limb 0 becoming 0,
-			// the carry out going into ny's top limb.
-			(void)mad_lo_cc(q, P::mod(0), nx[0]);
-			nx[1] = madc_hi_cc(q, P::mod(0), y[1]);
-#pragma unroll
-			for (int j = 2; j < N; j += 2) {
-				nx[j] = madc_lo_cc(q, P::mod(j), y[j]);
-				nx[j + 1] = madc_hi_cc(q, P::mod(j), y[j + 1]);
-			}
-			ny[N - 1] = addc(ny[N - 1], 0);
-#pragma unroll
-			for (int j = 0; j < N; j++) {
-				x[j] = nx[j];
-				y[j] = ny[j];
-			}
+		for (int j = 1; j < N; j += 2) {
+			ny[j - 1] = madc_lo_cc(q, P::mod(j), j + 1 < N ? x[j + 1] : 0);
+			ny[j] = madc_hi_cc(q, P::mod(j), j + 2 < N ? x[j + 2] : 0);
 		}
-		// T/2^32 = y + (x >> 32) ≤ m, then + w_hi.
-		uint32_t t[N];
-		t[0] = add_cc(y[0], x[1]);
+		// nx = y (limb 0: y_0 + x_1) + m_even·q, limb 0 becoming 0,
+		// the carry out going into ny's top limb.
+		(void)mad_lo_cc(q, P::mod(0), nx[0]);
+		nx[1] = madc_hi_cc(q, P::mod(0), y[1]);
 #pragma unroll
-		for (int j = 1; j < N - 1; j++) t[j] = addc_cc(y[j], x[j + 1]);
-		t[N - 1] = addc(y[N - 1], 0);
+		for (int j = 2; j < N; j += 2) {
+			nx[j] = madc_lo_cc(q, P::mod(j), y[j]);
+			nx[j + 1] = madc_hi_cc(q, P::mod(j), y[j + 1]);
+		}
+		ny[N - 1] = addc(ny[N - 1], 0);
+#pragma unroll
+		for (int j = 0; j < N; j++) {
+			x[j] = nx[j];
+			y[j] = ny[j];
+		}
+	}
+
+	// redc_last ends it: T/2^32 = y + (x >> 32) ≤ m, then + w_hi.
+	G16_HD static mont_t redc_last(const uint32_t (&x)[N], const uint32_t (&y)[N], const uint32_t (&w)[W]) {
+		uint32_t t[N];
+		shift_out(t, x, y);
 		t[0] = add_cc(t[0], w[N]);
 #pragma unroll
 		for (int j = 1; j < N - 1; j++) t[j] = addc_cc(t[j], w[N + j]);

@@ -188,13 +188,13 @@ func (j *batchJob) Prepare(ctx context.Context) error {
 	return ctx.Err()
 }
 
-func (j *batchJob) Buffers() []int64 { return j.t.bufferSizes(false) }
+func (j *batchJob) Buffers() []int64 { return j.t.bufferSizes(nil) }
 
 // BuffersWith sizes the buffers for the device's key: with a streamed key
 // the wire values stay on the host.
 func (j *batchJob) BuffersWith(key *deviceKey) []int64 {
 	j.streamed = key != nil && key.plan.chunk > 0
-	return j.t.bufferSizes(j.streamed)
+	return j.t.bufferSizes(key)
 }
 
 // Upload may run twice (a retry on another device), so the host copies

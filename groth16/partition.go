@@ -70,6 +70,7 @@ type prover struct {
 	hashMu     sync.Mutex
 
 	witnessSolver *witnessSolver
+	kIdx          kIndexes // K's wire indices, for a device that gathers them (gather.go)
 }
 
 // newProver checks that the inputs fit together and precomputes what every
@@ -158,6 +159,10 @@ type partition struct {
 	wA, wB, wK []fr.Element // wire values filtered for the A, B and K MSMs (K: once kWires has)
 	sharedAB   bool         // wB is wA (no infinity in either): one device buffer serves both
 	r, s       fr.Element
+
+	// gather is the device that builds K's wire values from W (gather.go),
+	// as bufferSizes found it; nil when the host filters them.
+	gather backend.Gatherer
 
 	// set by compute
 	msmA, msmB1, msmK, msmZ curve.G1Jac
@@ -306,15 +311,23 @@ const (
 	bufWA
 	bufWB
 	bufWK
+	bufIdx // K's wire indices, when the device gathers them
 	nbBuffers
 )
 
-// bufferSizes is the byte size of each per-partition device buffer. With
-// a streamed key the wire values stream from the host with the bases, and
-// their buffers hold one element.
-func (t *partition) bufferSizes(streamed bool) []int64 {
+// bufferSizes is the byte size of each per-partition device buffer for
+// key (nil: a resident key on a device that does not gather). With a
+// streamed key the wire values stream from the host with the bases, and
+// their buffers hold one element. It records whether the device gathers
+// K's wire values (t.gather), which upload then does.
+func (t *partition) bufferSizes(key *deviceKey) []int64 {
 	n := int64(t.p.n)
 	s := backend.ScalarBytes
+	streamed := key != nil && key.plan.chunk > 0
+	t.gather = nil
+	if key != nil && !streamed && key.dev != nil && gathersK(key.dev, t.p.pk) {
+		t.gather = key.dev.(backend.Gatherer)
+	}
 	wires := func(count int) int64 {
 		if streamed {
 			return s
@@ -322,16 +335,20 @@ func (t *partition) bufferSizes(streamed bool) []int64 {
 		return max(1, int64(count)) * s
 	}
 	sizes := []int64{
-		bufA:  n * s,
-		bufB:  n * s,
-		bufC:  n * s,
-		bufWA: wires(len(t.wA)),
-		bufWB: wires(len(t.wB)),
-		bufWK: wires(len(t.p.pk.G1.K)),
+		bufA:   n * s,
+		bufB:   n * s,
+		bufC:   n * s,
+		bufWA:  wires(len(t.wA)),
+		bufWB:  wires(len(t.wB)),
+		bufWK:  wires(len(t.p.pk.G1.K)),
+		bufIdx: backend.IndexBytes,
 	}
 	if t.sharedAB {
 		// The B MSMs read bufWA (wiresB).
 		sizes[bufWB] = s
+	}
+	if t.gather != nil {
+		sizes[bufIdx] = int64(len(t.p.pk.G1.K)) * backend.IndexBytes
 	}
 	return sizes
 }
@@ -364,6 +381,13 @@ func (t *partition) upload(dev backend.Backend, q backend.Queue, bufs []backend.
 	for _, i := range which {
 		if i == bufWB && t.sharedAB {
 			continue // the B MSMs read bufWA
+		}
+		if i == bufWK && t.gather != nil {
+			// From W in bufWA, which goes up before bufWK.
+			if err := t.gatherK(t.gather, dev, q, bufs); err != nil {
+				return fmt.Errorf("groth16: partition %d: K's wire values: %w", t.index, err)
+			}
+			continue
 		}
 		if i == bufWK {
 			host[i] = t.kWires()

@@ -112,18 +112,22 @@ func msmLengths(pk *gnarkgroth16.ProvingKey) (g1 []int, g2 int) {
 }
 
 // setBytes is the device memory of one partition's buffers (bufferSizes),
-// with the key resident or streamed.
-func setBytes(pk *gnarkgroth16.ProvingKey, streamed bool) int64 {
+// with the key resident on dev or streamed.
+func setBytes(dev backend.Backend, pk *gnarkgroth16.ProvingKey, streamed bool) int64 {
 	n := int64(pk.Domain.Cardinality)
 	s := backend.ScalarBytes
 	if streamed {
-		return 3*n*s + 3*s
+		return 3*n*s + 3*s + backend.IndexBytes
 	}
 	wiresB := max(1, int64(len(pk.G1.B)))
 	if pk.NbInfinityA == 0 && pk.NbInfinityB == 0 {
 		wiresB = 1 // the B MSMs read the A buffer: both hold all the wires
 	}
-	return 3*n*s + (max(1, int64(len(pk.G1.A)))+wiresB+max(1, int64(len(pk.G1.K))))*s
+	idx := backend.IndexBytes
+	if gathersK(dev, pk) {
+		idx = int64(len(pk.G1.K)) * backend.IndexBytes
+	}
+	return 3*n*s + (max(1, int64(len(pk.G1.A)))+wiresB+max(1, int64(len(pk.G1.K))))*s + idx
 }
 
 // msmScratch is the MSMs' scratch on dev: summed, as when they run side by
@@ -167,7 +171,7 @@ func windowBytes(chunk int) int64 {
 // scratch fit in budget bytes of dev (0: unlimited). It fails, before any
 // solving, when not even the smallest stream window fits.
 func choosePlan(dev backend.Backend, pk *gnarkgroth16.ProvingKey, budget int64) (plan, error) {
-	set := setBytes(pk, false)
+	set := setBytes(dev, pk, false)
 	key := keyBytes(pk)
 	commit := commitScratch(dev, pk)
 	sum, peak := msmScratch(dev, pk, 0)
@@ -188,7 +192,7 @@ func choosePlan(dev backend.Backend, pk *gnarkgroth16.ProvingKey, budget int64) 
 	for chunk < longest {
 		chunk *= 2
 	}
-	set = setBytes(pk, true)
+	set = setBytes(dev, pk, true)
 	for ; chunk >= minStreamChunk; chunk /= 2 {
 		_, peak := msmScratch(dev, pk, chunk)
 		if w := key + windowBytes(chunk); w+set+peak+commit <= budget {

@@ -60,7 +60,7 @@ func (pr *Prover) proveOnDevice(ctx context.Context, d *proverDevice, t *partiti
 		t.times.Upload += time.Since(start)
 	}
 	streamed := key.plan.chunk > 0
-	sizes := t.bufferSizes(streamed)
+	sizes := t.bufferSizes(key)
 	bufs := make([]backend.Buffer, 0, len(sizes))
 	defer func() {
 		for _, b := range bufs {

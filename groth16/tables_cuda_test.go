@@ -35,7 +35,7 @@ func TestTablesPlanCUDA(t *testing.T) {
 		t.Fatal(err)
 	}
 	pk := gpk.(*gnarkgroth16.ProvingKey)
-	set := setBytes(pk, false)
+	set := setBytes(gpu, pk, false)
 	commit := commitScratch(gpu, pk)
 	sum, _ := msmScratch(gpu, pk, 0)
 	need := keyBytes(pk) + set + sum + commit

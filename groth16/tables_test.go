@@ -124,7 +124,7 @@ func TestTablesPlan(t *testing.T) {
 	// buffers beyond it); beyond, tables within the room, whose modelled
 	// cost does not grow with the budget, each MSM's the cheapest of its
 	// choices when room is no limit.
-	set := setBytes(pk, false)
+	set := setBytes(dev, pk, false)
 	commit := commitScratch(dev, pk)
 	sum, _ := msmScratch(dev, pk, 0)
 	need := keyBytes(pk) + set + sum + commit
@@ -192,7 +192,7 @@ func TestTablesByGain(t *testing.T) {
 		}
 		return float64(n) * (1 - 0.01*float64(copies))
 	}}
-	set := setBytes(pk, false)
+	set := setBytes(dev, pk, false)
 	sum, _ := msmScratch(dev, pk, 0)
 	need := keyBytes(pk) + set + sum + commitScratch(dev, pk)
 	g2 := keyMSM{backend.KernelMSMG2, len(pk.G2.B)}

@@ -3,8 +3,10 @@ package groth16_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"math/rand/v2"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -78,5 +80,34 @@ func TestGatherMatchesHostFilter(t *testing.T) {
 	}
 	if g := gathers.Load(); g != int64(len(seeds)) {
 		t.Errorf("batch: %d gathers, want %d", g, len(seeds))
+	}
+}
+
+// TestGatherFault: a Gather that fails fails the proof, with Prove and
+// with ProveBatch, naming what failed.
+func TestGatherFault(t *testing.T) {
+	f, err := streamFixture()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hook := func(op cpu.Op, _ int64) error {
+		if op == cpu.OpGather {
+			return errors.New("injected gather fault")
+		}
+		return nil
+	}
+	for _, dev := range []backend.Backend{
+		cpu.MustNew(cpu.WithHook(hook)),
+		&gpuLike{Backend: cpu.MustNew(cpu.WithHook(hook)), urgent: map[backend.Queue]bool{}},
+	} {
+		_, err := groth16.Prove(f.ccs, f.pk, f.witness, groth16.WithBackend(dev), groth16.WithRandomness(seeded(1)))
+		if err == nil || !strings.Contains(err.Error(), "injected gather fault") {
+			t.Errorf("Prove on %s: %v, want the injected gather fault", dev, err)
+		}
+		_, err = groth16.ProveBatch(context.Background(), f.ccs, f.pk, []witness.Witness{f.witness},
+			groth16.WithBackend(dev), groth16.WithBatchRandomness(func(int) io.Reader { return seeded(2) }))
+		if err == nil || !strings.Contains(err.Error(), "injected gather fault") {
+			t.Errorf("ProveBatch on %s: %v, want the injected gather fault", dev, err)
+		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"testing"
 
-	gnarkgroth16 "github.com/consensys/gnark/backend/groth16/bls12-381"
 	cs "github.com/consensys/gnark/constraint/bls12-381"
 
 	"github.com/g16prover/g16/backend"
@@ -17,15 +16,7 @@ import (
 // the key resident or streamed, on a device that gathers K's wire values
 // (the CPU backend: the index list is counted) and on one that does not.
 func TestSetBytesMatchesBuffers(t *testing.T) {
-	ccs, shape, err := synth.Compile(synth.Chain, 1<<10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gpk, err := synth.RandomKey(ccs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pk := gpk.(*gnarkgroth16.ProvingKey)
+	ccs, shape, pk := randomKeyed(t, synth.Chain, 1<<10)
 	w, err := synth.Witness(shape, 7)
 	if err != nil {
 		t.Fatal(err)

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	gnarkgroth16 "github.com/consensys/gnark/backend/groth16/bls12-381"
-
 	"github.com/g16prover/g16/backend/cuda"
 	"github.com/g16prover/g16/internal/synth"
 )
@@ -26,15 +24,7 @@ func TestTablesPlanCUDA(t *testing.T) {
 		t.Fatalf("cuda.New(0): %v", err)
 	}
 	defer gpu.Close()
-	ccs, shape, err := synth.Compile(synth.Mix, 1<<12)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gpk, err := synth.RandomKey(ccs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pk := gpk.(*gnarkgroth16.ProvingKey)
+	ccs, shape, pk := randomKeyed(t, synth.Mix, 1<<12)
 	set := setBytes(gpu, pk, false)
 	commit := commitScratch(gpu, pk)
 	sum, _ := msmScratch(gpu, pk, 0)
@@ -90,7 +80,7 @@ func TestTablesPlanCUDA(t *testing.T) {
 	var proofs [2][]byte
 	for i, dev := range []*cuda.Backend{gpu, small} {
 		var plan string
-		proof, err := Prove(ccs, gpk, w, WithBackend(dev), WithRandomness(seededReader(seed)),
+		proof, err := Prove(ccs, pk, w, WithBackend(dev), WithRandomness(seededReader(seed)),
 			WithPhaseTimes(func(_ int, pt PhaseTimes) { plan = pt.Plan }))
 		if err != nil {
 			t.Fatal(err)

@@ -7,8 +7,6 @@ import (
 	"sync"
 	"testing"
 
-	gnarkgroth16 "github.com/consensys/gnark/backend/groth16/bls12-381"
-
 	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/backend/cpu"
 	"github.com/g16prover/g16/backend/cuda"
@@ -61,22 +59,14 @@ func (b *tabling) TableCost(k backend.Kernel, n, copies int) float64 {
 // bases, the plan says so, the key's bytes count them, and the proof is
 // the one without tables; at the plain plan's own need there are none.
 func TestTablesPlan(t *testing.T) {
-	ccs, shape, err := synth.Compile(synth.Mix, 1<<10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gpk, err := synth.RandomKey(ccs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pk := gpk.(*gnarkgroth16.ProvingKey)
+	ccs, shape, pk := randomKeyed(t, synth.Mix, 1<<10)
 	w, err := synth.Witness(shape, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
 	dev := &tabling{Backend: cpu.MustNew(cpu.WithCapacity(1 << 32))}
 	var planLine string
-	proof, err := Prove(ccs, gpk, w, WithBackend(dev), WithRandomness(seededReader(11)),
+	proof, err := Prove(ccs, pk, w, WithBackend(dev), WithRandomness(seededReader(11)),
 		WithPhaseTimes(func(_ int, pt PhaseTimes) { planLine = pt.Plan }))
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +95,7 @@ func TestTablesPlan(t *testing.T) {
 		}
 		off += int64(c.n) * backend.G1AffineBytes
 	}
-	plain, err := Prove(ccs, gpk, w, WithBackend(cpu.MustNew()), WithRandomness(seededReader(11)))
+	plain, err := Prove(ccs, pk, w, WithBackend(cpu.MustNew()), WithRandomness(seededReader(11)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,15 +166,7 @@ func TestTablesPlan(t *testing.T) {
 // table, a budget with room for its 12 copies alone gives it those, and
 // the G1 MSMs none; with room for everything, all have the cheapest.
 func TestTablesByGain(t *testing.T) {
-	ccs, _, err := synth.Compile(synth.Mix, 1<<10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gpk, err := synth.RandomKey(ccs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pk := gpk.(*gnarkgroth16.ProvingKey)
+	_, _, pk := randomKeyed(t, synth.Mix, 1<<10)
 	// Each copy saves 1% in G1, 5% in G2, of a G2 MSM 3 times a G1's.
 	dev := &tabling{Backend: cpu.MustNew(cpu.WithCapacity(1 << 32)), cost: func(k backend.Kernel, n, copies int) float64 {
 		if k == backend.KernelMSMG2 {

@@ -544,10 +544,16 @@ accum_out<F> accumulate(exec_t& ex, const affine_t<F>* bases, const uint32_t* re
 	// Later levels: active run a's partial sums are cur[off[a] ..] (cnt[a]
 	// of them, Σ = total − runs + na); tasks of at most fanin, in run
 	// order, on the bound of their number. The first level's sums stay
-	// (they hold the finished runs'); so that a level's sums with its
-	// input's stay within twice the first level's (the scratch model's
-	// two levels of sums), a level whose bound would pass that reads its
-	// exact task count instead.
+	// (they hold the finished runs'), and a level's sums with its input's
+	// stay within twice the first level's (the scratch model's two levels
+	// of sums): cur_n + bound ≤ total. A level reads its exact task count
+	// instead of its bound when the bound would pass that, or when a level
+	// follows and twice the bound passes total: the next level's count is
+	// at most this one's, so that keeps it within total beside this
+	// level's bound whatever it is. Exact counts always fit: from the
+	// second level on, a run's counts c, ⌈c/f⌉, ⌈⌈c/f⌉/f⌉, … (c ≥ 2,
+	// f ≥ 2) have each two consecutive ones after c summing to at most c,
+	// so two consecutive levels' exact counts sum to at most Σ c ≤ total.
 	uint32_t fanin = (flags & G16_MSM_FANIN8) ? 8 : accum_fanin<F>();
 	task_plan plan(na, L, std::min(L, fanin), (uint32_t)((size_t)total - runs + na), hc[1]);
 	uint32_t *cnt_in = cnt_a.p, *off_in = off_a.p, *cnt_out = cnt_b.p, *off_out = off_b.p;
@@ -559,11 +565,12 @@ accum_out<F> accumulate(exec_t& ex, const affine_t<F>* bases, const uint32_t* re
 		ex.launch(na, ntasks_k{cnt_in, f, cnt_out});
 		ex.exclusive_sum(cnt_out, off_out, na);
 		ex.launch(1, total_k{cnt_out, off_out, na, one.p});
-		if ((uint64_t)total + cur_n + plan.bound > 2 * (uint64_t)total) {
+		if (cur_n + plan.bound > total || (!plan.done() && 2 * plan.bound > total)) {
 			uint32_t exact = 0;
 			ex.to_host(&exact, one.p, sizeof exact);
 			plan.bound = exact;
 		}
+		if (cur_n + plan.bound > total) fail(G16_INTERNAL, "msm: accumulate: a level's sums pass the scratch model's");
 		size_t bound = (size_t)plan.bound;
 		buf<uint32_t> task_start(ex, bound), task_count(ex, bound);
 		ex.launch(bound, emit_k{off_in, cnt_in, off_out, na, f, one.p, task_start.p, task_count.p});

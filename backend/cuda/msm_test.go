@@ -156,7 +156,8 @@ func TestMSMHost(t *testing.T) {
 	rng := testRand(t)
 	for _, c := range edgeCases(rng, 24) {
 		for _, cfg := range []struct{ w, task, flags int }{{0, 0, 0}, {4, 2, 0}, {5, 3, msmNoTaskSort}, {7, 2, msmNoInline}, {5, 2, msmG1Slots}, {0, 0, msmG1Slots}, {0, 0, msmNoSplit}, {5, 2, msmNoSplit | msmG1Slots}, {4, 2, msmG1Y3Two}, {0, 0, msmG1Y3Two},
-			{4, 2, msmG1Paired}, {5, 3, msmG1Prefetch}, {0, 0, msmG1Paired | msmG1Prefetch}, {4, 2, msmG1LB4 | msmG1Paired | msmG1Prefetch}, {0, 0, msmG1LB4 | msmNoSplit | msmG1Paired}} {
+			{4, 2, msmG1Paired}, {5, 3, msmG1Prefetch}, {0, 0, msmG1Paired | msmG1Prefetch}, {4, 2, msmG1LB4 | msmG1Paired | msmG1Prefetch}, {0, 0, msmG1LB4 | msmNoSplit | msmG1Paired},
+			{4, 2, msmFpKaratsuba}, {0, 0, msmFpKaratsuba2}, {5, 3, msmFpKaratsuba2 | msmNoSplit}} {
 			got, err := hostMSMG1(c.g1, c.scalars, cfg.w, cfg.task, cfg.flags)
 			if err != nil {
 				t.Fatal(err)
@@ -178,7 +179,7 @@ func TestMSMHost(t *testing.T) {
 	for _, n := range []int{1, 2, 3, 100, 257} {
 		p := randG1(rng, n)
 		s := randScalars(rng, n)
-		for _, flags := range []int{0, msmG1Slots} {
+		for _, flags := range []int{0, msmG1Slots, msmFpKaratsuba, msmFpKaratsuba2} {
 			got, err := hostMSMG1(p, s, 0, 0, flags)
 			if err != nil {
 				t.Fatal(err)
@@ -253,7 +254,9 @@ func TestMSMSmall(t *testing.T) {
 		// Every variant of G1's first-level kernel (accum_points_variant).
 		{withMSMFlags(msmG1Paired)}, {withMSMFlags(msmG1Prefetch)}, {WithMSMWindow(5), withMaxTask(3), withMSMFlags(msmG1Paired | msmG1Prefetch)},
 		{withMSMFlags(msmG1LB4)}, {withMSMFlags(msmG1LB4 | msmG1Paired)}, {WithMSMWindow(4), withMaxTask(2), withMSMFlags(msmG1LB4 | msmG1Prefetch)},
-		{withMSMFlags(msmG1LB4 | msmG1Paired | msmG1Prefetch | msmNoSplit)}}
+		{withMSMFlags(msmG1LB4 | msmG1Paired | msmG1Prefetch | msmNoSplit)},
+		// G1's first level on Karatsuba products (field_ka.cuh), one and two levels.
+		{withMSMFlags(msmFpKaratsuba)}, {WithMSMWindow(5), withMaxTask(3), withMSMFlags(msmFpKaratsuba2)}}
 	n := 300
 	if testing.Short() { // also the size for compute-sanitizer
 		optSets, n = append(optSets[:2:2], optSets[3]), 40

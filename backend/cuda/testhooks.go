@@ -35,6 +35,8 @@ const (
 	msmG1Prefetch   = C.G16_MSM_G1_PREFETCH
 	msmFanin8       = C.G16_MSM_FANIN8
 	msmReduceNarrow = C.G16_MSM_REDUCE_NARROW
+	msmFpKaratsuba  = C.G16_MSM_FP_KARATSUBA
+	msmFpKaratsuba2 = C.G16_MSM_FP_KARATSUBA2
 )
 
 // withMSMFlags sets g16_msm's flags (tests and tuning).
@@ -61,6 +63,18 @@ const (
 	opFpMul2B        // c·d of the same pair
 	opFpSqr2A        // a² of fp_pair::sqr2's (a², b²)
 	opFpSqr2B        // b² of the same pair
+	opWideKa1        // a·b of two 12-limb integers, 24 limbs out: one Karatsuba level
+	opWideKa2        // the same, two levels
+	opSqrWideKa1     // a², 24 limbs out: one Karatsuba level
+	opSqrWideKa2     // the same, two levels
+	opWide           // a·b, 24 limbs out: mont_t::mul_wide
+	opSqrWide        // a², 24 limbs out: mont_t::sqr_wide
+	opFpMulKa1       // Fp a·b on one-level Karatsuba products
+	opFpSqrKa1       // Fp a², the same
+	opFpMulSubKa1    // Fp a·b − c·d (four operands, as opFpMulSub4), the same
+	opFpMulKa2       // the three of them on two-level products
+	opFpSqrKa2
+	opFpMulSubKa2
 )
 
 // fieldOp computes out[i] = op(a[i], b[i]) on the host (b == nil) or the

@@ -8,7 +8,7 @@
 // a = 0. The point at infinity is ZZ = ZZZ = 0. Y3's two products and
 // their difference are F::mul_sub (one reduction for Fp).
 #pragma once
-#include "fp2.cuh"
+#include "field_ka.cuh"
 
 namespace g16 {
 
@@ -68,16 +68,18 @@ struct xyzz_t {
 
 	// add_affine_inl is add_affine inlined into the caller (for G1's
 	// accumulation loop, where it keeps the sum in registers). MS: Y3 from
-	// F::mul_sub, else from two products and a subtraction.
-	template <bool MS = true>
+	// F::mul_sub, else from two products and a subtraction. KA: the Fp
+	// products on KA-level Karatsuba double-width products (field_ka.cuh;
+	// 0: mont_t's own).
+	template <bool MS = true, int KA = 0>
 	G16_HD void add_affine_inl(const affine_t<F>& q) {
 		if (q.is_inf()) return;
 		if (is_inf()) {
 			*this = from_affine(q);
 			return;
 		}
-		F u2 = q.x * zz;
-		F s2 = q.y * zzz;
+		F u2 = ka_mul<KA>(q.x, zz);
+		F s2 = ka_mul<KA>(q.y, zzz);
 		F p = u2 - x;
 		F r = s2 - y;
 		if (p.is_zero()) {
@@ -87,17 +89,17 @@ struct xyzz_t {
 				*this = inf();
 			return;
 		}
-		F pp = p.sqr();
-		F ppp = p * pp;
-		F qq = x * pp;
-		zz = zz * pp; // pp's last use
-		F x3 = r.sqr() - ppp - qq.dbl();
+		F pp = ka_sqr<KA>(p);
+		F ppp = ka_mul<KA>(p, pp);
+		F qq = ka_mul<KA>(x, pp);
+		zz = ka_mul<KA>(zz, pp); // pp's last use
+		F x3 = ka_sqr<KA>(r) - ppp - qq.dbl();
 		if (MS)
-			y = F::mul_sub(r, qq - x3, y, ppp);
+			y = ka_mul_sub<KA>(r, qq - x3, y, ppp);
 		else
-			y = r * (qq - x3) - y * ppp;
+			y = ka_mul<KA>(r, qq - x3) - ka_mul<KA>(y, ppp);
 		x = x3;
-		zzz = zzz * ppp;
+		zzz = ka_mul<KA>(zzz, ppp);
 	}
 
 	// this += q, add-2008-s:

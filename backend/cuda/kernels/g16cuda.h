@@ -115,6 +115,10 @@ enum {
 	                           2 on G2) */
 	G16_MSM_REDUCE_NARROW = 131072, /* bucket reduction: segments while a level keeps 2^12 threads (default
 	                                   2^16), so fewer levels of pairs */
+	G16_MSM_FP_KARATSUBA = 1048576, /* G1 register kernels, first level (the default kernel otherwise): each Fp
+	                                   product a one-level Karatsuba double-width product (field_ka.cuh) and a
+	                                   Montgomery reduction instead of the interleaved (CIOS) product */
+	G16_MSM_FP_KARATSUBA2 = 2097152, /* the same with two Karatsuba levels (wins over G16_MSM_FP_KARATSUBA) */
 };
 
 /* The same pipeline run on the host, one loop iteration per GPU thread, on
@@ -144,7 +148,11 @@ g16_status g16_host_reduce(int curve, int flags, const void* buckets, int64_t T,
  * operands (a and b then hold 2n elements, c = a[n + i], d = b[n + i]) 11 fp a·b − c·d
  * (mul_sub), 12 fp2 a·b − c·d (mul_sub_lazy), 13 and 14 the first (a·b) and second (c·d) of
  * fp_pair::mul2's two products; and with two operands again 15 and 16 the first (a²) and second (b²)
- * of fp_pair::sqr2's two squares. */
+ * of fp_pair::sqr2's two squares; 17 to 22 the double-width integer products of a and b (any 12-limb
+ * integers; out holds 24 limbs an element): 17 and 18 a·b with one and two Karatsuba levels
+ * (field_ka.cuh), 19 and 20 a² the same, 21 mont_t::mul_wide, 22 mont_t::sqr_wide; and the Fp
+ * operations on Karatsuba products, one level then two: 23 and 26 a·b, 24 and 27 a², 25 and 28
+ * a·b − c·d (four operands, as op 11). */
 g16_status g16_field_op(g16_device* dev, int op, void* out, const void* a, const void* b, int64_t n);
 
 #ifdef __cplusplus

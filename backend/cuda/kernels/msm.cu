@@ -161,8 +161,9 @@ struct digits_k {
 // order is null. INL inlines the addition (G1), MS with Y3 from mul_sub
 // (xyzz_t::add_affine_inl); PAIR (G1) with its independent products paired
 // (curve_pair.cuh); PREF loads the next point before adding the current one,
-// so that the gather's latency overlaps the addition.
-template <class F, bool INL, bool MS = true, bool PAIR = false, bool PREF = false>
+// so that the gather's latency overlaps the addition. KA (G1, INL): the
+// Fp products on KA-level Karatsuba double-width products (field_ka.cuh).
+template <class F, bool INL, bool MS = true, bool PAIR = false, bool PREF = false, int KA = 0>
 struct accum_points_k {
 	const affine_t<F>* bases;
 	const uint32_t* refs;
@@ -176,7 +177,7 @@ struct accum_points_k {
 		if constexpr (PAIR && std::is_same<F, fp_t>::value)
 			add_affine_pair(acc, p);
 		else if constexpr (INL)
-			acc.template add_affine_inl<MS>(p);
+			acc.template add_affine_inl<MS, KA>(p);
 		else
 			acc.add_affine(p);
 	}
@@ -407,6 +408,12 @@ void accum_level(exec_t& ex, kernel_set ks, int level, int flags, size_t total, 
 			ex.launch(total, accum_sums_k<F>{in, task_start, task_count, ord, out}, 128);
 		} else if (flags & (G16_MSM_G1_LB4 | G16_MSM_G1_PAIRED | G16_MSM_G1_PREFETCH)) {
 			accum_points_variant(ex, flags, total, bases, refs, task_start, task_count, ord, out);
+		} else if (flags & G16_MSM_FP_KARATSUBA2) {
+			ex.launch(total, accum_points_k<F, true, true, false, false, 2>{bases, refs, task_start, task_count, ord, out},
+			          128);
+		} else if (flags & G16_MSM_FP_KARATSUBA) {
+			ex.launch(total, accum_points_k<F, true, true, false, false, 1>{bases, refs, task_start, task_count, ord, out},
+			          128);
 		} else if (flags & G16_MSM_G1_Y3_TWO_PRODUCTS) {
 			ex.launch(total, accum_points_k<F, true, false>{bases, refs, task_start, task_count, ord, out}, 128);
 		} else if (flags & G16_MSM_NO_INLINE) {
@@ -764,7 +771,9 @@ struct field_op_k {
 	void* out;
 	const void* a;
 	const void* b;
-	size_t n; // ops 11 to 14: c = a[n + i], d = b[n + i]
+	size_t n; // ops 11 to 14, 25 and 28: c = a[n + i], d = b[n + i]
+	// Ops 17 to 22: element i's double-width output (2N limbs).
+	G16_HD uint32_t (&wide(size_t i) const)[fp_t::W] { return ((uint32_t(*)[fp_t::W])out)[i]; }
 	G16_HD void operator()(size_t i) const {
 		const fp_t* fa = (const fp_t*)a;
 		const fp_t* fb = (const fp_t*)b;
@@ -812,6 +821,18 @@ struct field_op_k {
 			fo[i] = op == 15 ? r : s;
 			break;
 		}
+		case 17: ka::mul_wide<fp_t::N, 1>(wide(i), fa[i].v, fb[i].v); break;
+		case 18: ka::mul_wide<fp_t::N, 2>(wide(i), fa[i].v, fb[i].v); break;
+		case 19: ka::sqr_wide<fp_t::N, 1>(wide(i), fa[i].v); break;
+		case 20: ka::sqr_wide<fp_t::N, 2>(wide(i), fa[i].v); break;
+		case 21: fp_t::mul_wide(wide(i), fa[i].v, fb[i].v); break;
+		case 22: fp_t::sqr_wide(wide(i), fa[i].v); break;
+		case 23: fo[i] = ka_mul<1>(fa[i], fb[i]); break;
+		case 24: fo[i] = ka_sqr<1>(fa[i]); break;
+		case 25: fo[i] = ka_mul_sub<1>(fa[i], fb[i], fa[n + i], fb[n + i]); break;
+		case 26: fo[i] = ka_mul<2>(fa[i], fb[i]); break;
+		case 27: fo[i] = ka_sqr<2>(fa[i]); break;
+		case 28: fo[i] = ka_mul_sub<2>(fa[i], fb[i], fa[n + i], fb[n + i]); break;
 		}
 	}
 };
@@ -955,16 +976,17 @@ extern "C" g16_status g16_host_reduce(int curve, int flags, const void* buckets,
 
 extern "C" g16_status g16_field_op(g16_device* dev, int op, void* out, const void* a, const void* b, int64_t n) {
 	return guard([&] {
-		if (op < 0 || op > 16) fail(G16_INVALID, "field_op: unknown op");
+		if (op < 0 || op > 28) fail(G16_INVALID, "field_op: unknown op");
 		if (n < 0) fail(G16_INVALID, "field_op: negative n");
 		size_t el = (op == 4 || op == 5 || op == 8 || op == 10 || op == 12) ? sizeof(fp2_t)
 		            : (op == 6 ? sizeof(fr_t) : sizeof(fp_t));
-		size_t in = (op >= 11 && op <= 14) ? 2 * (size_t)n : (size_t)n; // a's and b's elements
+		size_t oel = (op >= 17 && op <= 22) ? 2 * el : el; // an output element
+		size_t in = ((op >= 11 && op <= 14) || op == 25 || op == 28) ? 2 * (size_t)n : (size_t)n; // a's and b's
 		exec_t ex;
 		if (!dev) {
-			host_copy ha(a, in * el), hb(b ? b : a, in * el), ho(nullptr, n * el);
+			host_copy ha(a, in * el), hb(b ? b : a, in * el), ho(nullptr, n * oel);
 			ex.launch((size_t)n, field_op_k{op, ho.p, ha.p, hb.p, (size_t)n});
-			std::memcpy(out, ho.p, n * el);
+			std::memcpy(out, ho.p, n * oel);
 			return;
 		}
 		dev->use();

@@ -7,6 +7,7 @@ import (
 	mrand "math/rand/v2"
 	"testing"
 
+	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fp"
 
 	"github.com/g16prover/g16/backend"
@@ -217,13 +218,69 @@ func checkKaratsubaFp(t *testing.T, b *Backend) {
 	}
 }
 
+// checkKaratsubaFp2 runs Fp2's lazily reduced products on one-level
+// Karatsuba products against gnark-crypto: a·b over every pair of the
+// elements built from the Fp grid (checkFieldGrid), a·b − c·d over every
+// quadruple of those built from its ends (checkMulSubGrid).
+func checkKaratsubaFp2(t *testing.T, b *Backend) {
+	rng := testRand(t)
+	e := gridFp(rng, 2)
+	var els []bls12381.E2
+	for i := range e {
+		for j := range e {
+			els = append(els, bls12381.E2{A0: e[i], A1: e[j]})
+		}
+	}
+	var x, y []bls12381.E2
+	for i := range els {
+		for j := range els {
+			x, y = append(x, els[i]), append(y, els[j])
+		}
+	}
+	out := make([]bls12381.E2, len(x))
+	if err := fieldOp(b, opFp2MulLazyKa1, backend.AsBytes(out), backend.AsBytes(x), backend.AsBytes(y), len(x)); err != nil {
+		t.Fatalf("fp2 lazy mul: %v", err)
+	}
+	for i := range out {
+		var want bls12381.E2
+		want.Mul(&x[i], &y[i])
+		if out[i] != want {
+			t.Fatalf("fp2 lazy mul, one level (%v, %v): got %v, want %v", x[i].String(), y[i].String(), out[i].String(), want.String())
+		}
+	}
+	ends := []fp.Element{e[0], e[3], e[7], e[len(e)-1]} // 0, p − 1, (p + 1)/2, random
+	var q []bls12381.E2
+	for _, u := range ends {
+		for _, v := range ends {
+			q = append(q, bls12381.E2{A0: u, A1: v})
+		}
+	}
+	qx, qy := quads(q)
+	n := len(qx) / 2
+	out = make([]bls12381.E2, n)
+	if err := fieldOp(b, opFp2MulSubLazyKa1, backend.AsBytes(out), backend.AsBytes(qx), backend.AsBytes(qy), n); err != nil {
+		t.Fatalf("fp2 lazy a·b − c·d: %v", err)
+	}
+	for i := range out {
+		var want, cd bls12381.E2
+		want.Mul(&qx[i], &qy[i])
+		cd.Mul(&qx[n+i], &qy[n+i])
+		want.Sub(&want, &cd)
+		if out[i] != want {
+			t.Fatalf("fp2 lazy, one level: %v·%v − %v·%v: got %v, want %v", qx[i].String(), qy[i].String(), qx[n+i].String(), qy[n+i].String(), out[i].String(), want.String())
+		}
+	}
+}
+
 func TestFieldKaratsubaHost(t *testing.T) {
 	checkKaratsubaWide(t, nil)
 	checkKaratsubaFp(t, nil)
+	checkKaratsubaFp2(t, nil)
 }
 
 func TestFieldKaratsubaDevice(t *testing.T) {
 	b := newTestBackend(t)
 	checkKaratsubaWide(t, b)
 	checkKaratsubaFp(t, b)
+	checkKaratsubaFp2(t, b)
 }

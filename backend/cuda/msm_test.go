@@ -157,7 +157,7 @@ func TestMSMHost(t *testing.T) {
 	for _, c := range edgeCases(rng, 24) {
 		for _, cfg := range []struct{ w, task, flags int }{{0, 0, 0}, {4, 2, 0}, {5, 3, msmNoTaskSort}, {7, 2, msmNoInline}, {5, 2, msmG1Slots}, {0, 0, msmG1Slots}, {0, 0, msmNoSplit}, {5, 2, msmNoSplit | msmG1Slots}, {4, 2, msmG1Y3Two}, {0, 0, msmG1Y3Two},
 			{4, 2, msmG1Paired}, {5, 3, msmG1Prefetch}, {0, 0, msmG1Paired | msmG1Prefetch}, {4, 2, msmG1LB4 | msmG1Paired | msmG1Prefetch}, {0, 0, msmG1LB4 | msmNoSplit | msmG1Paired},
-			{4, 2, msmFpKaratsuba}, {0, 0, msmFpKaratsuba2}, {5, 3, msmFpKaratsuba2 | msmNoSplit}} {
+			{4, 2, msmFpKaratsuba}, {0, 0, msmFpKaratsuba2}, {5, 3, msmFpKaratsuba2 | msmNoSplit}, {0, 0, msmFpKaratsuba | msmFpKaLB3}} {
 			got, err := hostMSMG1(c.g1, c.scalars, cfg.w, cfg.task, cfg.flags)
 			if err != nil {
 				t.Fatal(err)
@@ -166,7 +166,7 @@ func TestMSMHost(t *testing.T) {
 				t.Errorf("G1 %s (w=%d task=%d flags %d): host pipeline differs from gnark", c.name, cfg.w, cfg.task, cfg.flags)
 			}
 		}
-		for _, flags := range []int{0, msmNoSplit, msmG2Karatsuba, msmG2Karatsuba | msmNoSplit} {
+		for _, flags := range []int{0, msmNoSplit, msmG2Karatsuba, msmG2Karatsuba | msmNoSplit, msmFpKaratsuba} {
 			got, err := hostMSMG2(c.g2[:8], c.scalars[:8], 6, 2, flags)
 			if err != nil {
 				t.Fatal(err)
@@ -192,7 +192,7 @@ func TestMSMHost(t *testing.T) {
 	// G2 at the automatic window, several reduction levels.
 	p2 := randG2(rng, 40)
 	s2 := randScalars(rng, 40)
-	for _, flags := range []int{0, msmNoSplit, msmG2Karatsuba} {
+	for _, flags := range []int{0, msmNoSplit, msmG2Karatsuba, msmFpKaratsuba} {
 		got, err := hostMSMG2(p2, s2, 0, 0, flags)
 		if err != nil {
 			t.Fatal(err)
@@ -256,7 +256,8 @@ func TestMSMSmall(t *testing.T) {
 		{withMSMFlags(msmG1LB4)}, {withMSMFlags(msmG1LB4 | msmG1Paired)}, {WithMSMWindow(4), withMaxTask(2), withMSMFlags(msmG1LB4 | msmG1Prefetch)},
 		{withMSMFlags(msmG1LB4 | msmG1Paired | msmG1Prefetch | msmNoSplit)},
 		// G1's first level on Karatsuba products (field_ka.cuh), one and two levels.
-		{withMSMFlags(msmFpKaratsuba)}, {WithMSMWindow(5), withMaxTask(3), withMSMFlags(msmFpKaratsuba2)}}
+		{withMSMFlags(msmFpKaratsuba)}, {WithMSMWindow(5), withMaxTask(3), withMSMFlags(msmFpKaratsuba2)},
+		{withMSMFlags(msmFpKaratsuba | msmFpKaLB3)}}
 	n := 300
 	if testing.Short() { // also the size for compute-sanitizer
 		optSets, n = append(optSets[:2:2], optSets[3]), 40

@@ -37,6 +37,7 @@ const (
 	msmReduceNarrow = C.G16_MSM_REDUCE_NARROW
 	msmFpKaratsuba  = C.G16_MSM_FP_KARATSUBA
 	msmFpKaratsuba2 = C.G16_MSM_FP_KARATSUBA2
+	msmFpKaLB3      = C.G16_MSM_FP_KARATSUBA_LB3
 )
 
 // withMSMFlags sets g16_msm's flags (tests and tuning).
@@ -75,6 +76,8 @@ const (
 	opFpMulKa2       // the three of them on two-level products
 	opFpSqrKa2
 	opFpMulSubKa2
+	opFp2MulLazyKa1    // Fp2 a·b with lazy reduction on one-level Karatsuba products
+	opFp2MulSubLazyKa1 // Fp2 a·b − c·d (four operands, as opFp2MulSubLazy4), the same
 )
 
 // fieldOp computes out[i] = op(a[i], b[i]) on the host (b == nil) or the

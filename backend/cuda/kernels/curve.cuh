@@ -8,7 +8,7 @@
 // a = 0. The point at infinity is ZZ = ZZZ = 0. Y3's two products and
 // their difference are F::mul_sub (one reduction for Fp).
 #pragma once
-#include "field_ka.cuh"
+#include "fp2.cuh"
 
 namespace g16 {
 

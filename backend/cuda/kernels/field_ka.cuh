@@ -26,7 +26,7 @@
 #pragma once
 #include <type_traits>
 
-#include "fp2.cuh"
+#include "field.cuh"
 
 namespace g16 {
 namespace ka {
@@ -163,7 +163,7 @@ G16_HD void combine(uint32_t (&w)[4 * h], const uint32_t (&z0)[2 * h], const uin
 // below the last one, or at an odd n, mul_sb). Any a, b < 2^(32n).
 template <int n, int L>
 G16_HD void mul_wide(uint32_t (&w)[2 * n], const uint32_t (&a)[n], const uint32_t (&b)[n]) {
-	if constexpr (L == 0 || n % 2 != 0 || n < 4) {
+	if constexpr (L <= 0 || n % 2 != 0 || n < 4) {
 		mul_sb<n>(w, a, b);
 	} else {
 		const int h = n / 2;
@@ -190,7 +190,7 @@ G16_HD void mul_wide(uint32_t (&w)[2 * n], const uint32_t (&a)[n], const uint32_
 // correction 2·ca·sa·2^(32h) + ca·2^(64h) (combine with sb = sa, cb = ca).
 template <int n, int L>
 G16_HD void sqr_wide(uint32_t (&w)[2 * n], const uint32_t (&a)[n]) {
-	if constexpr (L == 0 || n % 2 != 0 || n < 4) {
+	if constexpr (L <= 0 || n % 2 != 0 || n < 4) {
 		sqr_sb<n>(w, a);
 	} else {
 		const int h = n / 2;
@@ -211,6 +211,16 @@ G16_HD void sqr_wide(uint32_t (&w)[2 * n], const uint32_t (&a)[n]) {
 
 } // namespace ka
 
+// w = a·b for Fp operands: mont_t::mul_wide (L = 0) or the L-level
+// Karatsuba product, for fp2.cuh's lazy products.
+template <int L>
+G16_HD void fp_mul_wide(uint32_t (&w)[fp_t::W], const uint32_t (&a)[fp_t::N], const uint32_t (&b)[fp_t::N]) {
+	if constexpr (L <= 0)
+		fp_t::mul_wide(w, a, b);
+	else
+		ka::mul_wide<fp_t::N, L>(w, a, b);
+}
+
 // The Montgomery operations on L-level Karatsuba products, L = 0 being
 // mont_t's own (CIOS product, sqr_wide, mul_wide2). For L > 0:
 //   mul:     REDC(a·b), a·b < p² < p·R;
@@ -219,7 +229,7 @@ G16_HD void sqr_wide(uint32_t (&w)[2 * n], const uint32_t (&a)[n]) {
 // Fp2 (and L = 0) use the field's own operators.
 template <int L, class F>
 G16_HD F ka_mul(const F& a, const F& b) {
-	if constexpr (L == 0 || !std::is_same<F, fp_t>::value) {
+	if constexpr (L <= 0 || !std::is_same<F, fp_t>::value) {
 		return a * b;
 	} else {
 		uint32_t w[fp_t::W];
@@ -230,7 +240,7 @@ G16_HD F ka_mul(const F& a, const F& b) {
 
 template <int L, class F>
 G16_HD F ka_sqr(const F& a) {
-	if constexpr (L == 0 || !std::is_same<F, fp_t>::value) {
+	if constexpr (L <= 0 || !std::is_same<F, fp_t>::value) {
 		return a.sqr();
 	} else {
 		uint32_t w[fp_t::W];
@@ -241,7 +251,7 @@ G16_HD F ka_sqr(const F& a) {
 
 template <int L, class F>
 G16_HD F ka_mul_sub(const F& a, const F& b, const F& c, const F& d) {
-	if constexpr (L == 0 || !std::is_same<F, fp_t>::value) {
+	if constexpr (L <= 0 || !std::is_same<F, fp_t>::value) {
 		return F::mul_sub(a, b, c, d);
 	} else {
 		uint32_t w[fp_t::W], t[fp_t::W];

@@ -117,8 +117,13 @@ enum {
 	                                   2^16), so fewer levels of pairs */
 	G16_MSM_FP_KARATSUBA = 1048576, /* G1 register kernels, first level (the default kernel otherwise): each Fp
 	                                   product a one-level Karatsuba double-width product (field_ka.cuh) and a
-	                                   Montgomery reduction instead of the interleaved (CIOS) product */
-	G16_MSM_FP_KARATSUBA2 = 2097152, /* the same with two Karatsuba levels (wins over G16_MSM_FP_KARATSUBA) */
+	                                   Montgomery reduction instead of the interleaved (CIOS) product; G2's
+	                                   lazy slot kernels, first level: fp2_t::mul_lazy's double-width products
+	                                   the same */
+	G16_MSM_FP_KARATSUBA2 = 2097152, /* G1 as G16_MSM_FP_KARATSUBA with two Karatsuba levels (wins over it);
+	                                    G2 unchanged */
+	G16_MSM_FP_KARATSUBA_LB3 = 4194304, /* with G16_MSM_FP_KARATSUBA (one level), G1's kernel at 3 blocks of 128
+	                                       an SM (at most 168 registers a thread; 186 unbounded, 2 blocks) */
 };
 
 /* The same pipeline run on the host, one loop iteration per GPU thread, on
@@ -152,7 +157,7 @@ g16_status g16_host_reduce(int curve, int flags, const void* buckets, int64_t T,
  * integers; out holds 24 limbs an element): 17 and 18 a·b with one and two Karatsuba levels
  * (field_ka.cuh), 19 and 20 a² the same, 21 mont_t::mul_wide, 22 mont_t::sqr_wide; and the Fp
  * operations on Karatsuba products, one level then two: 23 and 26 a·b, 24 and 27 a², 25 and 28
- * a·b − c·d (four operands, as op 11). */
+ * a·b − c·d (four operands, as op 11); 29 and 30 ops 8 and 12 on one-level Karatsuba products. */
 g16_status g16_field_op(g16_device* dev, int op, void* out, const void* a, const void* b, int64_t n);
 
 #ifdef __cplusplus

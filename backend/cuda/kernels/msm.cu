@@ -388,11 +388,12 @@ void accum_level(exec_t& ex, kernel_set ks, int level, int flags, size_t total, 
                  const uint32_t* refs, const xyzz_t<F>* in, const uint32_t* task_start, const uint32_t* task_count,
                  const uint32_t* ord, xyzz_t<F>* out) {
 	if (ks != REGISTER_KERNELS) {
-		bool lazy = ks == SLOT_KERNELS_FP2_LAZY;
+		int lazy = ks == SLOT_KERNELS_FP2_LAZY;
 		if (level > 0)
 			slot_accum_sums<F>(ex, lazy, total, in, task_start, task_count, ord, out);
 		else
-			slot_accum_points<F>(ex, lazy, total, bases, refs, task_start, task_count, ord, out);
+			slot_accum_points<F>(ex, lazy && (flags & G16_MSM_FP_KARATSUBA) ? 2 : lazy, total, bases, refs,
+			                     task_start, task_count, ord, out);
 		return;
 	}
 	if constexpr (std::is_same<F, fp_t>::value) {
@@ -412,8 +413,11 @@ void accum_level(exec_t& ex, kernel_set ks, int level, int flags, size_t total, 
 			ex.launch(total, accum_points_k<F, true, true, false, false, 2>{bases, refs, task_start, task_count, ord, out},
 			          128);
 		} else if (flags & G16_MSM_FP_KARATSUBA) {
-			ex.launch(total, accum_points_k<F, true, true, false, false, 1>{bases, refs, task_start, task_count, ord, out},
-			          128);
+			accum_points_k<F, true, true, false, false, 1> k{bases, refs, task_start, task_count, ord, out};
+			if (flags & G16_MSM_FP_KARATSUBA_LB3)
+				launch_regs<3>(ex, total, k);
+			else
+				ex.launch(total, k, 128);
 		} else if (flags & G16_MSM_G1_Y3_TWO_PRODUCTS) {
 			ex.launch(total, accum_points_k<F, true, false>{bases, refs, task_start, task_count, ord, out}, 128);
 		} else if (flags & G16_MSM_NO_INLINE) {
@@ -771,7 +775,7 @@ struct field_op_k {
 	void* out;
 	const void* a;
 	const void* b;
-	size_t n; // ops 11 to 14, 25 and 28: c = a[n + i], d = b[n + i]
+	size_t n; // ops 11 to 14, 25, 28 and 30: c = a[n + i], d = b[n + i]
 	// Ops 17 to 22: element i's double-width output (2N limbs).
 	G16_HD uint32_t (&wide(size_t i) const)[fp_t::W] { return ((uint32_t(*)[fp_t::W])out)[i]; }
 	G16_HD void operator()(size_t i) const {
@@ -833,6 +837,16 @@ struct field_op_k {
 		case 26: fo[i] = ka_mul<2>(fa[i], fb[i]); break;
 		case 27: fo[i] = ka_sqr<2>(fa[i]); break;
 		case 28: fo[i] = ka_mul_sub<2>(fa[i], fb[i], fa[n + i], fb[n + i]); break;
+		case 29: {
+			uint32_t z = 0;
+			eo[i] = fp2_t::mul_lazy<1>(ea[i], eb[i], z);
+			break;
+		}
+		case 30: {
+			uint32_t z = 0;
+			eo[i] = fp2_t::mul_sub_lazy<1>(ea[i], eb[i], ea[n + i], eb[n + i], z);
+			break;
+		}
 		}
 	}
 };
@@ -976,12 +990,13 @@ extern "C" g16_status g16_host_reduce(int curve, int flags, const void* buckets,
 
 extern "C" g16_status g16_field_op(g16_device* dev, int op, void* out, const void* a, const void* b, int64_t n) {
 	return guard([&] {
-		if (op < 0 || op > 28) fail(G16_INVALID, "field_op: unknown op");
+		if (op < 0 || op > 30) fail(G16_INVALID, "field_op: unknown op");
 		if (n < 0) fail(G16_INVALID, "field_op: negative n");
-		size_t el = (op == 4 || op == 5 || op == 8 || op == 10 || op == 12) ? sizeof(fp2_t)
+		size_t el = (op == 4 || op == 5 || op == 8 || op == 10 || op == 12 || op == 29 || op == 30) ? sizeof(fp2_t)
 		            : (op == 6 ? sizeof(fr_t) : sizeof(fp_t));
 		size_t oel = (op >= 17 && op <= 22) ? 2 * el : el; // an output element
-		size_t in = ((op >= 11 && op <= 14) || op == 25 || op == 28) ? 2 * (size_t)n : (size_t)n; // a's and b's
+		size_t in = ((op >= 11 && op <= 14) || op == 25 || op == 28 || op == 30) ? 2 * (size_t)n
+		                                                                         : (size_t)n; // a's and b's
 		exec_t ex;
 		if (!dev) {
 			host_copy ha(a, in * el), hb(b ? b : a, in * el), ho(nullptr, n * oel);

@@ -1,7 +1,8 @@
 // The slot kernels (msm_slots.h), in blocks of S threads, and their
 // launchers, instantiated per curve and Fp2 product by msm_slots_g1.cu,
-// msm_slots_g2.cu and msm_slots_g2_lazy.cu. LAZY: G2's products with lazy
-// reduction (fp2_t::mul_lazy).
+// msm_slots_g2.cu, msm_slots_g2_lazy.cu and msm_slots_g2_ka.cu. LAZY: as in
+// msm_slots.h (0 plain, 1 G2's products with lazy reduction, fp2_t::mul_lazy,
+// 2 the same on one-level Karatsuba double-width products).
 #pragma once
 #include "msm_slots.h"
 #include "slots.cuh"
@@ -24,7 +25,7 @@ struct slot_cfg<fp2_t> {
 	static const int ACC_S = 32, ACC_M = 6, SUM_M = 6, RED_S = 32, RED_M = 6;
 };
 
-template <class F, int S, bool LAZY>
+template <class F, int S, int LAZY>
 struct accum_points_s {
 	const affine_t<F>* bases;
 	const uint32_t* refs;
@@ -46,7 +47,7 @@ struct accum_points_s {
 	}
 };
 
-template <class F, int S, bool LAZY>
+template <class F, int S, int LAZY>
 struct accum_sums_s {
 	const xyzz_t<F>* in;
 	const uint32_t* task_start;
@@ -71,7 +72,7 @@ struct accum_sums_s {
 // then acc += sum (running when same): A' = acc; then lg m doublings of
 // running: R' = running. A pair: A' = A_lo + A_lo+1 + R_lo+1 in acc on one
 // thread, R' = 2(R_lo + R_lo+1) in running on the other.
-template <class F, int S, bool LAZY>
+template <class F, int S, int LAZY>
 struct reduce_s {
 	const xyzz_t<F>* A;
 	const xyzz_t<F>* R;
@@ -144,7 +145,7 @@ struct reduce_s {
 	}
 };
 
-template <class F, bool LAZY>
+template <class F, int LAZY>
 void launch_accum_points(exec_t& ex, size_t n, const affine_t<F>* bases, const uint32_t* refs,
                          const uint32_t* task_start, const uint32_t* task_count, const uint32_t* order,
                          xyzz_t<F>* out) {
@@ -153,14 +154,14 @@ void launch_accum_points(exec_t& ex, size_t n, const affine_t<F>* bases, const u
 	                                 accum_points_s<F, C::ACC_S, LAZY>{bases, refs, task_start, task_count, order, out});
 }
 
-template <class F, bool LAZY>
+template <class F, int LAZY>
 void launch_accum_sums(exec_t& ex, size_t n, const xyzz_t<F>* in, const uint32_t* task_start,
                        const uint32_t* task_count, const uint32_t* order, xyzz_t<F>* out) {
 	typedef slot_cfg<F> C;
 	ex.launch_lb<C::ACC_S, C::SUM_M>(n, accum_sums_s<F, C::ACC_S, LAZY>{in, task_start, task_count, order, out});
 }
 
-template <class F, bool LAZY>
+template <class F, int LAZY>
 void launch_reduce(exec_t& ex, size_t n, const xyzz_t<F>* A, const xyzz_t<F>* R, const red_level& lv,
                    xyzz_t<F>* A_out, xyzz_t<F>* R_out) {
 	typedef slot_cfg<F> C;

@@ -36,14 +36,14 @@ G16_HD uint32_t token_of(const fp_t& x) { return x.v[fp_t::N - 1] >> 31; }
 
 // a·b, after the product that set z, and setting z. LAZY selects the Fp2
 // product (below); Fp has one.
-template <bool LAZY>
+template <int LAZY>
 G16_HD fp_t omul(const fp_t& a, fp_t b, uint32_t& z) {
 	b.v[0] |= z;
 	fp_t r = a * b;
 	z = token_of(r);
 	return r;
 }
-template <bool LAZY>
+template <int LAZY>
 G16_HD fp_t osqr(fp_t a, uint32_t& z) {
 	a.v[0] |= z;
 	fp_t r = a.sqr();
@@ -51,30 +51,38 @@ G16_HD fp_t osqr(fp_t a, uint32_t& z) {
 	return r;
 }
 
-// Fp2 products as in fp2.cuh, one Fp product (or, LAZY, one double-width
-// product or reduction: fp2_t::mul_lazy) at a time; the squaring with two
-// Fp products (the lazy reduction saves nothing there: two double-width
-// products and two reductions cost what two Fp products do).
-template <bool LAZY>
+// Fp2 products as in fp2.cuh, one Fp product (or, LAZY > 0, one
+// double-width product or reduction: fp2_t::mul_lazy, its double-width
+// products with LAZY − 1 Karatsuba levels, field_ka.cuh) at a time; the
+// squaring with two Fp products (the lazy reduction saves nothing there:
+// two double-width products and two reductions cost what two Fp products
+// do).
+template <int LAZY>
 G16_HD fp2_t omul(const fp2_t& a, const fp2_t& b, uint32_t& z) {
-	if (LAZY) return fp2_t::mul_lazy(a, b, z);
-	fp_t t0 = omul<false>(a.c0, b.c0, z);
-	fp_t t1 = omul<false>(a.c1, b.c1, z);
-	fp_t t2 = omul<false>(a.c0 + a.c1, b.c0 + b.c1, z);
-	return {t0 - t1, t2 - t0 - t1};
+	if constexpr (LAZY > 0) {
+		return fp2_t::mul_lazy<LAZY - 1>(a, b, z);
+	} else {
+		fp_t t0 = omul<0>(a.c0, b.c0, z);
+		fp_t t1 = omul<0>(a.c1, b.c1, z);
+		fp_t t2 = omul<0>(a.c0 + a.c1, b.c0 + b.c1, z);
+		return {t0 - t1, t2 - t0 - t1};
+	}
 }
-template <bool LAZY>
+template <int LAZY>
 G16_HD fp2_t osqr(const fp2_t& a, uint32_t& z) {
-	fp_t t = omul<false>(a.c0, a.c1, z);
-	fp_t u = omul<false>(a.c0 + a.c1, a.c0 - a.c1, z);
+	fp_t t = omul<0>(a.c0, a.c1, z);
+	fp_t u = omul<0>(a.c0 + a.c1, a.c0 - a.c1, z);
 	return {u, t.dbl()};
 }
 
 // a·b − c·d for Y3 of madd and add, with LAZY only (the Karatsuba kernels
-// keep their order of products): fp2_t::mul_sub_lazy.
+// keep their order of products): fp2_t::mul_sub_lazy, with omul's
+// Karatsuba levels.
+template <int LAZY>
 G16_HD fp2_t omul_sub(const fp2_t& a, const fp2_t& b, const fp2_t& c, const fp2_t& d, uint32_t& z) {
-	return fp2_t::mul_sub_lazy(a, b, c, d, z);
+	return fp2_t::mul_sub_lazy<(LAZY > 1 ? LAZY - 1 : 0)>(a, b, c, d, z);
 }
+template <int LAZY>
 G16_HD fp_t omul_sub(const fp_t& a, fp_t b, const fp_t& c, const fp_t& d, uint32_t& z) {
 	b.v[0] |= z;
 	fp_t r = fp_t::mul_sub(a, b, c, d);
@@ -163,7 +171,7 @@ struct psrc {
 // A = 2A (dbl-2008-s-1):
 //   U = 2Y, V = U², W = U·V, S = X·V, M = 3X²
 //   X3 = M² − 2S, Y3 = M(S − X3) − W·Y, ZZ3 = V·ZZ, ZZZ3 = W·ZZZ
-template <class F, int S, bool LAZY>
+template <class F, int S, int LAZY>
 G16_HD void dbl(const pslot<F, S>& A, uint32_t& z) {
 	F u = A.y.ld(z).dbl();
 	F v = osqr<LAZY>(u, z);
@@ -186,7 +194,7 @@ G16_HD void dbl(const pslot<F, S>& A, uint32_t& z) {
 // It returns true when A = q: A is then set to q and the caller doubles it
 // (dbl), so that a kernel holds one copy of the doubling. With LAZY, Y3's two
 // products and their difference are one omul_sub (as in add).
-template <class F, int S, bool LAZY>
+template <class F, int S, int LAZY>
 G16_HD bool madd(const pslot<F, S>& A, const affine_t<F>* q, bool neg, uint32_t& z) {
 	F qx = (q + z)->x;
 	if (qx.is_zero() && (q + z)->y.is_zero()) return false; // q is infinity
@@ -225,7 +233,7 @@ G16_HD bool madd(const pslot<F, S>& A, const affine_t<F>* q, bool neg, uint32_t&
 	F qq = A.x.ld(z);
 	F x3 = osqr<LAZY>(r, z) - ppp - qq.dbl();
 	if (LAZY)
-		A.y.st(omul_sub(r, qq - x3, A.y.ld(z), ppp, z));
+		A.y.st(omul_sub<LAZY>(r, qq - x3, A.y.ld(z), ppp, z));
 	else
 		A.y.st(omul<LAZY>(r, qq - x3, z) - A.y.ld(z));
 	A.x.st(x3);
@@ -237,7 +245,7 @@ G16_HD bool madd(const pslot<F, S>& A, const affine_t<F>* q, bool neg, uint32_t&
 //   PP = P², PPP = P·PP, Q = U1·PP,
 //   X3 = R² − PPP − 2Q, Y3 = R(Q − X3) − S1·PPP, ZZ3 = ZZ1·ZZ2·PP, ZZZ3 = ZZZ1·ZZZ2·PPP
 // It returns true when A = q, as madd does.
-template <class F, int S, bool LAZY>
+template <class F, int S, int LAZY>
 G16_HD bool add(const pslot<F, S>& A, const psrc<F>& q, uint32_t& z) {
 	if (q.ZZ(z).is_zero()) return false;
 	if (A.is_inf(z)) {
@@ -273,7 +281,7 @@ G16_HD bool add(const pslot<F, S>& A, const psrc<F>& q, uint32_t& z) {
 	F qq = A.x.ld(z);
 	F x3 = osqr<LAZY>(r, z) - ppp - qq.dbl();
 	if (LAZY)
-		A.y.st(omul_sub(r, qq - x3, A.y.ld(z), ppp, z));
+		A.y.st(omul_sub<LAZY>(r, qq - x3, A.y.ld(z), ppp, z));
 	else
 		A.y.st(omul<LAZY>(r, qq - x3, z) - A.y.ld(z));
 	A.x.st(x3);
@@ -284,17 +292,17 @@ G16_HD bool add(const pslot<F, S>& A, const psrc<F>& q, uint32_t& z) {
 // (ptxas allocates their registers within the kernel's; their arguments are
 // pointers, to shared or global memory, so no stack frame is needed), and
 // one copy per curve for cicc to compile. a is the base of A's slots.
-template <class F, int S, bool LAZY>
+template <class F, int S, int LAZY>
 G16_HD_CALL void dbl_at(uint4* a) {
 	uint32_t z = 0;
 	dbl<F, S, LAZY>(pslot<F, S>(a), z);
 }
-template <class F, int S, bool LAZY>
+template <class F, int S, int LAZY>
 G16_HD_CALL bool madd_at(uint4* a, const affine_t<F>* q, bool neg) {
 	uint32_t z = 0;
 	return madd<F, S, LAZY>(pslot<F, S>(a), q, neg, z);
 }
-template <class F, int S, bool LAZY>
+template <class F, int S, int LAZY>
 G16_HD_CALL bool add_at(uint4* a, const uint4* q, int stride) {
 	uint32_t z = 0;
 	return add<F, S, LAZY>(pslot<F, S>(a), psrc<F>{q, stride}, z);

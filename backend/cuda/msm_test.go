@@ -259,8 +259,8 @@ func TestMSMSmall(t *testing.T) {
 		{withMSMFlags(msmFpKaratsuba)}, {WithMSMWindow(5), withMaxTask(3), withMSMFlags(msmFpKaratsuba2)},
 		{withMSMFlags(msmFpKaratsuba | msmFpKaLB3)}}
 	n := 300
-	if testing.Short() { // also the size for compute-sanitizer
-		optSets, n = append(optSets[:2:2], optSets[3]), 40
+	if testing.Short() { // also the size for compute-sanitizer; with G1's two-level and G2's Karatsuba kernels
+		optSets, n = append(optSets[:2:2], optSets[3], []Option{withMSMFlags(msmFpKaratsuba | msmFpKaratsuba2)}), 40
 	}
 	for _, opts := range optSets {
 		b := newTestBackend(t, opts...)

@@ -9,6 +9,7 @@ import (
 	"io"
 	"math/big"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -48,6 +49,11 @@ type PhaseTimes struct {
 	// resident", "key resident, MSMs one at a time", or "key streamed,
 	// chunks of N points" when the key did not fit beside the partition.
 	Plan string
+
+	// Spans is when each upload, H and each MSM of the device phase ran,
+	// from the phase's start, when the MSMs ran side by side on a
+	// resident key (FormatSpans writes them).
+	Spans []Span
 }
 
 // prover is what every partition of one (circuit, key) pair shares.
@@ -169,6 +175,7 @@ type partition struct {
 	msmB2                   curve.G2Jac
 
 	times PhaseTimes
+	tl    *timeline // the device phase's spans, while compute runs them side by side
 }
 
 func (p *prover) newPartition(index int, w witness.Witness, rand io.Reader) *partition {
@@ -409,8 +416,18 @@ func (t *partition) upload(dev backend.Backend, q backend.Queue, bufs []backend.
 		return fmt.Errorf("groth16: partition %d: upload: %w", t.index, err)
 	}
 	t.times.Upload += time.Since(start)
+	if t.tl != nil {
+		names := make([]string, len(which))
+		for k, i := range which {
+			names[k] = bufferNames[i]
+		}
+		t.tl.add("upload "+strings.Join(names, ","), start)
+	}
 	return nil
 }
+
+// bufferNames names the device buffers in spans.
+var bufferNames = [nbBuffers]string{bufA: "a", bufB: "b", bufC: "c", bufWA: "W_A", bufWB: "W_B", bufWK: "W_K"}
 
 // release drops the host copies that upload has moved to the device.
 func (t *partition) release() {
@@ -500,6 +517,7 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 			return fail("H", err)
 		}
 		t.times.H = time.Since(start)
+		t.tl.add("H", start)
 		return nil
 	}
 	t.times.Plan = key.plan.String()
@@ -572,6 +590,11 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 	errs := make([]error, len(msms)+1)
 	var wg sync.WaitGroup
 	var upErr error
+	t.tl = newTimeline()
+	defer func() {
+		t.times.Spans = t.tl.list()
+		t.tl = nil
+	}()
 	msmStart = time.Now()
 	for i := range msms {
 		m := &msms[i]
@@ -597,6 +620,7 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 				err = cerr
 			}
 			*m.took = time.Since(s)
+			t.tl.add(m.name, s)
 			if err != nil {
 				errs[i] = fail(m.name, err)
 			}
@@ -618,6 +642,7 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 				s := time.Now()
 				err = msmZ(hq)
 				t.times.MSMZ = time.Since(s)
+				t.tl.add("MSM Z", s)
 				if err != nil {
 					err = fail("MSM Z", err)
 				}

@@ -38,16 +38,17 @@ func TestProveMatchesGnark(t *testing.T) {
 			t.Run(f.name+"/"+sc.name, func(t *testing.T) {
 				seed := rand.Uint64()
 				want := gnarkProof(t, f, seed)
-				var plan string
+				var pt groth16.PhaseTimes
 				proof, err := groth16.Prove(f.ccs, f.pk, f.witness,
 					groth16.WithBackend(cpu.MustNew(sc.opts...)), groth16.WithRandomness(seeded(seed)),
-					groth16.WithPhaseTimes(func(_ int, pt groth16.PhaseTimes) { plan = pt.Plan }))
+					groth16.WithPhaseTimes(func(_ int, p groth16.PhaseTimes) { pt = p }))
 				if err != nil {
 					t.Fatalf("seed %d: Prove: %v", seed, err)
 				}
-				if !strings.Contains(plan, sc.note) {
-					t.Fatalf("plan %q does not say %q", plan, sc.note)
+				if !strings.Contains(pt.Plan, sc.note) {
+					t.Fatalf("plan %q does not say %q", pt.Plan, sc.note)
 				}
+				checkSpans(t, pt, sc.name == "side-by-side")
 				got := proofBytes(t, proof)
 				if !bytes.Equal(got, want) {
 					t.Fatalf("seed %d: proof differs from gnark's\n got %x\nwant %x", seed, got, want)
@@ -121,5 +122,29 @@ func TestDeviceKey(t *testing.T) {
 	}
 	if got := dev.Memory().InUse; got != 0 {
 		t.Fatalf("after Close the device holds %d bytes in use", got)
+	}
+}
+
+// checkSpans checks a proof's spans: side by side, each of the five MSMs
+// once, each ending after it starts; one at a time, none.
+func checkSpans(t *testing.T, pt groth16.PhaseTimes, sideBySide bool) {
+	t.Helper()
+	if !sideBySide {
+		if len(pt.Spans) != 0 {
+			t.Errorf("MSMs one at a time: spans %s, want none", groth16.FormatSpans(pt.Spans))
+		}
+		return
+	}
+	seen := map[string]int{}
+	for _, s := range pt.Spans {
+		seen[s.Name]++
+		if s.End < s.Start || s.Start < 0 {
+			t.Errorf("span %s ends before it starts or starts before the phase", s)
+		}
+	}
+	for _, name := range []string{"MSM A", "MSM B1", "MSM B2", "MSM K", "MSM Z"} {
+		if seen[name] != 1 {
+			t.Errorf("spans %s: %s %d times, want once", groth16.FormatSpans(pt.Spans), name, seen[name])
+		}
 	}
 }

@@ -19,8 +19,9 @@ import (
 	"github.com/g16prover/g16/backend"
 )
 
-// maxWindows bounds the window sums one MSM pass returns (g16cuda.h).
-const maxWindows = 64
+// outPoints is the XYZZ points an MSM pass may write (g16cuda.h: its
+// window sums, at most 64, or the pairs of a host tail).
+const outPoints = C.G16_MSM_OUT_POINTS
 
 // LastMSMTiming returns the stage timings of the most recent MSM.
 func (b *Backend) LastMSMTiming() MSMTiming {
@@ -60,8 +61,8 @@ func msmOn[J any, PJ jacobian[J]](b *Backend, q backend.Queue, op string, curve 
 	fromXYZZ func([]fp.Element) J, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int) error {
 	var sum J
 	PJ(&sum).Set(inf)
-	err := b.msm(q, op, curve, pointBytes, bases, basesOff, scalars, n, func(win []fp.Element, nw, shift int) {
-		acc := combineSums[J, PJ](win, nw, shift, inf, limbs, fromXYZZ)
+	err := b.msm(q, op, curve, pointBytes, bases, basesOff, scalars, n, func(win []fp.Element, nw, pairs, shift int) {
+		acc := combineSums[J, PJ](win, nw, pairs, shift, inf, limbs, fromXYZZ)
 		PJ(&sum).AddAssign(&acc)
 	})
 	if err != nil {
@@ -71,16 +72,42 @@ func msmOn[J any, PJ jacobian[J]](b *Backend, q backend.Queue, op string, curve 
 	return nil
 }
 
-// combineSums is Σ_j 2^(shift·j)·W_j over the nw XYZZ sums W_j in win
-// (limbs fp.Elements each), by Horner's rule from the top sum.
-func combineSums[J any, PJ jacobian[J]](win []fp.Element, nw, shift int, inf *J, limbs int, fromXYZZ func([]fp.Element) J) J {
+// combineSums is Σ_j 2^(shift·j)·W_j over the nw window sums W_j in win
+// (XYZZ points of limbs fp.Elements each; pairs as windowSum reads them),
+// by Horner's rule from the top sum.
+func combineSums[J any, PJ jacobian[J]](win []fp.Element, nw, pairs, shift int, inf *J, limbs int, fromXYZZ func([]fp.Element) J) J {
 	var acc J
 	PJ(&acc).Set(inf)
 	for j := nw - 1; j >= 0; j-- {
 		for k := 0; k < shift && j < nw-1; k++ {
 			PJ(&acc).DoubleAssign()
 		}
-		p := fromXYZZ(win[limbs*j:])
+		p := windowSum[J, PJ](win, j, nw, pairs, inf, limbs, fromXYZZ)
+		PJ(&acc).AddAssign(&p)
+	}
+	return acc
+}
+
+// windowSum is window j's sum W_j of the nw in win: win's point j when
+// pairs is 1; else the reduction's last pairs, A_s at point j·pairs + s
+// and R_s at nw·pairs + j·pairs + s, standing for Σ_s A_s + Σ_s s·R_s
+// (G16_MSM_HOST_TAIL), summed here with a running sum from the top.
+func windowSum[J any, PJ jacobian[J]](win []fp.Element, j, nw, pairs int, inf *J, limbs int, fromXYZZ func([]fp.Element) J) J {
+	if pairs <= 1 {
+		return fromXYZZ(win[limbs*j:])
+	}
+	a := win[limbs*j*pairs:]
+	r := win[limbs*(nw+j)*pairs:]
+	var acc, running J
+	PJ(&acc).Set(inf)
+	PJ(&running).Set(inf)
+	for s := pairs - 1; s >= 1; s-- { // acc = Σ_s s·R_s once the loop ends
+		p := fromXYZZ(r[limbs*s:])
+		PJ(&running).AddAssign(&p)
+		PJ(&acc).AddAssign(&running)
+	}
+	for s := 0; s < pairs; s++ {
+		p := fromXYZZ(a[limbs*s:])
 		PJ(&acc).AddAssign(&p)
 	}
 	return acc
@@ -141,7 +168,7 @@ func (b *Backend) basesOn(op string, q backend.Queue, bases backend.Buffer, offA
 // of the configured window (or any, with the window automatic). A pass that runs out of memory is halved
 // and run again (its scratch is back in the pool), down to minMSMPass
 // points: the window sums of shorter passes add up to the same result.
-func (b *Backend) msm(q backend.Queue, op string, curve int, pointBytes int64, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int, combine func(win []fp.Element, nw, w int)) error {
+func (b *Backend) msm(q backend.Queue, op string, curve int, pointBytes int64, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int, combine func(win []fp.Element, nw, pairs, w int)) error {
 	if err := b.enter(op); err != nil {
 		return err
 	}
@@ -158,13 +185,13 @@ func (b *Backend) msm(q backend.Queue, op string, curve int, pointBytes int64, b
 		return err
 	}
 	tb := bx.tables.find(basesOff, n, pointBytes, b.cfg.msmWindow)
-	// Room for maxWindows XYZZ points of G2 (4 Fp2 = 8 Fp each).
-	win := make([]fp.Element, maxWindows*8)
+	// Room for outPoints XYZZ points of G2 (4 Fp2 = 8 Fp each).
+	win := make([]fp.Element, outPoints*8)
 	var total MSMTiming
 	chunk := b.cfg.msmChunk
 	for off := 0; off < n; {
 		c := min(chunk, n-off)
-		var nw, w, shift C.int
+		var nw, pairs, w, shift C.int
 		var tm C.g16_msm_timing
 		var st C.g16_status
 		if tb != nil {
@@ -172,14 +199,14 @@ func (b *Backend) msm(q backend.Queue, op string, curve int, pointBytes int64, b
 			st = C.g16_msm_table(b.dev, s, C.int(curve),
 				unsafe.Add(tb.ptr, basesOff-tb.off+int64(off)*pointBytes), C.int64_t(tb.n), C.int(tb.copies), w,
 				unsafe.Add(sx.ptr, int64(off)*backend.ScalarBytes),
-				C.int64_t(c), C.int(b.cfg.msmMaxTask), C.int(b.cfg.msmFlags),
-				unsafe.Pointer(&win[0]), &nw, &shift, &tm)
+				C.int64_t(c), C.int(b.cfg.msmMaxTask), b.msmFlags(),
+				unsafe.Pointer(&win[0]), &nw, &pairs, &shift, &tm)
 		} else {
 			st = C.g16_msm(b.dev, s, C.int(curve),
 				unsafe.Add(bx.ptr, basesOff+int64(off)*pointBytes),
 				unsafe.Add(sx.ptr, int64(off)*backend.ScalarBytes),
-				C.int64_t(c), C.int(b.cfg.msmWindow), C.int(b.cfg.msmMaxTask), C.int(b.cfg.msmFlags),
-				unsafe.Pointer(&win[0]), &nw, &w, &tm)
+				C.int64_t(c), C.int(b.cfg.msmWindow), C.int(b.cfg.msmMaxTask), b.msmFlags(),
+				unsafe.Pointer(&win[0]), &nw, &pairs, &w, &tm)
 			shift = w
 		}
 		if err := b.status(st); err != nil {
@@ -190,7 +217,7 @@ func (b *Backend) msm(q backend.Queue, op string, curve int, pointBytes int64, b
 			return err
 		}
 		off += c
-		combine(win, int(nw), int(shift))
+		combine(win, int(nw), int(pairs), int(shift))
 		total.Split += float64(tm.split)
 		total.Digits += float64(tm.digits)
 		total.Sort += float64(tm.sort)
@@ -211,6 +238,16 @@ func (b *Backend) msm(q backend.Queue, op string, curve int, pointBytes int64, b
 	b.lastTiming = total
 	b.timingMu.Unlock()
 	return nil
+}
+
+// msmFlags is g16_msm's flags argument: the configured G16_MSM_* flags,
+// with G16_MSM_HOST_TAIL under WithMSMHostTail.
+func (b *Backend) msmFlags() C.int {
+	f := C.int(b.cfg.msmFlags)
+	if b.cfg.msmHostTail {
+		f |= C.G16_MSM_HOST_TAIL
+	}
+	return f
 }
 
 // g1FromXYZZ converts (X, Y, ZZ, ZZZ), x = X/ZZ and y = Y/ZZZ, to Jacobian

@@ -115,14 +115,15 @@ func TestReduceHost(t *testing.T) {
 			want[j] = total
 		}
 		for _, flags := range []int{0, msmG1Slots} {
-			for _, wide := range wides(windows, T) {
-				got, err := hostReduce(1, flags, buckets, T, windows, wide)
+			for _, c := range reduceCases(rng, windows, T) {
+				got, pairs, err := hostReduce(1, flags, buckets, T, windows, c.wide, c.stop)
 				if err != nil {
 					t.Fatal(err)
 				}
+				checkPairs(t, "G1", T, windows, c, pairs)
 				for j := 0; j < windows; j++ {
-					if g := g1FromXYZZ(got[j*4:]); !g.Equal(&want[j]) {
-						t.Fatalf("G1 T=%d windows=%d wide=%d flags %d: window %d differs from Σ(b+1)·S_b", T, windows, wide, flags, j)
+					if g := windowSum[bls12381.G1Jac](got, j, windows, pairs, &g1Infinity, 4, g1FromXYZZ); !g.Equal(&want[j]) {
+						t.Fatalf("G1 T=%d windows=%d wide=%d stop=%d (%d pairs) flags %d: window %d differs from Σ(b+1)·S_b", T, windows, c.wide, c.stop, pairs, flags, j)
 					}
 				}
 			}
@@ -155,14 +156,15 @@ func TestReduceHost(t *testing.T) {
 			want[j] = total
 		}
 		for _, flags := range []int{0, msmG2Karatsuba} {
-			for _, wide := range wides(windows, T) {
-				got, err := hostReduce(2, flags, buckets, T, windows, wide)
+			for _, c := range reduceCases(rng, windows, T) {
+				got, pairs, err := hostReduce(2, flags, buckets, T, windows, c.wide, c.stop)
 				if err != nil {
 					t.Fatal(err)
 				}
+				checkPairs(t, "G2", T, windows, c, pairs)
 				for j := 0; j < windows; j++ {
-					if g := g2FromXYZZ(got[j*8:]); !g.Equal(&want[j]) {
-						t.Fatalf("G2 T=%d windows=%d wide=%d flags %d: window %d differs from Σ(b+1)·S_b", T, windows, wide, flags, j)
+					if g := windowSum[bls12381.G2Jac](got, j, windows, pairs, &g2Infinity, 8, g2FromXYZZ); !g.Equal(&want[j]) {
+						t.Fatalf("G2 T=%d windows=%d wide=%d stop=%d (%d pairs) flags %d: window %d differs from Σ(b+1)·S_b", T, windows, c.wide, c.stop, pairs, flags, j)
 					}
 				}
 			}
@@ -170,12 +172,46 @@ func TestReduceHost(t *testing.T) {
 	}
 }
 
+// reduceCase is one run of the reduction: its level planner's thread
+// count and where the device stops (1: at one pair a window).
+type reduceCase struct{ wide, stop int }
+
+// reduceCases are every wides shape run to the end, and one of them (drawn)
+// stopped at a drawn stop in [2, windows·T + 1], as G16_MSM_HOST_TAIL stops
+// (the last level's pairs left to the host; none run when the stop is at
+// least windows·T).
+func reduceCases(rng *mrand.Rand, windows, T int) []reduceCase {
+	var cs []reduceCase
+	ws := wides(windows, T)
+	for _, w := range ws {
+		cs = append(cs, reduceCase{w, 1})
+	}
+	return append(cs, reduceCase{ws[rng.IntN(len(ws))], 2 + rng.IntN(windows*T)})
+}
+
+// checkPairs checks the pairs a window the reduction left: one when run to
+// the end; else at most the stop in all, and more than one only where the
+// stop was reached with more than one a window.
+func checkPairs(t *testing.T, curve string, T, windows int, c reduceCase, pairs int) {
+	t.Helper()
+	switch {
+	case pairs < 1 || pairs > T:
+		t.Fatalf("%s T=%d windows=%d stop=%d: %d pairs a window", curve, T, windows, c.stop, pairs)
+	case c.stop == 1 && pairs != 1:
+		t.Fatalf("%s T=%d windows=%d: run to the end, %d pairs a window", curve, T, windows, pairs)
+	case pairs > 1 && windows*pairs > c.stop:
+		t.Fatalf("%s T=%d windows=%d stop=%d: %d pairs a window, past the stop", curve, T, windows, c.stop, pairs)
+	case windows*T <= c.stop && pairs != T:
+		t.Fatalf("%s T=%d windows=%d stop=%d: %d pairs a window, want all %d (no level)", curve, T, windows, c.stop, pairs, T)
+	}
+}
+
 // TestReduceErrorsHost: the entry point's argument checks.
 func TestReduceErrorsHost(t *testing.T) {
-	for _, c := range []struct{ curve, T, windows, wide int }{{3, 1, 1, 1}, {1, 1, 1, 0}, {1, 1, 65, 1}} {
+	for _, c := range []struct{ curve, T, windows, wide, stop int }{{3, 1, 1, 1, 1}, {1, 1, 1, 0, 1}, {1, 1, 65, 1, 1}, {1, 2, 1, 1, 0}} {
 		b := make([]fp.Element, 4*c.curve*c.T*c.windows)
-		if _, err := hostReduce(c.curve, 0, b, c.T, c.windows, c.wide); err == nil {
-			t.Errorf("hostReduce(curve %d, T %d, windows %d, wide %d): no error", c.curve, c.T, c.windows, c.wide)
+		if _, _, err := hostReduce(c.curve, 0, b, c.T, c.windows, c.wide, c.stop); err == nil {
+			t.Errorf("hostReduce(curve %d, T %d, windows %d, wide %d, stop %d): no error", c.curve, c.T, c.windows, c.wide, c.stop)
 		}
 	}
 }

@@ -79,7 +79,8 @@ func TestMSMShaShapeHost(t *testing.T) {
 		s    []fr.Element
 	}{{"sha256-like", sha256Scalars(rng, n1)}, {"skewed", skewedScalars(rng, n1)}, {"0/1-heavy", zeroOneHeavy(rng, n1, 90)}}
 	for _, d := range dists {
-		for _, cfg := range []struct{ w, task, flags int }{{0, 0, 0}, {8, 2, 0}, {6, 3, msmNoTaskSort}, {10, 5, msmG1Slots}, {9, 0, 0}, {7, 4, msmNoSplit}, {8, 3, msmFanin8}, {10, 0, msmReduceNarrow | msmG1Slots}} {
+		for _, cfg := range []struct{ w, task, flags int }{{0, 0, 0}, {8, 2, 0}, {6, 3, msmNoTaskSort}, {10, 5, msmG1Slots}, {9, 0, 0}, {7, 4, msmNoSplit}, {8, 3, msmFanin8}, {10, 0, msmReduceWide16 | msmG1Slots},
+			{0, 0, msmHostTail}, {12, 0, msmHostTail}, {10, 3, msmHostTail | msmG1Slots}, {4, 0, msmHostTail | msmNoSplit}} {
 			got, err := hostMSMG1(p1, d.s, cfg.w, cfg.task, cfg.flags)
 			if err != nil {
 				t.Fatal(err)
@@ -88,7 +89,8 @@ func TestMSMShaShapeHost(t *testing.T) {
 				t.Errorf("G1 %s (w=%d task=%d flags %d): host pipeline differs from gnark", d.name, cfg.w, cfg.task, cfg.flags)
 			}
 		}
-		for _, cfg := range []struct{ w, task, flags int }{{0, 0, 0}, {6, 2, 0}, {7, 3, msmG2Karatsuba}, {5, 0, 0}, {6, 3, msmFanin8 | msmReduceNarrow}} {
+		for _, cfg := range []struct{ w, task, flags int }{{0, 0, 0}, {6, 2, 0}, {7, 3, msmG2Karatsuba}, {5, 0, 0}, {6, 3, msmFanin8 | msmReduceWide16},
+			{0, 0, msmHostTail}, {9, 0, msmHostTail}, {6, 2, msmHostTail | msmG2Karatsuba}} {
 			got, err := hostMSMG2(p2, d.s[:n2], cfg.w, cfg.task, cfg.flags)
 			if err != nil {
 				t.Fatal(err)
@@ -110,7 +112,7 @@ func TestMSMShaShape(t *testing.T) {
 	newTestBackend(t) // skips the test when there is no GPU
 	rng := testRand(t)
 	in := shaInputs(rng, 1<<16)
-	for _, flags := range []int{0, msmFanin8 | msmReduceNarrow} {
+	for _, flags := range []int{0, msmFanin8 | msmReduceWide16, msmHostTail} {
 		runShaFlags(t, flags, in, 1, false)
 	}
 }

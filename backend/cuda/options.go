@@ -11,6 +11,7 @@ type config struct {
 	msmMaxTask  int   // 0: chosen per MSM size
 	msmChunk    int   // points per MSM pass
 	msmFlags    int   // G16_MSM_* flags of g16cuda.h (tuning, tests)
+	msmHostTail bool  // G16_MSM_HOST_TAIL (WithMSMHostTail)
 }
 
 func defaultConfig() config {
@@ -38,6 +39,18 @@ func WithMSMWindow(bits int) Option {
 			return fmt.Errorf("cuda: MSM window must be in [4, 24], got %d", bits)
 		}
 		c.msmWindow = bits
+		return nil
+	}
+}
+
+// WithMSMHostTail makes each MSM's bucket reduction stop on the device
+// once at most 64 pairs (sums standing for Σ A_s + Σ s·R_s) are left over
+// all its windows, and sums those on the host: the last levels of the
+// reduction run a few threads' chains of dependent additions, each far
+// slower on the GPU than on the CPU. For tuning.
+func WithMSMHostTail() Option {
+	return func(c *config) error {
+		c.msmHostTail = true
 		return nil
 	}
 }

@@ -54,7 +54,7 @@ func TestScratchModelHost(t *testing.T) {
 	}
 	for _, n := range []int{1, 3, 64, 500, 2000} {
 		for name, s := range dists(n) {
-			for _, cfg := range []struct{ w, task, flags int }{{0, 0, 0}, {0, 0, msmNoSplit}, {6, 2, 0}, {0, 0, msmBatchAffine}, {5, 3, msmG1Slots}, {0, 2, msmFanin8 | msmReduceNarrow}} {
+			for _, cfg := range []struct{ w, task, flags int }{{0, 0, 0}, {0, 0, msmNoSplit}, {6, 2, 0}, {0, 0, msmBatchAffine}, {5, 3, msmG1Slots}, {0, 2, msmFanin8 | msmReduceWide16}, {0, 0, msmHostTail}} {
 				peak, err := hostMSMPeak(1, unsafe.Pointer(&p1[0]), n, 1, cfg.w, s, cfg.task, cfg.flags)
 				check(1, n, 1, cfg.w, cfg.task, cfg.flags, name, peak, err)
 			}

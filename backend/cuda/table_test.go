@@ -71,11 +71,11 @@ func TestTableMSMHost(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		win, nsums, shift, err := hostTableMSM(tb, sh.copies, sh.w, s, task, flags)
+		win, nsums, pairs, shift, err := hostTableMSM(tb, sh.copies, sh.w, s, task, flags)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, want := combineG1(win, nsums, shift), refG1(p, s)
+		got, want := combineG1(win, nsums, pairs, shift), refG1(p, s)
 		if !got.Equal(&want) {
 			t.Errorf("G1 %s n=%d w=%d copies=%d task=%d flags=%d: differs from gnark", name, len(p), sh.w, sh.copies, task, flags)
 		}
@@ -89,6 +89,7 @@ func TestTableMSMHost(t *testing.T) {
 		}
 		check1(c.name, c.g1, c.scalars, tableShape{6, 3}, 2, msmNoSplit)
 		check1(c.name, c.g1, c.scalars, tableShape{6, 7}, 3, msmG1Slots)
+		check1(c.name, c.g1, c.scalars, tableShape{7, 12}, 0, msmHostTail)
 	}
 	for _, n := range []int{1, 3, 300} {
 		p := randG1(rng, n)
@@ -104,15 +105,34 @@ func TestTableMSMHost(t *testing.T) {
 	p[17] = bls12381.G1Affine{}
 	s := randScalars(rng, 1<<12)
 	check1("2^12", p, s, tableShape{9, 3}, 0, 0)
+	check1("2^12, host tail", p, s, tableShape{9, 12}, 0, msmHostTail)
+	{
+		// 3 sets of 256 buckets: pairs down to 16 a set (48 ≤ 64), left to the host.
+		tb, err := hostTable(p, 12, 9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		win, nsums, pairs, shift, err := hostTableMSM(tb, 12, 9, s, 0, msmHostTail)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if nsums != 3 || pairs != 16 {
+			t.Errorf("2^12, w=9, 12 copies, host tail: %d sets of %d pairs, want 3 of 16", nsums, pairs)
+		}
+		if got, want := combineG1(win, nsums, pairs, shift), refG1(p, s); !got.Equal(&want) {
+			t.Error("2^12, w=9, 12 copies, host tail: differs from gnark")
+		}
+	}
+	check1("2^12, host tail, slot kernels", p, s, tableShape{6, 8}, 3, msmHostTail|msmG1Slots)
 	tb, err := hostTable(p, 4, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
-	win, nsums, shift, err := hostTableMSM(tb, 4, 10, s[:1000], 0, 0)
+	win, nsums, pairs, shift, err := hostTableMSM(tb, 4, 10, s[:1000], 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := combineG1(win, nsums, shift), refG1(p[:1000], s[:1000]); !got.Equal(&want) {
+	if got, want := combineG1(win, nsums, pairs, shift), refG1(p[:1000], s[:1000]); !got.Equal(&want) {
 		t.Errorf("G1 stride 2^12, n=1000: differs from gnark")
 	}
 	// G2: the slot kernels.
@@ -122,11 +142,11 @@ func TestTableMSMHost(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			win, nsums, shift, err := hostTableMSM(tb, sh.copies, sh.w, c.scalars, 2, 0)
+			win, nsums, pairs, shift, err := hostTableMSM(tb, sh.copies, sh.w, c.scalars, 2, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got, want := combineG2(win, nsums, shift), refG2(c.g2, c.scalars); !got.Equal(&want) {
+			if got, want := combineG2(win, nsums, pairs, shift), refG2(c.g2, c.scalars); !got.Equal(&want) {
 				t.Errorf("G2 %s w=%d copies=%d: differs from gnark", c.name, sh.w, sh.copies)
 			}
 		}
@@ -156,7 +176,7 @@ func TestTableErrorsHost(t *testing.T) {
 	}{{2, 0, "window"}, {0, 8, "copies"}, {65, 8, "copies"}} {
 		long := make([]bls12381.G1Affine, 4*max(c.copies, 1))
 		copy(long, tb)
-		if _, _, _, err := hostTableMSM(long, c.copies, c.w, s, 0, 0); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, _, _, _, err := hostTableMSM(long, c.copies, c.w, s, 0, 0); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("msm copies %d w %d: error %v, want one naming %s", c.copies, c.w, err, c.want)
 		}
 	}

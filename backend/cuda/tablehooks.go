@@ -38,29 +38,29 @@ func hostTable[T bls12381.G1Affine | bls12381.G2Affine](points []T, copies, w in
 
 // hostTableMSM runs the host MSM over a table of copies copies (stride
 // len(table)/copies) for the first len(scalars) points, and returns its
-// sums and their shift.
-func hostTableMSM[T bls12381.G1Affine | bls12381.G2Affine](table []T, copies, w int, scalars []fr.Element, maxTask, flags int) ([]fp.Element, int, int, error) {
+// sums, their number, pairs (g16cuda.h's g16_msm) and their shift.
+func hostTableMSM[T bls12381.G1Affine | bls12381.G2Affine](table []T, copies, w int, scalars []fr.Element, maxTask, flags int) ([]fp.Element, int, int, int, error) {
 	if len(scalars) == 0 || len(table) == 0 {
-		return nil, 0, 0, fmt.Errorf("hostTableMSM: empty")
+		return nil, 0, 0, 0, fmt.Errorf("hostTableMSM: empty")
 	}
 	curve := 1
 	if _, ok := any(table[0]).(bls12381.G2Affine); ok {
 		curve = 2
 	}
-	win := make([]fp.Element, maxWindows*8)
-	var nsums, shift C.int
+	win := make([]fp.Element, outPoints*8)
+	var nsums, pairs, shift C.int
 	err := errOf(C.g16_host_msm_table(C.int(curve), unsafe.Pointer(&table[0]), C.int64_t(len(table)/max(copies, 1)),
 		C.int(copies), C.int(w), unsafe.Pointer(&scalars[0]), C.int64_t(len(scalars)), C.int(maxTask), C.int(flags),
-		unsafe.Pointer(&win[0]), &nsums, &shift))
-	return win, int(nsums), int(shift), err
+		unsafe.Pointer(&win[0]), &nsums, &pairs, &shift))
+	return win, int(nsums), int(pairs), int(shift), err
 }
 
-// combineG1 is Σ_j 2^(shift·j)·W_j over nw G1 sums.
-func combineG1(win []fp.Element, nw, shift int) bls12381.G1Jac {
-	return combineSums[bls12381.G1Jac](win, nw, shift, &g1Infinity, 4, g1FromXYZZ)
+// combineG1 is Σ_j 2^(shift·j)·W_j over nw G1 sums (pairs as windowSum's).
+func combineG1(win []fp.Element, nw, pairs, shift int) bls12381.G1Jac {
+	return combineSums[bls12381.G1Jac](win, nw, pairs, shift, &g1Infinity, 4, g1FromXYZZ)
 }
 
 // combineG2 is combineG1 over G2.
-func combineG2(win []fp.Element, nw, shift int) bls12381.G2Jac {
-	return combineSums[bls12381.G2Jac](win, nw, shift, &g2Infinity, 8, g2FromXYZZ)
+func combineG2(win []fp.Element, nw, pairs, shift int) bls12381.G2Jac {
+	return combineSums[bls12381.G2Jac](win, nw, pairs, shift, &g2Infinity, 8, g2FromXYZZ)
 }

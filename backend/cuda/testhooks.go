@@ -34,7 +34,8 @@ const (
 	msmG1Paired     = C.G16_MSM_G1_PAIRED
 	msmG1Prefetch   = C.G16_MSM_G1_PREFETCH
 	msmFanin8       = C.G16_MSM_FANIN8
-	msmReduceNarrow = C.G16_MSM_REDUCE_NARROW
+	msmReduceWide16 = C.G16_MSM_REDUCE_WIDE
+	msmHostTail     = C.G16_MSM_HOST_TAIL
 	msmFpKaratsuba  = C.G16_MSM_FP_KARATSUBA
 	msmFpKaratsuba2 = C.G16_MSM_FP_KARATSUBA2
 	msmFpKaLB3      = C.G16_MSM_FP_KARATSUBA_LB3
@@ -118,49 +119,33 @@ func fieldOp(b *Backend, op int, out, a, bb []byte, n int) error {
 // hostMSMG1 runs the MSM pipeline on the host with the given window and
 // task cap (0: automatic).
 func hostMSMG1(points []bls12381.G1Affine, scalars []fr.Element, window, maxTask, flags int) (bls12381.G1Jac, error) {
-	var res bls12381.G1Jac
-	win, nw, w, err := hostMSM(1, unsafe.Pointer(&points[0]), scalars, window, maxTask, flags)
+	win, nw, pairs, w, err := hostMSM(1, unsafe.Pointer(&points[0]), scalars, window, maxTask, flags)
 	if err != nil {
-		return res, err
+		return bls12381.G1Jac{}, err
 	}
-	res.Set(&g1Infinity)
-	for j := nw - 1; j >= 0; j-- {
-		for k := 0; k < w && j < nw-1; k++ {
-			res.DoubleAssign()
-		}
-		p := g1FromXYZZ(win[4*j:])
-		res.AddAssign(&p)
-	}
-	return res, nil
+	return combineSums[bls12381.G1Jac](win, nw, pairs, w, &g1Infinity, 4, g1FromXYZZ), nil
 }
 
 // hostMSMG2 is hostMSMG1 over G2.
 func hostMSMG2(points []bls12381.G2Affine, scalars []fr.Element, window, maxTask, flags int) (bls12381.G2Jac, error) {
-	var res bls12381.G2Jac
-	win, nw, w, err := hostMSM(2, unsafe.Pointer(&points[0]), scalars, window, maxTask, flags)
+	win, nw, pairs, w, err := hostMSM(2, unsafe.Pointer(&points[0]), scalars, window, maxTask, flags)
 	if err != nil {
-		return res, err
+		return bls12381.G2Jac{}, err
 	}
-	res.Set(&g2Infinity)
-	for j := nw - 1; j >= 0; j-- {
-		for k := 0; k < w && j < nw-1; k++ {
-			res.DoubleAssign()
-		}
-		p := g2FromXYZZ(win[8*j:])
-		res.AddAssign(&p)
-	}
-	return res, nil
+	return combineSums[bls12381.G2Jac](win, nw, pairs, w, &g2Infinity, 8, g2FromXYZZ), nil
 }
 
-func hostMSM(curve int, points unsafe.Pointer, scalars []fr.Element, window, maxTask, flags int) ([]fp.Element, int, int, error) {
+// hostMSM returns the pass's sums, their number, pairs (g16cuda.h's
+// g16_msm) and the window.
+func hostMSM(curve int, points unsafe.Pointer, scalars []fr.Element, window, maxTask, flags int) ([]fp.Element, int, int, int, error) {
 	if len(scalars) == 0 {
-		return nil, 0, 0, fmt.Errorf("hostMSM: empty")
+		return nil, 0, 0, 0, fmt.Errorf("hostMSM: empty")
 	}
-	win := make([]fp.Element, maxWindows*8)
-	var nw, w C.int
+	win := make([]fp.Element, outPoints*8)
+	var nw, pairs, w C.int
 	err := errOf(C.g16_host_msm(C.int(curve), points, unsafe.Pointer(&scalars[0]), C.int64_t(len(scalars)),
-		C.int(window), C.int(maxTask), C.int(flags), unsafe.Pointer(&win[0]), &nw, &w))
-	return win, int(nw), int(w), err
+		C.int(window), C.int(maxTask), C.int(flags), unsafe.Pointer(&win[0]), &nw, &pairs, &w))
+	return win, int(nw), int(pairs), int(w), err
 }
 
 // hostMSMPeak runs the MSM pipeline on the host over table (copies copies
@@ -179,17 +164,20 @@ func hostMSMPeak(curve int, table unsafe.Pointer, stride, copies, window int, sc
 
 // hostReduce runs the bucket reduction alone on the host
 // (g16_host_reduce): windows sets of T XYZZ bucket sums (limbs fp.Elements
-// a point: 4 on G1, 8 on G2) to one sum a set, Σ_b (b+1)·S_b. wide is the
-// level planner's thread count; flags select the kernels.
-func hostReduce(curve, flags int, buckets []fp.Element, T, windows, wide int) ([]fp.Element, error) {
+// a point: 4 on G1, 8 on G2) to one sum a set, Σ_b (b+1)·S_b, or, with
+// stop > 1, to the pairs left once windows·T ≤ stop (their number a set
+// returned: windowSum reads them). wide is the level planner's thread
+// count; flags select the kernels.
+func hostReduce(curve, flags int, buckets []fp.Element, T, windows, wide, stop int) ([]fp.Element, int, error) {
 	limbs := 4 * curve
 	if T < 1 || windows < 1 || len(buckets) != T*windows*limbs {
-		return nil, fmt.Errorf("hostReduce: %d limbs for %d sets of %d buckets", len(buckets), windows, T)
+		return nil, 0, fmt.Errorf("hostReduce: %d limbs for %d sets of %d buckets", len(buckets), windows, T)
 	}
-	out := make([]fp.Element, windows*limbs)
+	out := make([]fp.Element, max(windows, 2*stop)*limbs)
+	var pairs C.int
 	err := errOf(C.g16_host_reduce(C.int(curve), C.int(flags), unsafe.Pointer(&buckets[0]), C.int64_t(T),
-		C.int64_t(windows), C.int64_t(wide), unsafe.Pointer(&out[0])))
-	return out, err
+		C.int64_t(windows), C.int64_t(wide), C.int64_t(stop), unsafe.Pointer(&out[0]), &pairs))
+	return out, int(pairs), err
 }
 
 // injectFault runs a kernel that faults on q's stream (nil: the internal

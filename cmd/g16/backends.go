@@ -12,15 +12,15 @@ import (
 // CPU backend beside a GPU one when compareCPU is set. With "cuda" it opens
 // every visible GPU, up to maxGPUs (0: no limit); single proofs use the first.
 func openBackends(name string, compareCPU bool, maxGPUs int) ([]namedBackend, error) {
-	return openBackendsLimited(name, compareCPU, maxGPUs, 0, false)
+	return openBackendsLimited(name, compareCPU, maxGPUs, 0, false, nil)
 }
 
 // openBackendsLimited is openBackends with each device's memory capped at
 // limit bytes (cuda.WithMemoryLimit, cpu.WithCapacity; 0: what the device
 // has). Under a limit and with beside set, a second backend without it
 // (on GPU 0 for cuda) runs beside the limited ones, so that their proofs
-// are compared byte for byte.
-func openBackendsLimited(name string, compareCPU bool, maxGPUs int, limit int64, beside bool) ([]namedBackend, error) {
+// are compared byte for byte. tune are more options of every cuda backend.
+func openBackendsLimited(name string, compareCPU bool, maxGPUs int, limit int64, beside bool, tune []cuda.Option) ([]namedBackend, error) {
 	switch name {
 	case "cpu":
 		var opts []cpu.Option
@@ -45,7 +45,7 @@ func openBackendsLimited(name string, compareCPU bool, maxGPUs int, limit int64,
 		}
 		return devs, nil
 	case "cuda":
-		var opts []cuda.Option
+		opts := append([]cuda.Option(nil), tune...)
 		if limit > 0 {
 			opts = append(opts, cuda.WithMemoryLimit(limit))
 		}
@@ -58,7 +58,7 @@ func openBackendsLimited(name string, compareCPU bool, maxGPUs int, limit int64,
 			devs[0].name += fmt.Sprintf(" (limit %s)", gib(limit))
 		}
 		if limit > 0 && beside {
-			free, err := cuda.New(0)
+			free, err := cuda.New(0, tune...)
 			if err != nil {
 				for _, g := range gpus {
 					g.Close()

@@ -22,6 +22,7 @@ import (
 	"github.com/consensys/gnark/constraint"
 
 	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/backend/cuda"
 	"github.com/g16prover/g16/groth16"
 	"github.com/g16prover/g16/internal/hostmem"
 	"github.com/g16prover/g16/internal/synth"
@@ -52,6 +53,7 @@ type benchFlags struct {
 	cache       string // --cache: compiled synthetic circuits and random keys
 	cachedR1CS  bool   // the circuit came from the cache
 	cpuFrugal   bool   // --cpu-frugal: also the CPU backend's frugal schedule
+	msmHostTail bool   // --msm-host-tail: cuda.WithMSMHostTail
 }
 
 func runBench(args []string, stdout, stderr io.Writer) error {
@@ -79,6 +81,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.cache, "cache", "", "directory that keeps the compiled synthetic circuit and the random key, so that a later run on this machine reuses them (default: none)")
 	fs.Var(&f.deviceMem, "device-memory", "cap each device's memory (cuda.WithMemoryLimit, cpu.WithCapacity), e.g. 16GiB: a key that does not fit then streams from a host copy")
 	fs.BoolVar(&f.unlimited, "compare-unlimited", true, "with --device-memory, also prove with an unlimited backend (GPU 0 for cuda) and compare the bytes")
+	fs.BoolVar(&f.msmHostTail, "msm-host-tail", false, "with --backend cuda: the last levels of each MSM's bucket reduction on the host (cuda.WithMSMHostTail)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -103,7 +106,11 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if f.cpuFrugal && f.backend != "cpu" && !f.compareCPU {
 		return errors.New("--cpu-frugal needs our CPU backend to time beside (--backend cpu, or --compare-cpu with cuda)")
 	}
-	devs, err := openBackendsLimited(f.backend, f.compareCPU, maxGPUs, int64(f.deviceMem), f.unlimited)
+	var tune []cuda.Option
+	if f.msmHostTail {
+		tune = append(tune, cuda.WithMSMHostTail())
+	}
+	devs, err := openBackendsLimited(f.backend, f.compareCPU, maxGPUs, int64(f.deviceMem), f.unlimited, tune)
 	if err == nil && f.cpuFrugal {
 		if devs, err = withFrugalCPU(devs); err != nil {
 			for _, d := range devs {

@@ -86,12 +86,18 @@ g16_status g16_download(g16_device* dev, void* stream, void* dst, const void* sr
 /* Pippenger MSM over n points. curve is 1 (G1) or 2 (G2). bases: device
  * pointer to gnark affine points (16-byte aligned); scalars: device pointer to
  * fr.Elements in Montgomery form. window = 0 picks the window size; max_task =
- * 0 picks the bucket split; flags: G16_MSM_* below. Writes one XYZZ sum per window to out (host
- * memory, room for 64 windows), with the window count and size in *nwindows
- * and *wbits: result = Σ_j 2^(wbits·j)·out[j]. timing may be NULL. */
+ * 0 picks the bucket split; flags: G16_MSM_* below. Writes the windows' sums to out (host memory,
+ * room for G16_MSM_OUT_POINTS XYZZ points), with the window count and size in *nwindows and *wbits,
+ * and *pairs: with *pairs = 1, out[j] is window j's sum W_j; with *pairs = T > 1 (G16_MSM_HOST_TAIL),
+ * out holds T pairs a window, A_js at out[j·T + s] and R_js at out[nwindows·T + j·T + s], and
+ * W_j = Σ_s A_js + Σ_s s·R_js. result = Σ_j 2^(wbits·j)·W_j. timing may be NULL. */
 g16_status g16_msm(g16_device* dev, void* stream, int curve, const void* bases, const void* scalars, int64_t n,
-                   int window, int max_task, int flags, void* out, int* nwindows, int* wbits,
+                   int window, int max_task, int flags, void* out, int* nwindows, int* pairs, int* wbits,
                    g16_msm_timing* timing);
+
+/* The most pairs (windows·T) a G16_MSM_HOST_TAIL reduction leaves to the host, and the XYZZ points
+ * g16_msm's out must have room for (64 windows, or 2·G16_MSM_TAIL_PAIRS). */
+enum { G16_MSM_TAIL_PAIRS = 64, G16_MSM_OUT_POINTS = 128 };
 
 /* g16_msm flags, for tuning and tests; 0 is the default pipeline. */
 enum {
@@ -113,8 +119,11 @@ enum {
 	                               current one is added */
 	G16_MSM_FANIN8 = 65536, /* accumulation levels after the first: tasks of 8 partial sums (default 4 on G1,
 	                           2 on G2) */
-	G16_MSM_REDUCE_NARROW = 131072, /* bucket reduction: segments while a level keeps 2^12 threads (default
-	                                   2^16), so fewer levels of pairs */
+	G16_MSM_REDUCE_WIDE = 131072, /* bucket reduction: segments only while a level keeps 2^16 threads
+	                                 (default 2^12, which leaves fewer levels of pairs) */
+	G16_MSM_HOST_TAIL = 262144, /* bucket reduction: the device stops once windows·T ≤ G16_MSM_TAIL_PAIRS
+	                               and the host sums the pairs (*pairs = T): the last levels, a few
+	                               threads' chains of additions, run where an addition is fast */
 	G16_MSM_FP_KARATSUBA = 1048576, /* G1 register kernels, first level (the default kernel otherwise): each Fp
 	                                   product a one-level Karatsuba double-width product (field_ka.cuh) and a
 	                                   Montgomery reduction instead of the interleaved (CIOS) product; G2's
@@ -130,7 +139,7 @@ enum {
  * an emulated carry flag: a check of the kernels' logic with no GPU. bases
  * and scalars are host pointers here. */
 g16_status g16_host_msm(int curve, const void* bases, const void* scalars, int64_t n, int window, int max_task,
-                        int flags, void* out, int* nwindows, int* wbits);
+                        int flags, void* out, int* nwindows, int* pairs, int* wbits);
 
 /* msm_table.h's g16_host_msm_table (copies = 1, stride = n: the bases alone) that writes
  * the most bytes its buffers held at once to *peak (what the device's pool
@@ -140,10 +149,14 @@ g16_status g16_host_msm_peak(int curve, const void* table, int64_t stride, int c
 
 /* The bucket reduction alone on the host (a check of its levels): for each
  * of windows sets of T XYZZ bucket sums S_b (set j at j·T), Σ_b (b+1)·S_b,
- * written to out (windows XYZZ points). flags select the kernels as in
- * g16_msm; wide is the level planner's thread count (2^16 in the MSM). */
+ * written to out as g16_msm writes its windows' sums (out[j] when *pairs = 1,
+ * else *pairs pairs a window; out has room for max(windows, 2·stop) XYZZ
+ * points). The levels run until one pair a window is left or windows·T ≤ stop
+ * (stop = 1: to the end; G16_MSM_HOST_TAIL's is G16_MSM_TAIL_PAIRS). flags
+ * select the kernels as in g16_msm; wide is the level planner's thread count
+ * (2^16 in the MSM). */
 g16_status g16_host_reduce(int curve, int flags, const void* buckets, int64_t T, int64_t windows, int64_t wide,
-                           void* out);
+                           int64_t stop, void* out, int* pairs);
 
 /* Field arithmetic check: out[i] = op(a[i], b[i]) for i < n, on the device
  * (dev != NULL; out, a, b device pointers) or the host (dev == NULL).

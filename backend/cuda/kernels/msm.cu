@@ -38,7 +38,9 @@
 //  4. reduce: per window, Σ_b (b+1)·S_b over the bucket sums S_b, in levels
 //     of pairs (A_s, R_s) standing for Σ A_s + Σ s·R_s (msm_reduce.cuh):
 //     segments of 16, 8 or 4 while the buckets are many, then pairs, two
-//     operations deep a level; the last leaves one A per window.
+//     operations deep a level; the last leaves one A per window
+//     (G16_MSM_HOST_TAIL: the device stops at G16_MSM_TAIL_PAIRS pairs in
+//     all, and the host sums them, in Go: msm.go's windowSum).
 //  5. The host combines the windows: Σ_j 2^(wj)·W_j (in Go, msm.go); with
 //     a table, the sets: Σ_s 2^(wcs)·S_s.
 //
@@ -440,22 +442,38 @@ void reduce_level(exec_t& ex, kernel_set ks, size_t n, const xyzz_t<F>* A, const
 }
 
 // reduce_wide is the thread count a reduction level keeps segments for
-// (plan_level): about two waves of the widest kernel on an H200
-// (G16_MSM_REDUCE_NARROW: 2^12).
-const size_t reduce_wide = 1u << 16;
+// (plan_level): 2^12, so that fewer levels of pairs follow (a pair level
+// costs about two additions' latency however few threads run it; the
+// sha256 proof's MSMs ran 9.6% faster than at 2^16 on an H200);
+// G16_MSM_REDUCE_WIDE: 2^16, about two waves of the widest kernel.
+const size_t reduce_wide = 1u << 12;
+
+// red_out is what reduce_buckets leaves: per window, T pairs (A_s, R_s)
+// standing for Σ_s A_s + Σ_s s·R_s (window j's at j·T); T = 1: A holds the
+// windows' sums. A and R may point into the buckets (no level ran).
+template <class F>
+struct red_out {
+	std::unique_ptr<buf<xyzz_t<F>>> a_hold, r_hold;
+	const xyzz_t<F>* A = nullptr;
+	const xyzz_t<F>* R = nullptr;
+	uint32_t T = 1;
+};
 
 // reduce_buckets runs the levels of the reduction over windows sets of T
-// bucket sums (set j at j·T) and returns the windows' sums, one a set;
-// wide is plan_level's thread count (tests lower it to run segments).
+// bucket sums (set j at j·T) until one pair a window is left, or until
+// windows·T ≤ stop (the host sums the pairs left: G16_MSM_HOST_TAIL); wide
+// is plan_level's thread count (tests lower it to run segments).
 template <class F>
-std::unique_ptr<buf<xyzz_t<F>>> reduce_buckets(exec_t& ex, kernel_set ks, const xyzz_t<F>* buckets, uint32_t T,
-                                               size_t windows, size_t wide = reduce_wide) {
+red_out<F> reduce_buckets(exec_t& ex, kernel_set ks, const xyzz_t<F>* buckets, uint32_t T, size_t windows,
+                          size_t wide = reduce_wide, size_t stop = 1) {
 	typedef xyzz_t<F> P;
-	std::unique_ptr<buf<P>> a_hold, r_hold;
+	red_out<F> res;
+	std::unique_ptr<buf<P>>& a_hold = res.a_hold;
+	std::unique_ptr<buf<P>>& r_hold = res.r_hold;
 	const P* A = buckets;
 	const P* R = buckets;
 	bool same = true;
-	while (T > 1) {
+	while (T > 1 && (size_t)T * windows > stop) {
 		red_level lv = plan_level(T, windows, same, wide);
 		size_t outs = windows * lv.Tn;
 		std::unique_ptr<buf<P>> a_next(new buf<P>(ex, outs)), r_next;
@@ -468,11 +486,10 @@ std::unique_ptr<buf<xyzz_t<F>>> reduce_buckets(exec_t& ex, kernel_set ks, const 
 		T = lv.Tn;
 		same = false;
 	}
-	if (!a_hold) { // T = 1: the buckets are the sums
-		a_hold.reset(new buf<P>(ex, windows));
-		ex.copy(a_hold->p, buckets, windows * sizeof(P));
-	}
-	return a_hold;
+	res.A = A;
+	res.R = T > 1 ? R : nullptr;
+	res.T = T;
+	return res;
 }
 
 // accum_fanin is the number of partial sums a task adds at the levels of
@@ -646,11 +663,12 @@ void ones_only(exec_t& ex, const affine_t<F>* bases, const split_t& sp, uint32_t
 // points each, copy q holding 2^(window·q)·P_i at q·stride + i (copies = 1:
 // the plain bases, any window). It writes the bucket sets' sums S_s to out,
 // their number to *nw_out, the window to *w_out and the shift to *shift_out:
-// the result is Σ_s 2^(shift·s)·S_s.
+// the result is Σ_s 2^(shift·s)·S_s. With G16_MSM_HOST_TAIL, *pairs_out = T
+// > 1 says that out holds T pairs a set instead (g16cuda.h's g16_msm).
 template <class F>
 void msm_run(exec_t& ex, const affine_t<F>* bases, size_t stride, int copies, const fr_t* scalars, size_t n,
-             int window, int max_task, int flags, xyzz_t<F>* out, int* nw_out, int* w_out, int* shift_out,
-             g16_msm_timing* timing) {
+             int window, int max_task, int flags, xyzz_t<F>* out, int* nw_out, int* pairs_out, int* w_out,
+             int* shift_out, g16_msm_timing* timing) {
 	typedef xyzz_t<F> P;
 	if (n == 0 || n >= (1u << 31)) fail(G16_INVALID, "msm: n must be in [1, 2^31)");
 	if (window && (window < 4 || window > 24)) fail(G16_INVALID, "msm: window must be in [4, 24]");
@@ -664,6 +682,7 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, size_t stride, int copies, co
 	// The batch-affine first level: G1's register kernels only.
 	if (!std::is_same<F, fp_t>::value || ks != REGISTER_KERNELS) flags &= ~G16_MSM_BATCH_AFFINE;
 
+	*pairs_out = 1;
 	stage_timer tm(ex, timing);
 	tm.mark(0);
 	split_t sp;
@@ -754,13 +773,18 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, size_t stride, int copies, co
 	sums.sums.reset();
 	sums.at.reset();
 
-	size_t wide = (flags & G16_MSM_REDUCE_NARROW) ? (size_t)1 << 12 : reduce_wide;
-	std::unique_ptr<buf<P>> wsums = reduce_buckets<F>(ex, ks, buckets.p, B, (size_t)nsets, wide);
+	size_t wide = (flags & G16_MSM_REDUCE_WIDE) ? (size_t)1 << 16 : reduce_wide;
+	size_t stop = (flags & G16_MSM_HOST_TAIL) ? (size_t)G16_MSM_TAIL_PAIRS : 1;
+	red_out<F> red = reduce_buckets<F>(ex, ks, buckets.p, B, (size_t)nsets, wide, stop);
 	// out may be less aligned than P (Go memory): copies, not a P in place.
+	// Window 0's first A (its sum when T = 1) takes the ±1 run's sum.
+	size_t np = (size_t)nsets * red.T;
 	P ones_sum;
-	ex.to_host_async(out, wsums->p, nsets * sizeof(P));
+	ex.to_host_async(out, red.A, np * sizeof(P));
+	if (red.T > 1) ex.to_host_async(out + np, red.R, np * sizeof(P));
 	ex.to_host_async(&ones_sum, buckets.p + (size_t)nsets * B, sizeof(P));
 	ex.wait();
+	*pairs_out = (int)red.T;
 	tm.mark(6);
 	tm.finish();
 	P w0;
@@ -865,16 +889,16 @@ struct host_copy {
 
 template <class F>
 void msm_host(const void* bases, size_t stride, int copies, const void* scalars, size_t n, int window, int max_task,
-              int flags, void* out, int* nw, int* w, int* shift, int64_t* peak) {
+              int flags, void* out, int* nw, int* pairs, int* w, int* shift, int64_t* peak) {
 	if (copies < 1 || copies > 64) fail(G16_INVALID, "msm: copies must be in [1, 64]");
 	if ((uint64_t)copies * stride >= (1u << 31))
 		fail(G16_INVALID, "msm: copies·stride must be below 2^31 (a point index has 31 bits)");
 	host_copy hb(bases, (size_t)copies * stride * sizeof(affine_t<F>)), hs(scalars, n * sizeof(fr_t)),
-	    ho(nullptr, 64 * sizeof(xyzz_t<F>));
+	    ho(nullptr, G16_MSM_OUT_POINTS * sizeof(xyzz_t<F>));
 	exec_t ex;
 	msm_run<F>(ex, (const affine_t<F>*)hb.p, stride, copies, (const fr_t*)hs.p, n, window, max_task, flags,
-	           (xyzz_t<F>*)ho.p, nw, w, shift, nullptr);
-	std::memcpy(out, ho.p, *nw * sizeof(xyzz_t<F>));
+	           (xyzz_t<F>*)ho.p, nw, pairs, w, shift, nullptr);
+	std::memcpy(out, ho.p, (size_t)*nw * (*pairs > 1 ? 2 * *pairs : 1) * sizeof(xyzz_t<F>));
 	if (peak) *peak = (int64_t)ex.peak;
 }
 
@@ -885,7 +909,7 @@ using namespace g16;
 // msm_device runs msm_run on dev's stream (NULL: the internal one).
 static void msm_device(g16_device* dev, void* stream, int curve, const void* table, int64_t stride, int copies,
                        const void* scalars, int64_t n, int window, int max_task, int flags, void* out, int* nsums,
-                       int* wbits, int* shift, g16_msm_timing* timing) {
+                       int* pairs, int* wbits, int* shift, g16_msm_timing* timing) {
 	if (!dev) fail(G16_INVALID, "msm: no device");
 	dev->use();
 	if ((uintptr_t)table % 16 != 0 || (uintptr_t)scalars % 16 != 0)
@@ -896,88 +920,92 @@ static void msm_device(g16_device* dev, void* stream, int curve, const void* tab
 	ex.st = stream ? (cudaStream_t)stream : dev->internal;
 	if (curve == 1)
 		msm_run<fp_t>(ex, (const g1_affine_t*)table, (size_t)stride, copies, (const fr_t*)scalars, (size_t)n, window,
-		              max_task, flags, (g1_xyzz_t*)out, nsums, wbits, shift, timing);
+		              max_task, flags, (g1_xyzz_t*)out, nsums, pairs, wbits, shift, timing);
 	else if (curve == 2)
 		msm_run<fp2_t>(ex, (const g2_affine_t*)table, (size_t)stride, copies, (const fr_t*)scalars, (size_t)n,
-		               window, max_task, flags, (g2_xyzz_t*)out, nsums, wbits, shift, timing);
+		               window, max_task, flags, (g2_xyzz_t*)out, nsums, pairs, wbits, shift, timing);
 	else
 		fail(G16_INVALID, "msm: curve must be 1 or 2");
 }
 
 static void msm_on_host(int curve, const void* table, int64_t stride, int copies, const void* scalars, int64_t n,
-                        int window, int max_task, int flags, void* out, int* nsums, int* wbits, int* shift,
-                        int64_t* peak = nullptr) {
+                        int window, int max_task, int flags, void* out, int* nsums, int* pairs, int* wbits,
+                        int* shift, int64_t* peak = nullptr) {
 	if (n <= 0 || stride < n) fail(G16_INVALID, "msm: n must be in [1, stride]");
 	if (curve == 1)
-		msm_host<fp_t>(table, (size_t)stride, copies, scalars, (size_t)n, window, max_task, flags, out, nsums, wbits,
-		               shift, peak);
+		msm_host<fp_t>(table, (size_t)stride, copies, scalars, (size_t)n, window, max_task, flags, out, nsums, pairs,
+		               wbits, shift, peak);
 	else if (curve == 2)
 		msm_host<fp2_t>(table, (size_t)stride, copies, scalars, (size_t)n, window, max_task, flags, out, nsums,
-		                wbits, shift, peak);
+		                pairs, wbits, shift, peak);
 	else
 		fail(G16_INVALID, "msm: curve must be 1 or 2");
 }
 
 extern "C" g16_status g16_msm(g16_device* dev, void* stream, int curve, const void* bases, const void* scalars,
-                              int64_t n, int window, int max_task, int flags, void* out, int* nwindows,
+                              int64_t n, int window, int max_task, int flags, void* out, int* nwindows, int* pairs,
                               int* wbits, g16_msm_timing* timing) {
 	return guard([&] {
 		int shift = 0;
-		msm_device(dev, stream, curve, bases, n, 1, scalars, n, window, max_task, flags, out, nwindows, wbits,
-		           &shift, timing);
+		msm_device(dev, stream, curve, bases, n, 1, scalars, n, window, max_task, flags, out, nwindows, pairs,
+		           wbits, &shift, timing);
 	});
 }
 
 extern "C" g16_status g16_msm_table(g16_device* dev, void* stream, int curve, const void* table, int64_t stride,
                                     int copies, int window, const void* scalars, int64_t n, int max_task, int flags,
-                                    void* out, int* nsums, int* shift, g16_msm_timing* timing) {
+                                    void* out, int* nsums, int* pairs, int* shift, g16_msm_timing* timing) {
 	return guard([&] {
 		int wbits = 0;
 		msm_device(dev, stream, curve, table, stride, copies, scalars, n, window, max_task, flags, out, nsums,
-		           &wbits, shift, timing);
+		           pairs, &wbits, shift, timing);
 	});
 }
 
 extern "C" g16_status g16_host_msm(int curve, const void* bases, const void* scalars, int64_t n, int window,
-                                   int max_task, int flags, void* out, int* nwindows, int* wbits) {
+                                   int max_task, int flags, void* out, int* nwindows, int* pairs, int* wbits) {
 	return guard([&] {
 		int shift = 0;
-		msm_on_host(curve, bases, n, 1, scalars, n, window, max_task, flags, out, nwindows, wbits, &shift);
+		msm_on_host(curve, bases, n, 1, scalars, n, window, max_task, flags, out, nwindows, pairs, wbits, &shift);
 	});
 }
 
 extern "C" g16_status g16_host_msm_table(int curve, const void* table, int64_t stride, int copies, int window,
                                          const void* scalars, int64_t n, int max_task, int flags, void* out,
-                                         int* nsums, int* shift) {
+                                         int* nsums, int* pairs, int* shift) {
 	return guard([&] {
 		int wbits = 0;
-		msm_on_host(curve, table, stride, copies, scalars, n, window, max_task, flags, out, nsums, &wbits, shift);
+		msm_on_host(curve, table, stride, copies, scalars, n, window, max_task, flags, out, nsums, pairs, &wbits,
+		            shift);
 	});
 }
 
 extern "C" g16_status g16_host_msm_peak(int curve, const void* table, int64_t stride, int copies, int window,
                                         const void* scalars, int64_t n, int max_task, int flags, int64_t* peak) {
 	return guard([&] {
-		int nsums = 0, wbits = 0, shift = 0;
-		std::vector<xyzz_t<fp2_t>> out(64);
-		msm_on_host(curve, table, stride, copies, scalars, n, window, max_task, flags, out.data(), &nsums, &wbits,
-		            &shift, peak);
+		int nsums = 0, pairs = 0, wbits = 0, shift = 0;
+		std::vector<xyzz_t<fp2_t>> out(G16_MSM_OUT_POINTS);
+		msm_on_host(curve, table, stride, copies, scalars, n, window, max_task, flags, out.data(), &nsums, &pairs,
+		            &wbits, &shift, peak);
 	});
 }
 
 extern "C" g16_status g16_host_reduce(int curve, int flags, const void* buckets, int64_t T, int64_t windows,
-                                      int64_t wide, void* out) {
+                                      int64_t wide, int64_t stop, void* out, int* pairs) {
 	return guard([&] {
-		if (T < 1 || T > (1 << 24) || windows < 1 || windows > 64 || wide < 1)
-			fail(G16_INVALID, "reduce: T must be in [1, 2^24], windows in [1, 64] and wide positive");
+		if (T < 1 || T > (1 << 24) || windows < 1 || windows > 64 || wide < 1 || stop < 1 || stop > (1 << 24))
+			fail(G16_INVALID, "reduce: T must be in [1, 2^24], windows in [1, 64], wide positive and stop in [1, 2^24]");
 		auto run = [&](auto zero) {
 			typedef decltype(zero) F;
 			typedef xyzz_t<F> P;
 			host_copy hb(buckets, (size_t)(T * windows) * sizeof(P));
 			exec_t ex;
-			auto sums = reduce_buckets<F>(ex, kernels_for<F>(flags), (const P*)hb.p, (uint32_t)T, (size_t)windows,
-			                              (size_t)wide);
-			std::memcpy(out, sums->p, (size_t)windows * sizeof(P));
+			auto red = reduce_buckets<F>(ex, kernels_for<F>(flags), (const P*)hb.p, (uint32_t)T, (size_t)windows,
+			                             (size_t)wide, (size_t)stop);
+			size_t np = (size_t)windows * red.T;
+			std::memcpy(out, red.A, np * sizeof(P));
+			if (red.T > 1) std::memcpy((P*)out + np, red.R, np * sizeof(P));
+			*pairs = (int)red.T;
 		};
 		if (curve == 1)
 			run(fp_t{});

@@ -22,17 +22,17 @@ g16_status g16_precompute(g16_device* dev, void* stream, int curve, const void* 
 
 /* g16_msm over a table of copies copies with stride points each and window
  * w, for the n points from the table pointer on (n ≤ stride): writes the
- * *nsums bucket sets' sums S_s to out (host memory, room for 64 sums) and
- * *shift: result = Σ_s 2^(shift·s)·S_s. copies = 1 is g16_msm with window w
- * (0: automatic). */
+ * *nsums bucket sets' sums S_s to out (host memory, room for
+ * G16_MSM_OUT_POINTS points; *pairs as g16_msm's) and *shift: result =
+ * Σ_s 2^(shift·s)·S_s. copies = 1 is g16_msm with window w (0: automatic). */
 g16_status g16_msm_table(g16_device* dev, void* stream, int curve, const void* table, int64_t stride, int copies,
                          int w, const void* scalars, int64_t n, int max_task, int flags, void* out, int* nsums,
-                         int* shift, g16_msm_timing* timing);
+                         int* pairs, int* shift, g16_msm_timing* timing);
 
 /* The host emulations of the two (host pointers). */
 g16_status g16_host_precompute(int curve, const void* bases, void* table, int64_t n, int copies, int w);
 g16_status g16_host_msm_table(int curve, const void* table, int64_t stride, int copies, int w, const void* scalars,
-                              int64_t n, int max_task, int flags, void* out, int* nsums, int* shift);
+                              int64_t n, int max_task, int flags, void* out, int* nsums, int* pairs, int* shift);
 
 #ifdef __cplusplus
 }

@@ -420,6 +420,9 @@ func (t *partition) upload(dev backend.Backend, q backend.Queue, bufs []backend.
 		names := make([]string, len(which))
 		for k, i := range which {
 			names[k] = bufferNames[i]
+			if i == bufWK && t.gather != nil {
+				names[k] += " (gathered)"
+			}
 		}
 		t.tl.add("upload "+strings.Join(names, ","), start)
 	}
@@ -427,7 +430,7 @@ func (t *partition) upload(dev backend.Backend, q backend.Queue, bufs []backend.
 }
 
 // bufferNames names the device buffers in spans.
-var bufferNames = [nbBuffers]string{bufA: "a", bufB: "b", bufC: "c", bufWA: "W_A", bufWB: "W_B", bufWK: "W_K"}
+var bufferNames = [nbBuffers]string{bufA: "a", bufB: "b", bufC: "c", bufWA: "W_A", bufWB: "W_B", bufWK: "W_K", bufIdx: "K index"}
 
 // release drops the host copies that upload has moved to the device.
 func (t *partition) release() {

@@ -251,8 +251,8 @@ func TestMSMSmall(t *testing.T) {
 	rng := testRand(t)
 	optSets := [][]Option{nil, {WithMSMWindow(4), withMaxTask(2), withMSMFlags(msmG1Slots | msmG2Karatsuba)}, {WithMSMChunk(7), withMSMFlags(msmNoTaskSort | msmNoInline | msmNoSplit)},
 		{WithMSMWindow(5), withMaxTask(3), withMSMFlags(msmBatchAffine)}, {withMSMFlags(msmG1Y3Two)},
-		// The reduction's last pairs summed on the host.
-		{withMSMFlags(msmHostTail)}, {WithMSMWindow(6), withMaxTask(3), withMSMFlags(msmHostTail | msmG1Slots | msmG2Karatsuba)},
+		// The reduction's last pairs summed on the host (w = 12: 22 windows of 2 pairs left).
+		{WithMSMWindow(12), withMSMFlags(msmHostTail)}, {WithMSMWindow(6), withMaxTask(3), withMSMFlags(msmHostTail | msmG1Slots | msmG2Karatsuba)},
 		// Every variant of G1's first-level kernel (accum_points_variant).
 		{withMSMFlags(msmG1Paired)}, {withMSMFlags(msmG1Prefetch)}, {WithMSMWindow(5), withMaxTask(3), withMSMFlags(msmG1Paired | msmG1Prefetch)},
 		{withMSMFlags(msmG1LB4)}, {withMSMFlags(msmG1LB4 | msmG1Paired)}, {WithMSMWindow(4), withMaxTask(2), withMSMFlags(msmG1LB4 | msmG1Prefetch)},
@@ -261,8 +261,8 @@ func TestMSMSmall(t *testing.T) {
 		{withMSMFlags(msmFpKaratsuba)}, {WithMSMWindow(5), withMaxTask(3), withMSMFlags(msmFpKaratsuba2)},
 		{withMSMFlags(msmFpKaratsuba | msmFpKaLB3)}}
 	n := 300
-	if testing.Short() { // also the size for compute-sanitizer; with G1's two-level and G2's Karatsuba kernels
-		optSets, n = append(optSets[:2:2], optSets[3], []Option{withMSMFlags(msmFpKaratsuba | msmFpKaratsuba2)}), 40
+	if testing.Short() { // also the size for compute-sanitizer; with G1's two-level and G2's Karatsuba kernels, and the host tail
+		optSets, n = append(optSets[:2:2], optSets[3], []Option{withMSMFlags(msmFpKaratsuba | msmFpKaratsuba2)}, optSets[5]), 40
 	}
 	for _, opts := range optSets {
 		b := newTestBackend(t, opts...)

@@ -241,11 +241,18 @@ func (b *Backend) msm(q backend.Queue, op string, curve int, pointBytes int64, b
 }
 
 // msmFlags is g16_msm's flags argument: the configured G16_MSM_* flags,
-// with G16_MSM_HOST_TAIL under WithMSMHostTail.
+// with G16_MSM_HOST_TAIL under WithMSMHostTail and the Karatsuba flags of
+// WithMSMKaratsuba.
 func (b *Backend) msmFlags() C.int {
 	f := C.int(b.cfg.msmFlags)
 	if b.cfg.msmHostTail {
 		f |= C.G16_MSM_HOST_TAIL
+	}
+	switch b.cfg.msmKaratsuba {
+	case 1:
+		f |= C.G16_MSM_FP_KARATSUBA
+	case 2:
+		f |= C.G16_MSM_FP_KARATSUBA | C.G16_MSM_FP_KARATSUBA2
 	}
 	return f
 }

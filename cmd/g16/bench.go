@@ -29,31 +29,32 @@ import (
 )
 
 type benchFlags struct {
-	size        sizeFlag
-	proofs      int
-	partitions  int
-	backend     string
-	compareCPU  bool
-	noGnark     bool
-	mix         string // --circuit
-	msgBytes    int
-	signatures  int
-	keys        string
-	keydir      string
-	trace       string
-	seed        uint64
-	workers     int
-	solvers     int // 0: ProveBatch's adaptive default
-	warmup      bool
-	residentKey bool
-	gpus        string
-	gpuCounts   []int // parsed from gpus; nil: all
-	deviceMem   bytesFlag
-	unlimited   bool   // --compare-unlimited: under --device-memory, an unlimited backend beside
-	cache       string // --cache: compiled synthetic circuits and random keys
-	cachedR1CS  bool   // the circuit came from the cache
-	cpuFrugal   bool   // --cpu-frugal: also the CPU backend's frugal schedule
-	msmHostTail bool   // --msm-host-tail: cuda.WithMSMHostTail
+	size         sizeFlag
+	proofs       int
+	partitions   int
+	backend      string
+	compareCPU   bool
+	noGnark      bool
+	mix          string // --circuit
+	msgBytes     int
+	signatures   int
+	keys         string
+	keydir       string
+	trace        string
+	seed         uint64
+	workers      int
+	solvers      int // 0: ProveBatch's adaptive default
+	warmup       bool
+	residentKey  bool
+	gpus         string
+	gpuCounts    []int // parsed from gpus; nil: all
+	deviceMem    bytesFlag
+	unlimited    bool   // --compare-unlimited: under --device-memory, an unlimited backend beside
+	cache        string // --cache: compiled synthetic circuits and random keys
+	cachedR1CS   bool   // the circuit came from the cache
+	cpuFrugal    bool   // --cpu-frugal: also the CPU backend's frugal schedule
+	msmHostTail  bool   // --msm-host-tail: cuda.WithMSMHostTail
+	msmKaratsuba int    // --msm-karatsuba: cuda.WithMSMKaratsuba
 }
 
 func runBench(args []string, stdout, stderr io.Writer) error {
@@ -81,6 +82,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.cache, "cache", "", "directory that keeps the compiled synthetic circuit and the random key, so that a later run on this machine reuses them (default: none)")
 	fs.Var(&f.deviceMem, "device-memory", "cap each device's memory (cuda.WithMemoryLimit, cpu.WithCapacity), e.g. 16GiB: a key that does not fit then streams from a host copy")
 	fs.BoolVar(&f.unlimited, "compare-unlimited", true, "with --device-memory, also prove with an unlimited backend (GPU 0 for cuda) and compare the bytes")
+	fs.IntVar(&f.msmKaratsuba, "msm-karatsuba", 0, "with --backend cuda: Karatsuba levels (0, 1, 2) of the MSM accumulation's Fp products (cuda.WithMSMKaratsuba)")
 	fs.BoolVar(&f.msmHostTail, "msm-host-tail", false, "with --backend cuda: the last levels of each MSM's bucket reduction on the host (cuda.WithMSMHostTail)")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -109,6 +111,9 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	var tune []cuda.Option
 	if f.msmHostTail {
 		tune = append(tune, cuda.WithMSMHostTail())
+	}
+	if f.msmKaratsuba != 0 {
+		tune = append(tune, cuda.WithMSMKaratsuba(f.msmKaratsuba))
 	}
 	devs, err := openBackendsLimited(f.backend, f.compareCPU, maxGPUs, int64(f.deviceMem), f.unlimited, tune)
 	if err == nil && f.cpuFrugal {

@@ -69,27 +69,62 @@ func gridFp(rng *mrand.Rand, k int) []fp.Element {
 func checkFieldGrid(t *testing.T, b *Backend) {
 	e := gridFp(testRand(t), 3)
 	// Fp: every pair (e_i, e_j).
-	var x, y []fp.Element
+	x, y := pairs(e)
+	checkFp(t, b, x, y)
+	// Fp2: the elements (e_i, e_j), and every pair of them.
+	x2, y2 := pairs(fp2Grid(e))
+	checkFp2(t, b, x2, y2)
+}
+
+// pairs lays out every (e_i, e_j) of e² as the operands of a field op
+// with two.
+func pairs[T any](e []T) (x, y []T) {
 	for i := range e {
 		for j := range e {
 			x, y = append(x, e[i]), append(y, e[j])
 		}
 	}
-	checkFp(t, b, x, y)
-	// Fp2: the elements (e_i, e_j), and every pair of them.
+	return x, y
+}
+
+// fp2Grid returns every Fp2 element (e_i, e_j) over e².
+func fp2Grid(e []fp.Element) []bls12381.E2 {
 	var els []bls12381.E2
-	for i := range e {
-		for j := range e {
-			els = append(els, bls12381.E2{A0: e[i], A1: e[j]})
+	for _, u := range e {
+		for _, v := range e {
+			els = append(els, bls12381.E2{A0: u, A1: v})
 		}
 	}
-	var x2, y2 []bls12381.E2
-	for i := range els {
-		for j := range els {
-			x2, y2 = append(x2, els[i]), append(y2, els[j])
+	return els
+}
+
+// field is fp.Element or bls12381.E2, through its pointer's methods.
+type field[T any] interface {
+	*T
+	Mul(x, y *T) *T
+	Sub(x, y *T) *T
+	String() string
+}
+
+// checkMulSub runs op, a·b − c·d on quads' layout of operands, and checks
+// every result against gnark-crypto's.
+func checkMulSub[T comparable, P field[T]](t *testing.T, b *Backend, op int, name string, x, y []T) {
+	t.Helper()
+	n := len(x) / 2
+	out := make([]T, n)
+	if err := fieldOp(b, op, backend.AsBytes(out), backend.AsBytes(x), backend.AsBytes(y), n); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	for i := range out {
+		var want, cd T
+		P(&want).Mul(&x[i], &y[i])
+		P(&cd).Mul(&x[n+i], &y[n+i])
+		P(&want).Sub(&want, &cd)
+		if out[i] != want {
+			t.Fatalf("%s: %v·%v − %v·%v = %v, want %v", name, P(&x[i]).String(), P(&y[i]).String(),
+				P(&x[n+i]).String(), P(&y[n+i]).String(), P(&out[i]).String(), P(&want).String())
 		}
 	}
-	checkFp2(t, b, x2, y2)
 }
 
 // checkMulSubGrid runs a·b − c·d (Fp's mul_sub, Fp2's mul_sub_lazy) with
@@ -102,43 +137,10 @@ func checkFieldGrid(t *testing.T, b *Backend) {
 func checkMulSubGrid(t *testing.T, b *Backend) {
 	e := gridFp(testRand(t), 1)
 	x, y := quads(e)
-	n := len(x) / 2
-	out := make([]fp.Element, n)
-	if err := fieldOp(b, opFpMulSub4, backend.AsBytes(out), backend.AsBytes(x), backend.AsBytes(y), n); err != nil {
-		t.Fatalf("fp a·b − c·d: %v", err)
-	}
-	for i := range out {
-		var want, cd fp.Element
-		want.Mul(&x[i], &y[i])
-		cd.Mul(&x[n+i], &y[n+i])
-		want.Sub(&want, &cd)
-		if out[i] != want {
-			t.Fatalf("fp %v·%v − %v·%v = %v, want %v", x[i].String(), y[i].String(), x[n+i].String(), y[n+i].String(), out[i].String(), want.String())
-		}
-	}
-
+	checkMulSub(t, b, opFpMulSub4, "fp a·b − c·d", x, y)
 	ends := []fp.Element{e[0], e[3], e[7], e[len(e)-1]} // 0, p − 1, (p + 1)/2, random
-	var els []bls12381.E2
-	for _, u := range ends {
-		for _, v := range ends {
-			els = append(els, bls12381.E2{A0: u, A1: v})
-		}
-	}
-	x2, y2 := quads(els)
-	n2 := len(x2) / 2
-	out2 := make([]bls12381.E2, n2)
-	if err := fieldOp(b, opFp2MulSubLazy4, backend.AsBytes(out2), backend.AsBytes(x2), backend.AsBytes(y2), n2); err != nil {
-		t.Fatalf("fp2 a·b − c·d: %v", err)
-	}
-	for i := range out2 {
-		var want, cd bls12381.E2
-		want.Mul(&x2[i], &y2[i])
-		cd.Mul(&x2[n2+i], &y2[n2+i])
-		want.Sub(&want, &cd)
-		if out2[i] != want {
-			t.Fatalf("fp2 lazy %v·%v − %v·%v: got %v, want %v", x2[i].String(), y2[i].String(), x2[n2+i].String(), y2[n2+i].String(), out2[i].String(), want.String())
-		}
-	}
+	x2, y2 := quads(fp2Grid(ends))
+	checkMulSub(t, b, opFp2MulSubLazy4, "fp2 lazy a·b − c·d", x2, y2)
 }
 
 // quads lays out every (a, b, c, d) of e⁴ as the operands of a field op

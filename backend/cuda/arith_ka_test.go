@@ -167,12 +167,7 @@ func checkKaratsubaWide(t *testing.T, b *Backend) {
 func checkKaratsubaFp(t *testing.T, b *Backend) {
 	rng := testRand(t)
 	e := append(gridFp(rng, 40), edgeFp(24)...)
-	var x, y []fp.Element
-	for i := range e {
-		for j := range e {
-			x, y = append(x, e[i]), append(y, e[j])
-		}
-	}
+	x, y := pairs(e)
 	out := make([]fp.Element, len(x))
 	for _, c := range []struct {
 		name string
@@ -197,25 +192,8 @@ func checkKaratsubaFp(t *testing.T, b *Backend) {
 	}
 	// a·b − c·d over every a, b, c, d of the grid's ends (checkMulSubGrid).
 	qx, qy := quads(gridFp(rng, 1))
-	n := len(qx) / 2
-	out = make([]fp.Element, n)
-	for _, c := range []struct {
-		name string
-		op   int
-	}{{"one level", opFpMulSubKa1}, {"two levels", opFpMulSubKa2}} {
-		if err := fieldOp(b, c.op, backend.AsBytes(out), backend.AsBytes(qx), backend.AsBytes(qy), n); err != nil {
-			t.Fatalf("fp a·b − c·d, %s: %v", c.name, err)
-		}
-		for i := range out {
-			var want, cd fp.Element
-			want.Mul(&qx[i], &qy[i])
-			cd.Mul(&qx[n+i], &qy[n+i])
-			want.Sub(&want, &cd)
-			if out[i] != want {
-				t.Fatalf("fp %s: %v·%v − %v·%v = %v, want %v", c.name, qx[i].String(), qy[i].String(), qx[n+i].String(), qy[n+i].String(), out[i].String(), want.String())
-			}
-		}
-	}
+	checkMulSub(t, b, opFpMulSubKa1, "fp a·b − c·d, one level", qx, qy)
+	checkMulSub(t, b, opFpMulSubKa2, "fp a·b − c·d, two levels", qx, qy)
 }
 
 // checkKaratsubaFp2 runs Fp2's lazily reduced products on one-level
@@ -225,18 +203,7 @@ func checkKaratsubaFp(t *testing.T, b *Backend) {
 func checkKaratsubaFp2(t *testing.T, b *Backend) {
 	rng := testRand(t)
 	e := gridFp(rng, 2)
-	var els []bls12381.E2
-	for i := range e {
-		for j := range e {
-			els = append(els, bls12381.E2{A0: e[i], A1: e[j]})
-		}
-	}
-	var x, y []bls12381.E2
-	for i := range els {
-		for j := range els {
-			x, y = append(x, els[i]), append(y, els[j])
-		}
-	}
+	x, y := pairs(fp2Grid(e))
 	out := make([]bls12381.E2, len(x))
 	if err := fieldOp(b, opFp2MulLazyKa1, backend.AsBytes(out), backend.AsBytes(x), backend.AsBytes(y), len(x)); err != nil {
 		t.Fatalf("fp2 lazy mul: %v", err)
@@ -248,28 +215,8 @@ func checkKaratsubaFp2(t *testing.T, b *Backend) {
 			t.Fatalf("fp2 lazy mul, one level (%v, %v): got %v, want %v", x[i].String(), y[i].String(), out[i].String(), want.String())
 		}
 	}
-	ends := []fp.Element{e[0], e[3], e[7], e[len(e)-1]} // 0, p − 1, (p + 1)/2, random
-	var q []bls12381.E2
-	for _, u := range ends {
-		for _, v := range ends {
-			q = append(q, bls12381.E2{A0: u, A1: v})
-		}
-	}
-	qx, qy := quads(q)
-	n := len(qx) / 2
-	out = make([]bls12381.E2, n)
-	if err := fieldOp(b, opFp2MulSubLazyKa1, backend.AsBytes(out), backend.AsBytes(qx), backend.AsBytes(qy), n); err != nil {
-		t.Fatalf("fp2 lazy a·b − c·d: %v", err)
-	}
-	for i := range out {
-		var want, cd bls12381.E2
-		want.Mul(&qx[i], &qy[i])
-		cd.Mul(&qx[n+i], &qy[n+i])
-		want.Sub(&want, &cd)
-		if out[i] != want {
-			t.Fatalf("fp2 lazy, one level: %v·%v − %v·%v: got %v, want %v", qx[i].String(), qy[i].String(), qx[n+i].String(), qy[n+i].String(), out[i].String(), want.String())
-		}
-	}
+	qx, qy := quads(fp2Grid([]fp.Element{e[0], e[3], e[7], e[len(e)-1]})) // 0, p − 1, (p + 1)/2, random
+	checkMulSub(t, b, opFp2MulSubLazyKa1, "fp2 lazy a·b − c·d, one level", qx, qy)
 }
 
 func TestFieldKaratsubaHost(t *testing.T) {

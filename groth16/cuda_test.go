@@ -40,17 +40,20 @@ func TestCUDAProveMatchesGnark(t *testing.T) {
 	gpu := newGPU(t)
 	for _, f := range testFixtures(t) {
 		t.Run(f.name, func(t *testing.T) {
-			seed := rand.Uint64()
-			want := gnarkProof(t, f, seed)
-			proof, err := groth16.Prove(f.ccs, f.pk, f.witness, groth16.WithBackend(gpu), groth16.WithRandomness(seeded(seed)))
-			if err != nil {
-				t.Fatalf("seed %d: %v", seed, err)
-			}
-			if got := proofBytes(t, proof); !bytes.Equal(got, want) {
-				t.Fatalf("seed %d: GPU proof differs from gnark's", seed)
-			}
-			if err := gnarkgroth16.Verify(proof, f.vk, f.public); err != nil {
-				t.Fatalf("seed %d: gnark rejects the GPU proof: %v", seed, err)
+			// Both orders of H against the MSMs (the default at these sizes is HFirst).
+			for _, order := range []groth16.HOrder{groth16.HOrderAuto, groth16.HBeside} {
+				seed := rand.Uint64()
+				want := gnarkProof(t, f, seed)
+				proof, err := groth16.Prove(f.ccs, f.pk, f.witness, groth16.WithBackend(gpu), groth16.WithRandomness(seeded(seed)), groth16.WithHOrder(order))
+				if err != nil {
+					t.Fatalf("%v, seed %d: %v", order, seed, err)
+				}
+				if got := proofBytes(t, proof); !bytes.Equal(got, want) {
+					t.Fatalf("%v, seed %d: GPU proof differs from gnark's", order, seed)
+				}
+				if err := gnarkgroth16.Verify(proof, f.vk, f.public); err != nil {
+					t.Fatalf("%v, seed %d: gnark rejects the GPU proof: %v", order, seed, err)
+				}
 			}
 		})
 	}

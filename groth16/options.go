@@ -56,6 +56,7 @@ type proverConfig struct {
 	deviceKey  *DeviceKey
 	proverOpts []gnarkbackend.ProverOption
 	logger     *slog.Logger
+	hOrder     HOrder
 }
 
 // callConfig is one Prove or ProveBatch call's settings.
@@ -299,6 +300,65 @@ func WithPoolOptions(opts ...pool.Option) Option {
 		}
 		c.rawPool = true
 		c.poolOpts = append(c.poolOpts, opts...)
+		return nil
+	})
+}
+
+// HOrder says when a GPU computes H (the seven NTTs and the quotient step
+// that give h) against the proof's five MSMs. The CPU backend, and a key
+// whose MSMs run one at a time or stream, always compute H first.
+type HOrder int
+
+const (
+	// HOrderAuto is HFirst for domains up to 2^hFirstMaxLog, HBeside above
+	// (the default; BENCHMARKS.md, run 12).
+	HOrderAuto HOrder = iota
+	// HFirst: a, b and c upload first, H runs alone on the device while
+	// the wire values upload, then the five MSMs run side by side. For
+	// small proofs, where each MSM alone leaves the device idle part of
+	// the time and Z (which needs h) would otherwise end the proof alone.
+	HFirst
+	// HBeside: each wire MSM starts as soon as its wire values are on the
+	// device, and H, then Z, run beside them on a queue of the highest
+	// priority. For large proofs, where the MSMs fill the device.
+	HBeside
+)
+
+// hFirstMaxLog is the largest log domain size at which HOrderAuto runs H
+// first.
+const hFirstMaxLog = 22
+
+func (o HOrder) String() string {
+	switch o {
+	case HOrderAuto:
+		return "auto"
+	case HFirst:
+		return "first"
+	case HBeside:
+		return "beside"
+	}
+	return fmt.Sprintf("HOrder(%d)", int(o))
+}
+
+// first says whether H runs before the MSMs at a domain of 2^logN.
+func (o HOrder) first(logN int) bool {
+	switch o {
+	case HFirst:
+		return true
+	case HBeside:
+		return false
+	}
+	return logN <= hFirstMaxLog
+}
+
+// WithHOrder sets when a GPU computes H against the MSMs (HOrder; the
+// default HOrderAuto). Applies to NewProver.
+func WithHOrder(o HOrder) Option {
+	return option("WithHOrder", atProver, func(c *config) error {
+		if o < HOrderAuto || o > HBeside {
+			return optErr("WithHOrder", "unknown order %d", int(o))
+		}
+		c.hOrder = o
 		return nil
 	})
 }

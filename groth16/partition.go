@@ -77,6 +77,8 @@ type prover struct {
 
 	witnessSolver *witnessSolver
 	kIdx          kIndexes // K's wire indices, for a device that gathers them (gather.go)
+
+	hOrder HOrder // WithHOrder: when a GPU computes H against the MSMs
 }
 
 // newProver checks that the inputs fit together and precomputes what every
@@ -483,6 +485,24 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 		}
 		return t.upload(dev, q, bufs, now)
 	}
+	// launchH queues h's seven NTTs and the quotient step on hq.
+	launchH := func(hq backend.Queue) error {
+		for _, x := range evalBuffers {
+			if err := dev.NTT(hq, bufs[x], backend.NTTSpec{LogN: p.logN, Inverse: true, Order: backend.DIF}); err != nil {
+				return fail("NTT", err)
+			}
+			if err := dev.NTT(hq, bufs[x], backend.NTTSpec{LogN: p.logN, Order: backend.DIT, Coset: true, CosetShift: p.shift}); err != nil {
+				return fail("NTT", err)
+			}
+		}
+		if err := dev.QuotientStep(hq, bufs[bufA], bufs[bufB], bufs[bufC], p.n, p.zInv); err != nil {
+			return fail("quotient step", err)
+		}
+		if err := dev.NTT(hq, bufs[bufA], backend.NTTSpec{LogN: p.logN, Inverse: true, Order: backend.DIF, Coset: true, CosetShift: p.shift}); err != nil {
+			return fail("NTT", err)
+		}
+		return nil
+	}
 	// computeH uploads what is left, then computes h on hq (nil: q).
 	computeH := func(hq backend.Queue) error {
 		if len(left) > 0 {
@@ -502,19 +522,8 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 			return fail("H", err)
 		}
 		start := time.Now()
-		for _, x := range evalBuffers {
-			if err := dev.NTT(hq, bufs[x], backend.NTTSpec{LogN: p.logN, Inverse: true, Order: backend.DIF}); err != nil {
-				return fail("NTT", err)
-			}
-			if err := dev.NTT(hq, bufs[x], backend.NTTSpec{LogN: p.logN, Order: backend.DIT, Coset: true, CosetShift: p.shift}); err != nil {
-				return fail("NTT", err)
-			}
-		}
-		if err := dev.QuotientStep(hq, bufs[bufA], bufs[bufB], bufs[bufC], p.n, p.zInv); err != nil {
-			return fail("quotient step", err)
-		}
-		if err := dev.NTT(hq, bufs[bufA], backend.NTTSpec{LogN: p.logN, Inverse: true, Order: backend.DIF, Coset: true, CosetShift: p.shift}); err != nil {
-			return fail("NTT", err)
+		if err := launchH(hq); err != nil {
+			return err
 		}
 		if err := hq.Wait(); err != nil {
 			return fail("H", err)
@@ -538,6 +547,13 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 	msmZ := func(q backend.Queue) error {
 		return dev.MSMG1(q, &t.msmZ, key.g1, key.offZ, bufs[bufA], p.n-1)
 	}
+	if !serial { // one MSM at a time: no timeline to read
+		t.tl = newTimeline()
+	}
+	defer func() {
+		t.times.Spans = t.tl.list()
+		t.tl = nil
+	}()
 	// H first, then the MSMs: on a host-bound backend, and when the MSMs
 	// run one at a time (their scratch would not fit side by side).
 	hFirst := backend.IsHostBound(dev) || key.plan.serial
@@ -545,6 +561,17 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 		if err := computeH(nil); err != nil {
 			return err
 		}
+	} else if p.hOrder.first(p.logN) {
+		// On a GPU, H first (HFirst): a, b and c go up, then H runs on
+		// the urgent queue while the wire values upload on q, and the
+		// five MSMs start side by side once h is done.
+		if err := t.hBeforeMSMs(dev, q, key, put, launchH, fail); err != nil {
+			return err
+		}
+		if len(pending) > 0 {
+			t.a, t.b, t.c = nil, nil, nil // as computeH drops them
+		}
+		hFirst = true
 	}
 
 	// The MSMs side by side (the G2 one, the longest, first), each with
@@ -593,11 +620,6 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 	errs := make([]error, len(msms)+1)
 	var wg sync.WaitGroup
 	var upErr error
-	t.tl = newTimeline()
-	defer func() {
-		t.times.Spans = t.tl.list()
-		t.tl = nil
-	}()
 	msmStart = time.Now()
 	for i := range msms {
 		m := &msms[i]
@@ -678,6 +700,7 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 			err = cerr
 		}
 		*m.took += time.Since(s)
+		t.tl.add(m.name+" (alone, again)", s)
 		errs[i] = nil
 		if err != nil {
 			errs[i] = fail(m.name, err)
@@ -685,6 +708,44 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 	}
 	t.times.MSM = time.Since(msmStart)
 	return errors.Join(errs...)
+}
+
+// hBeforeMSMs is compute's H-first order on a GPU: put uploads a, b and c
+// on q; launchH queues H on an urgent queue of its own while put uploads
+// the wire values on q (the copy beside the kernels); it returns once h is
+// done, so that the five MSMs then start together.
+func (t *partition) hBeforeMSMs(dev backend.Backend, q backend.Queue, key *deviceKey, put func([]int) error, launchH func(backend.Queue) error, fail func(string, error) error) error {
+	if err := put(evalBuffers); err != nil {
+		return err
+	}
+	if err := q.Wait(); err != nil {
+		return fail("H", err)
+	}
+	hq, err := backend.NewUrgentQueue(key.queues(dev))
+	if err != nil {
+		return fail("H", err)
+	}
+	start := time.Now()
+	err = launchH(hq)
+	if err == nil {
+		wires := []int{bufWA, bufWK}
+		if !t.sharedAB {
+			wires = append(wires, bufWB)
+		}
+		err = put(wires)
+	}
+	if werr := hq.Wait(); err == nil && werr != nil {
+		err = fail("H", werr)
+	}
+	if cerr := hq.Close(); err == nil && cerr != nil {
+		err = fail("H", cerr)
+	}
+	if err != nil {
+		return err
+	}
+	t.times.H = time.Since(start)
+	t.tl.add("H", start)
+	return nil
 }
 
 // assemble computes the proof from the MSM results (host).

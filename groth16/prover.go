@@ -83,6 +83,7 @@ func newProverFrom(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, 
 	if err != nil {
 		return nil, err
 	}
+	p.hOrder = cfg.hOrder
 	pr := &Prover{p: p, log: log}
 	devices := cfg.devices
 	if k := cfg.deviceKey; k != nil {

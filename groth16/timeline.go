@@ -1,6 +1,7 @@
 package groth16
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -25,7 +26,7 @@ func msOf(d time.Duration) float64 { return float64(d) / float64(time.Millisecon
 // FormatSpans is spans in order of their start, "; " between them.
 func FormatSpans(spans []Span) string {
 	s := slices.Clone(spans)
-	slices.SortStableFunc(s, func(a, b Span) int { return int(a.Start - b.Start) })
+	slices.SortStableFunc(s, func(a, b Span) int { return cmp.Compare(a.Start, b.Start) })
 	parts := make([]string, len(s))
 	for i, x := range s {
 		parts[i] = x.String()
@@ -62,6 +63,6 @@ func (tl *timeline) list() []Span {
 	tl.mu.Lock()
 	defer tl.mu.Unlock()
 	s := slices.Clone(tl.spans)
-	slices.SortStableFunc(s, func(a, b Span) int { return int(a.Start - b.Start) })
+	slices.SortStableFunc(s, func(a, b Span) int { return cmp.Compare(a.Start, b.Start) })
 	return s
 }

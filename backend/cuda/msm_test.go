@@ -251,8 +251,9 @@ func TestMSMSmall(t *testing.T) {
 	rng := testRand(t)
 	optSets := [][]Option{nil, {WithMSMWindow(4), withMaxTask(2), withMSMFlags(msmG1Slots | msmG2Karatsuba)}, {WithMSMChunk(7), withMSMFlags(msmNoTaskSort | msmNoInline | msmNoSplit)},
 		{WithMSMWindow(5), withMaxTask(3), withMSMFlags(msmBatchAffine)}, {withMSMFlags(msmG1Y3Two)},
-		// The reduction's last pairs summed on the host (w = 12: 22 windows of 2 pairs left).
-		{WithMSMWindow(12), withMSMFlags(msmHostTail)}, {WithMSMWindow(6), withMaxTask(3), withMSMFlags(msmHostTail | msmG1Slots | msmG2Karatsuba)},
+		// The reduction's last pairs summed on the host: a window of 8 or more (at most 32 windows) leaves pairs
+		// to the host (w = 12: 22 windows of 2 pairs; w = 10: 26 windows of 2 pairs).
+		{WithMSMWindow(12), withMSMFlags(msmHostTail)}, {WithMSMWindow(10), withMaxTask(3), withMSMFlags(msmHostTail | msmG1Slots | msmG2Karatsuba)},
 		// Every variant of G1's first-level kernel (accum_points_variant).
 		{withMSMFlags(msmG1Paired)}, {withMSMFlags(msmG1Prefetch)}, {WithMSMWindow(5), withMaxTask(3), withMSMFlags(msmG1Paired | msmG1Prefetch)},
 		{withMSMFlags(msmG1LB4)}, {withMSMFlags(msmG1LB4 | msmG1Paired)}, {WithMSMWindow(4), withMaxTask(2), withMSMFlags(msmG1LB4 | msmG1Prefetch)},

@@ -57,10 +57,13 @@ func WithMSMHostTail() Option {
 }
 
 // WithMSMKaratsuba makes the MSM's first-level bucket accumulation compute
-// its Fp products by Karatsuba over the limbs: levels = 1 (G1 and G2, flag
-// G16_MSM_FP_KARATSUBA) or 2 (G1 two levels, G2 one; with
-// G16_MSM_FP_KARATSUBA2), 0 the schoolbook products (the default). Fewer
-// wide multiplications for more additions and registers. For tuning.
+// its Fp products by Karatsuba over the limbs: levels = 1 (G1's register
+// kernel and G2's lazy slot kernel, flag G16_MSM_FP_KARATSUBA) or 2 (G1 two
+// levels, G2 one; with G16_MSM_FP_KARATSUBA2), 0 the schoolbook products
+// (the default). Fewer wide multiplications for more additions and
+// registers; G1's other first-level kernels (the G16_MSM_G1_* variants,
+// batch-affine) and G2's G16_MSM_G2_KARATSUBA slots do not use it. For
+// tuning: on the H200 it is slower than the default (BENCHMARKS.md, run 11).
 func WithMSMKaratsuba(levels int) Option {
 	return func(c *config) error {
 		if levels < 0 || levels > 2 {

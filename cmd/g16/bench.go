@@ -55,6 +55,8 @@ type benchFlags struct {
 	cpuFrugal    bool   // --cpu-frugal: also the CPU backend's frugal schedule
 	msmHostTail  bool   // --msm-host-tail: cuda.WithMSMHostTail
 	msmKaratsuba int    // --msm-karatsuba: cuda.WithMSMKaratsuba
+	hOrderName   string // --h-order
+	hOrder       groth16.HOrder
 }
 
 func runBench(args []string, stdout, stderr io.Writer) error {
@@ -82,6 +84,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.cache, "cache", "", "directory that keeps the compiled synthetic circuit and the random key, so that a later run on this machine reuses them (default: none)")
 	fs.Var(&f.deviceMem, "device-memory", "cap each device's memory (cuda.WithMemoryLimit, cpu.WithCapacity), e.g. 16GiB: a key that does not fit then streams from a host copy")
 	fs.BoolVar(&f.unlimited, "compare-unlimited", true, "with --device-memory, also prove with an unlimited backend (GPU 0 for cuda) and compare the bytes")
+	fs.StringVar(&f.hOrderName, "h-order", "auto", "when a GPU computes H against the MSMs: auto, first (H alone, then the five MSMs) or beside (H beside the wire MSMs) (groth16.WithHOrder)")
 	fs.IntVar(&f.msmKaratsuba, "msm-karatsuba", 0, "with --backend cuda: Karatsuba levels (0, 1, 2) of the MSM accumulation's Fp products (cuda.WithMSMKaratsuba)")
 	fs.BoolVar(&f.msmHostTail, "msm-host-tail", false, "with --backend cuda: the last levels of each MSM's bucket reduction on the host (cuda.WithMSMHostTail)")
 	if err := parse(fs, args); err != nil {
@@ -107,6 +110,22 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	f.gpuCounts = gpuCounts
 	if f.cpuFrugal && f.backend != "cpu" && !f.compareCPU {
 		return errors.New("--cpu-frugal needs our CPU backend to time beside (--backend cpu, or --compare-cpu with cuda)")
+	}
+	switch f.hOrderName {
+	case "auto":
+		f.hOrder = groth16.HOrderAuto
+	case "first":
+		f.hOrder = groth16.HFirst
+	case "beside":
+		f.hOrder = groth16.HBeside
+	default:
+		return fmt.Errorf("--h-order %q: want auto, first or beside", f.hOrderName)
+	}
+	if f.backend != "cuda" && (f.msmHostTail || f.msmKaratsuba != 0) {
+		return errors.New("--msm-host-tail and --msm-karatsuba tune the cuda backend: they need --backend cuda")
+	}
+	if f.msmKaratsuba < 0 || f.msmKaratsuba > 2 {
+		return fmt.Errorf("--msm-karatsuba %d: want 0, 1 or 2", f.msmKaratsuba)
 	}
 	var tune []cuda.Option
 	if f.msmHostTail {
@@ -326,7 +345,7 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(
 			continue
 		}
 		start := time.Now()
-		pr, err := groth16.NewProver(ccs, pk, groth16.WithBackend(d.dev), groth16.WithDeviceKey(keys[i]))
+		pr, err := groth16.NewProver(ccs, pk, groth16.WithBackend(d.dev), groth16.WithDeviceKey(keys[i]), groth16.WithHOrder(f.hOrder))
 		if err != nil {
 			return fmt.Errorf("%s: %w", d.name, err)
 		}
@@ -355,7 +374,7 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(
 		if provers[i] != nil {
 			return provers[i].Prove(context.Background(), w, opts...)
 		}
-		return groth16.Prove(ccs, pk, w, append(opts, groth16.WithBackend(devs[i].dev))...)
+		return groth16.Prove(ccs, pk, w, append(opts, groth16.WithBackend(devs[i].dev), groth16.WithHOrder(f.hOrder))...)
 	}
 
 	// Warm up every prover once (domains, tables, device start), untimed.

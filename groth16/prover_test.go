@@ -209,13 +209,14 @@ func TestOptionMisuse(t *testing.T) {
 		"WithTrace":            groth16.WithTrace(pool.NewTrace()),
 		"WithPoolOptions":      groth16.WithPoolOptions(pool.WithRetry(false)),
 		"WithSolvers":          groth16.WithSolvers(1),
+		"WithHOrder":           groth16.WithHOrder(groth16.HFirst),
 	}
 	for _, name := range exportedOptions(t) {
 		if _, ok := opts[name]; !ok {
 			t.Errorf("option %s has no misuse test: add it to this table", name)
 		}
 	}
-	proverOnly := []string{"WithBackend", "WithBackends", "WithDeviceKey", "WithProverOptions", "WithLogger"}
+	proverOnly := []string{"WithBackend", "WithBackends", "WithDeviceKey", "WithProverOptions", "WithLogger", "WithHOrder"}
 	batchOnly := []string{"WithBatchRandomness", "WithWorkersPerDevice", "WithMemoryBudget", "WithTrace", "WithPoolOptions", "WithSolvers"}
 	callOnly := []string{"WithRandomness", "WithPhaseTimes", "WithProofDone", "WithVerify"}
 

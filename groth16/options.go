@@ -310,23 +310,17 @@ func WithPoolOptions(opts ...pool.Option) Option {
 type HOrder int
 
 const (
-	// HOrderAuto is HFirst for domains up to 2^hFirstMaxLog, HBeside above
-	// (the default; BENCHMARKS.md, run 12).
+	// HOrderAuto is the default: HBeside, which won at every size measured
+	// on the H200 (the sha256 proof, 2^22 and 2^24; BENCHMARKS.md, run 12).
 	HOrderAuto HOrder = iota
 	// HFirst: a, b and c upload first, H runs alone on the device while
-	// the wire values upload, then the five MSMs run side by side. For
-	// small proofs, where each MSM alone leaves the device idle part of
-	// the time and Z (which needs h) would otherwise end the proof alone.
+	// the wire values upload, then the five MSMs run side by side.
 	HFirst
 	// HBeside: each wire MSM starts as soon as its wire values are on the
 	// device, and H, then Z, run beside them on a queue of the highest
-	// priority. For large proofs, where the MSMs fill the device.
+	// priority.
 	HBeside
 )
-
-// hFirstMaxLog is the largest log domain size at which HOrderAuto runs H
-// first.
-const hFirstMaxLog = 22
 
 func (o HOrder) String() string {
 	switch o {
@@ -340,16 +334,8 @@ func (o HOrder) String() string {
 	return fmt.Sprintf("HOrder(%d)", int(o))
 }
 
-// first says whether H runs before the MSMs at a domain of 2^logN.
-func (o HOrder) first(logN int) bool {
-	switch o {
-	case HFirst:
-		return true
-	case HBeside:
-		return false
-	}
-	return logN <= hFirstMaxLog
-}
+// first says whether H runs before the MSMs.
+func (o HOrder) first() bool { return o == HFirst }
 
 // WithHOrder sets when a GPU computes H against the MSMs (HOrder; the
 // default HOrderAuto). Applies to NewProver.

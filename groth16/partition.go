@@ -561,7 +561,7 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 		if err := computeH(nil); err != nil {
 			return err
 		}
-	} else if p.hOrder.first(p.logN) {
+	} else if p.hOrder.first() {
 		// On a GPU, H first (HFirst): a, b and c go up, then H runs on
 		// the urgent queue while the wire values upload on q, and the
 		// five MSMs start side by side once h is done.

@@ -4,21 +4,34 @@ package cuda
 
 import "testing"
 
-// TestMSMHostTailOption: WithMSMHostTail adds G16_MSM_HOST_TAIL to the
-// flags every MSM pass gets, and only it.
+// TestMSMHostTailOption: G16_MSM_HOST_TAIL is in the flags every MSM
+// pass gets by default and with WithMSMHostTail(true), not with
+// WithMSMHostTail(false) nor with withMSMFlags' exact flags; the other
+// flags stay as they are.
 func TestMSMHostTailOption(t *testing.T) {
+	if c := defaultConfig(); !c.msmHostTail {
+		t.Fatal("the host tail is not the default")
+	}
 	for _, base := range []int{0, msmG1Slots | msmFanin8} {
 		c := defaultConfig()
-		c.msmFlags = base
-		b := &Backend{cfg: c}
-		if got := int(b.msmFlags()); got != base {
-			t.Errorf("flags %d without the option: g16_msm gets %d", base, got)
-		}
-		if err := WithMSMHostTail()(&b.cfg); err != nil {
+		if err := withMSMFlags(base)(&c); err != nil {
 			t.Fatal(err)
 		}
-		if got := int(b.msmFlags()); got != base|msmHostTail {
-			t.Errorf("flags %d with WithMSMHostTail: g16_msm gets %d, want %d", base, got, base|msmHostTail)
+		b := &Backend{cfg: c}
+		if got := int(b.msmFlags()); got != base {
+			t.Errorf("withMSMFlags(%d): g16_msm gets %d", base, got)
+		}
+		for _, on := range []bool{true, false} {
+			if err := WithMSMHostTail(on)(&b.cfg); err != nil {
+				t.Fatal(err)
+			}
+			want := base
+			if on {
+				want |= msmHostTail
+			}
+			if got := int(b.msmFlags()); got != want {
+				t.Errorf("flags %d with WithMSMHostTail(%v): g16_msm gets %d, want %d", base, on, got, want)
+			}
 		}
 	}
 }
@@ -30,7 +43,7 @@ func TestMSMKaratsubaOption(t *testing.T) {
 	for _, base := range []int{0, msmHostTail | msmFanin8} {
 		for levels, add := range want {
 			c := defaultConfig()
-			c.msmFlags = base
+			c.msmFlags, c.msmHostTail = base, false
 			if err := WithMSMKaratsuba(levels)(&c); err != nil {
 				t.Fatalf("levels %d: %v", levels, err)
 			}

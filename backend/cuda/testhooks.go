@@ -41,9 +41,14 @@ const (
 	msmFpKaLB3      = C.G16_MSM_FP_KARATSUBA_LB3
 )
 
-// withMSMFlags sets g16_msm's flags (tests and tuning).
+// withMSMFlags sets g16_msm's flags to exactly flags (tests and tuning):
+// the host tail and the Karatsuba levels of the options are off unless
+// flags has them.
 func withMSMFlags(flags int) Option {
-	return func(c *config) error { c.msmFlags = flags; return nil }
+	return func(c *config) error {
+		c.msmFlags, c.msmHostTail, c.msmKaratsuba = flags, false, 0
+		return nil
+	}
 }
 
 // Field operations of g16_field_op.

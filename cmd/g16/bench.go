@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -86,7 +87,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&f.unlimited, "compare-unlimited", true, "with --device-memory, also prove with an unlimited backend (GPU 0 for cuda) and compare the bytes")
 	fs.StringVar(&f.hOrderName, "h-order", "auto", "when a GPU computes H against the MSMs: auto, first (H alone, then the five MSMs) or beside (H beside the wire MSMs) (groth16.WithHOrder)")
 	fs.IntVar(&f.msmKaratsuba, "msm-karatsuba", 0, "with --backend cuda: Karatsuba levels (0, 1, 2) of the MSM accumulation's Fp products (cuda.WithMSMKaratsuba)")
-	fs.BoolVar(&f.msmHostTail, "msm-host-tail", false, "with --backend cuda: the last levels of each MSM's bucket reduction on the host (cuda.WithMSMHostTail)")
+	fs.BoolVar(&f.msmHostTail, "msm-host-tail", true, "with --backend cuda: the last levels of each MSM's bucket reduction on the host (cuda.WithMSMHostTail; =false: all on the device)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -119,17 +120,19 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	case "beside":
 		f.hOrder = groth16.HBeside
 	default:
-		return fmt.Errorf("--h-order %q: want auto, first or beside", f.hOrderName)
+		return &failure{code: exitUsage, err: fmt.Errorf("--h-order %q: want auto, first or beside", f.hOrderName)}
 	}
-	if f.backend != "cuda" && (f.msmHostTail || f.msmKaratsuba != 0) {
-		return errors.New("--msm-host-tail and --msm-karatsuba tune the cuda backend: they need --backend cuda")
+	given := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { given[fl.Name] = true })
+	if f.backend != "cuda" && (given["msm-host-tail"] || given["msm-karatsuba"]) {
+		return &failure{code: exitUsage, err: errors.New("--msm-host-tail and --msm-karatsuba tune the cuda backend: they need --backend cuda")}
 	}
 	if f.msmKaratsuba < 0 || f.msmKaratsuba > 2 {
-		return fmt.Errorf("--msm-karatsuba %d: want 0, 1 or 2", f.msmKaratsuba)
+		return &failure{code: exitUsage, err: fmt.Errorf("--msm-karatsuba %d: want 0, 1 or 2", f.msmKaratsuba)}
 	}
 	var tune []cuda.Option
-	if f.msmHostTail {
-		tune = append(tune, cuda.WithMSMHostTail())
+	if given["msm-host-tail"] {
+		tune = append(tune, cuda.WithMSMHostTail(f.msmHostTail))
 	}
 	if f.msmKaratsuba != 0 {
 		tune = append(tune, cuda.WithMSMKaratsuba(f.msmKaratsuba))

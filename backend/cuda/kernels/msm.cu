@@ -443,8 +443,7 @@ void reduce_level(exec_t& ex, kernel_set ks, size_t n, const xyzz_t<F>* A, const
 
 // reduce_wide is the thread count a reduction level keeps segments for
 // (plan_level): 2^12, so that fewer levels of pairs follow (a pair level
-// costs about two additions' latency however few threads run it; the
-// sha256 proof's MSMs ran 9.6% faster than at 2^16 on an H200);
+// costs about two additions' latency however few threads run it);
 // G16_MSM_REDUCE_WIDE: 2^16, about two waves of the widest kernel.
 const size_t reduce_wide = 1u << 12;
 

@@ -23,8 +23,9 @@ func largestBelow(logs []int, limit int) int {
 }
 
 // sweepVariants times MSM variants at n = 2^k for TestMSMTable. spec lists
-// window:flags pairs (window 0: automatic; flags: the G16_MSM_* bits of
-// g16cuda.h), window:flags:task triples (task: the cap on a bucket task's
+// window:flags pairs (window 0: automatic; flags: exactly the G16_MSM_*
+// bits of g16cuda.h that g16_msm gets, withMSMFlags: 0 is without the
+// default host tail, 262144 with it), window:flags:task triples (task: the cap on a bucket task's
 // points, 0 automatic) or window:flags:task:copies quadruples (copies > 1:
 // a table of that many copies of the bases, PrecomputeBases with the
 // window, 0: TableWindow; its build time is logged). Each variant runs on a

@@ -57,8 +57,8 @@ func f64Op(b *Backend, op int, a, bb []fp.Element) ([]fp.Element, error) {
 
 // mulRate is one g16_mul_rate measurement.
 type mulRate struct {
-	ni, nf   int   // fp_t and fp64_t chains a thread
-	iters    int   // products a chain
+	ni, nf   int // fp_t and fp64_t chains a thread
+	iters    int // products a chain
 	ms       float64
 	threads  int64 // one full wave
 	regs     int   // registers a thread

@@ -85,10 +85,10 @@ func (h *g2First) hook(op cpu.Op, size int64) error {
 }
 
 // TestGPUScheduleMatchesGnark proves each test circuit on a CPU backend
-// scheduled as a GPU in the HBeside order, the default (the MSMs side by side with H, each wire vector
-// uploaded just before its MSMs, the G2 MSM first, H on an urgent queue),
-// with Prove and with ProveBatch, on fresh seeds: the proofs must equal
-// gnark's bytes.
+// scheduled as a GPU in the HBeside order, the default (the MSMs side by
+// side with H, each wire vector uploaded just before its MSMs, the G2 MSM
+// first, H on an urgent queue, then K and Z as one MSM), with Prove and
+// with ProveBatch, on fresh seeds: the proofs must equal gnark's bytes.
 func TestGPUScheduleMatchesGnark(t *testing.T) {
 	for _, f := range testFixtures(t) {
 		t.Run(f.name, func(t *testing.T) {
@@ -109,8 +109,8 @@ func TestGPUScheduleMatchesGnark(t *testing.T) {
 			if err := gnarkgroth16.Verify(proof, f.vk, f.public); err != nil {
 				t.Fatalf("seed %d: gnark rejects the proof: %v", seed, err)
 			}
-			if plan != "key resident" {
-				t.Fatalf("plan %q, want the resident plan", plan)
+			if plan != "key resident; K and Z as one MSM" {
+				t.Fatalf("plan %q, want the resident plan, K and Z as one MSM", plan)
 			}
 			g.mu.Lock()
 			ntts, stray, urgent := g.ntts, g.stray, len(g.urgent)
@@ -171,18 +171,21 @@ func (h *hOrderLog) hook(op cpu.Op, _ int64) error {
 }
 
 // TestGPUHFirstMatchesGnark proves each test circuit on a CPU backend
-// scheduled as a GPU in the HFirst order, with Prove and with ProveBatch, on fresh seeds:
-// the proofs equal gnark's bytes, the seven NTTs run on an urgent queue,
-// and no MSM of the proof runs before h is done (NNNNNNQN, then the five
-// MSMs).
+// scheduled as a GPU in the HFirst order, with Prove (K and Z as one MSM
+// and apart) and with ProveBatch, on fresh seeds: the proofs equal gnark's
+// bytes, the seven NTTs run on an urgent queue, and no MSM of the proof
+// runs before h is done (NNNNNNQN, then the four MSMs, or five with K and
+// Z apart).
 func TestGPUHFirstMatchesGnark(t *testing.T) {
 	for _, f := range testFixtures(t) {
 		t.Run(f.name, func(t *testing.T) {
-			for _, order := range []groth16.HOrder{groth16.HFirst} {
+			for _, mode := range []groth16.KZMode{groth16.KZMerged, groth16.KZSeparate} {
+				order := groth16.HFirst
 				seed := rand.Uint64()
 				h := &hOrderLog{}
 				g := &gpuLike{Backend: cpu.MustNew(cpu.WithHook(h.hook)), urgent: map[backend.Queue]bool{}}
-				proof, err := groth16.Prove(f.ccs, f.pk, f.witness, groth16.WithBackend(g), groth16.WithRandomness(seeded(seed)), groth16.WithHOrder(order))
+				proof, err := groth16.Prove(f.ccs, f.pk, f.witness, groth16.WithBackend(g), groth16.WithRandomness(seeded(seed)),
+					groth16.WithHOrder(order), groth16.WithKZMode(mode))
 				if err != nil {
 					t.Fatalf("%v, seed %d: Prove: %v", order, seed, err)
 				}
@@ -195,8 +198,12 @@ func TestGPUHFirstMatchesGnark(t *testing.T) {
 				h.mu.Lock()
 				ops := string(h.ops)
 				h.mu.Unlock()
-				if ops != "NNNNNNQNMMMMM" {
-					t.Fatalf("%v: compute ran %q, want the seven NTTs and the quotient step before the five MSMs (NNNNNNQNMMMMM)", order, ops)
+				want := "NNNNNNQNMMMM"
+				if mode == groth16.KZSeparate {
+					want += "M"
+				}
+				if ops != want {
+					t.Fatalf("%v, %v: compute ran %q, want the seven NTTs and the quotient step before the MSMs (%s)", order, mode, ops, want)
 				}
 				g.mu.Lock()
 				ntts, stray := g.ntts, g.stray

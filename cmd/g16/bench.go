@@ -58,6 +58,8 @@ type benchFlags struct {
 	msmKaratsuba int    // --msm-karatsuba: cuda.WithMSMKaratsuba
 	hOrderName   string // --h-order
 	hOrder       groth16.HOrder
+	kzName       string // --kz
+	kz           groth16.KZMode
 }
 
 func runBench(args []string, stdout, stderr io.Writer) error {
@@ -85,7 +87,8 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.cache, "cache", "", "directory that keeps the compiled synthetic circuit and the random key, so that a later run on this machine reuses them (default: none)")
 	fs.Var(&f.deviceMem, "device-memory", "cap each device's memory (cuda.WithMemoryLimit, cpu.WithCapacity), e.g. 16GiB: a key that does not fit then streams from a host copy")
 	fs.BoolVar(&f.unlimited, "compare-unlimited", true, "with --device-memory, also prove with an unlimited backend (GPU 0 for cuda) and compare the bytes")
-	fs.StringVar(&f.hOrderName, "h-order", "auto", "when a GPU computes H against the MSMs: auto, first (H alone, then the five MSMs) or beside (H beside the wire MSMs) (groth16.WithHOrder)")
+	fs.StringVar(&f.hOrderName, "h-order", "auto", "when a GPU computes H against the MSMs: auto, first (H alone, then the MSMs) or beside (H beside the wire MSMs) (groth16.WithHOrder)")
+	fs.StringVar(&f.kzName, "kz", "merged", "the K and Z MSMs: merged (one MSM over K's and Z's bases where the key is resident and the MSMs run side by side) or separate (always two) (groth16.WithKZMode)")
 	fs.IntVar(&f.msmKaratsuba, "msm-karatsuba", 0, "with --backend cuda: Karatsuba levels (0, 1, 2) of the MSM accumulation's Fp products (cuda.WithMSMKaratsuba)")
 	fs.BoolVar(&f.msmHostTail, "msm-host-tail", true, "with --backend cuda: the last levels of each MSM's bucket reduction on the host (cuda.WithMSMHostTail; =false: all on the device)")
 	if err := parse(fs, args); err != nil {
@@ -121,6 +124,14 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		f.hOrder = groth16.HBeside
 	default:
 		return &failure{code: exitUsage, err: fmt.Errorf("--h-order %q: want auto, first or beside", f.hOrderName)}
+	}
+	switch f.kzName {
+	case "merged":
+		f.kz = groth16.KZMerged
+	case "separate":
+		f.kz = groth16.KZSeparate
+	default:
+		return &failure{code: exitUsage, err: fmt.Errorf("--kz %q: want merged or separate", f.kzName)}
 	}
 	given := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { given[fl.Name] = true })
@@ -329,7 +340,7 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(
 	// drawn into its own memory; a device the key does not fit would
 	// stream it from a host copy, which is then drawn for every device.
 	hostCopy := func() error { return randomKeyPreflight(ccs, hostmem.Available(), true, stdout) }
-	keys, pk, err := residentKeys(f.residentKey, devs, pk, src, hostCopy, stdout)
+	keys, pk, err := residentKeys(f.residentKey, devs, pk, src, hostCopy, stdout, groth16.WithKZMode(f.kz))
 	for _, k := range keys {
 		if k != nil {
 			defer k.Close()
@@ -348,7 +359,7 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(
 			continue
 		}
 		start := time.Now()
-		pr, err := groth16.NewProver(ccs, pk, groth16.WithBackend(d.dev), groth16.WithDeviceKey(keys[i]), groth16.WithHOrder(f.hOrder))
+		pr, err := groth16.NewProver(ccs, pk, groth16.WithBackend(d.dev), groth16.WithDeviceKey(keys[i]), groth16.WithHOrder(f.hOrder), groth16.WithKZMode(f.kz))
 		if err != nil {
 			return fmt.Errorf("%s: %w", d.name, err)
 		}
@@ -377,7 +388,7 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(
 		if provers[i] != nil {
 			return provers[i].Prove(context.Background(), w, opts...)
 		}
-		return groth16.Prove(ccs, pk, w, append(opts, groth16.WithBackend(devs[i].dev), groth16.WithHOrder(f.hOrder))...)
+		return groth16.Prove(ccs, pk, w, append(opts, groth16.WithBackend(devs[i].dev), groth16.WithHOrder(f.hOrder), groth16.WithKZMode(f.kz))...)
 	}
 
 	// Warm up every prover once (domains, tables, device start), untimed.
@@ -456,20 +467,29 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(
 		header = append(header, r.name)
 	}
 	fmt.Fprintln(tw, strings.Join(header, "\t")+"\t")
-	phase := func(name string, get func(groth16.PhaseTimes) time.Duration) {
+	// phaseOf is a row of the median of get over each run's proofs of
+	// which has says they have the phase ("-" for a run with none).
+	phaseOf := func(name string, get func(groth16.PhaseTimes) time.Duration, has func(groth16.PhaseTimes) bool) {
 		row := []string{name}
 		for _, r := range runs {
-			if r == gnarkRun {
+			var d []time.Duration
+			if r != gnarkRun {
+				for _, p := range r.phases {
+					if has(p) {
+						d = append(d, get(p))
+					}
+				}
+			}
+			if len(d) == 0 {
 				row = append(row, "-")
 				continue
-			}
-			d := make([]time.Duration, len(r.phases))
-			for i, p := range r.phases {
-				d[i] = get(p)
 			}
 			row = append(row, fmtDur(median(d)))
 		}
 		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+	}
+	phase := func(name string, get func(groth16.PhaseTimes) time.Duration) {
+		phaseOf(name, get, func(groth16.PhaseTimes) bool { return true })
 	}
 	// Our solve phase beside gnark's solver alone: solving proper (gnark's
 	// commitment hint stubbed), then with the commitments' MSMs.
@@ -502,8 +522,19 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(
 	phase("MSM A (G1)", func(p groth16.PhaseTimes) time.Duration { return p.MSMA })
 	phase("MSM B (G1)", func(p groth16.PhaseTimes) time.Duration { return p.MSMB1 })
 	phase("MSM B (G2)", func(p groth16.PhaseTimes) time.Duration { return p.MSMB2 })
-	phase("MSM K (G1)", func(p groth16.PhaseTimes) time.Duration { return p.MSMK })
-	phase("MSM Z (G1)", func(p groth16.PhaseTimes) time.Duration { return p.MSMZ })
+	// K and Z: two MSMs, or one (groth16.KZMode), proof by proof.
+	apart := func(p groth16.PhaseTimes) bool { return p.MSMKZ == 0 }
+	phaseOf("MSM K (G1)", func(p groth16.PhaseTimes) time.Duration { return p.MSMK }, apart)
+	phaseOf("MSM Z (G1)", func(p groth16.PhaseTimes) time.Duration { return p.MSMZ }, apart)
+	merged := false
+	for _, r := range ours {
+		for _, p := range r.phases {
+			merged = merged || !apart(p)
+		}
+	}
+	if merged {
+		phaseOf("MSM K+Z (G1, one MSM)", func(p groth16.PhaseTimes) time.Duration { return p.MSMKZ }, func(p groth16.PhaseTimes) bool { return !apart(p) })
+	}
 	phase("MSMs (overlapped)", func(p groth16.PhaseTimes) time.Duration { return p.MSM })
 	phase("assemble", func(p groth16.PhaseTimes) time.Duration { return p.Assemble })
 	row := []string{"total"}

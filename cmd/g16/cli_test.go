@@ -191,6 +191,7 @@ func TestExitCodes(t *testing.T) {
 		{"host tail on cpu", []string{"bench", "--msm-host-tail=false"}, exitUsage, "need --backend cuda"},
 		{"bad karatsuba", []string{"bench", "--backend", "cuda", "--msm-karatsuba", "3"}, exitUsage, "want 0, 1 or 2"},
 		{"bad h order", []string{"bench", "--h-order", "later"}, exitUsage, "want auto, first or beside"},
+		{"bad kz", []string{"bench", "--kz", "both"}, exitUsage, "want merged or separate"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -19,6 +19,14 @@ import (
 // Hooks for the tests of the FP64-pipe Fp product (kernels/field_f64.cuh):
 // its results against gnark-crypto, and its throughput beside fp_t's.
 
+// MSM flags of f64.h: G1's first accumulation level on the hybrid addition
+// (kernels/curve_f64.cuh).
+const (
+	msmG1F64    = C.G16_MSM_G1_F64
+	msmG1F64Q   = C.G16_MSM_G1_F64_Q
+	msmG1F64LB3 = C.G16_MSM_G1_F64_LB3
+)
+
 // Operations of g16_f64_op.
 const (
 	opF64Mul       = iota // a·b through fp64_t

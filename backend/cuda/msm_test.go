@@ -157,7 +157,8 @@ func TestMSMHost(t *testing.T) {
 	for _, c := range edgeCases(rng, 24) {
 		for _, cfg := range []struct{ w, task, flags int }{{0, 0, 0}, {4, 2, 0}, {5, 3, msmNoTaskSort}, {7, 2, msmNoInline}, {5, 2, msmG1Slots}, {0, 0, msmG1Slots}, {0, 0, msmNoSplit}, {5, 2, msmNoSplit | msmG1Slots}, {4, 2, msmG1Y3Two}, {0, 0, msmG1Y3Two},
 			{4, 2, msmG1Paired}, {5, 3, msmG1Prefetch}, {0, 0, msmG1Paired | msmG1Prefetch}, {4, 2, msmG1LB4 | msmG1Paired | msmG1Prefetch}, {0, 0, msmG1LB4 | msmNoSplit | msmG1Paired},
-			{4, 2, msmFpKaratsuba}, {0, 0, msmFpKaratsuba2}, {5, 3, msmFpKaratsuba2 | msmNoSplit}, {0, 0, msmFpKaratsuba | msmFpKaLB3}} {
+			{4, 2, msmFpKaratsuba}, {0, 0, msmFpKaratsuba2}, {5, 3, msmFpKaratsuba2 | msmNoSplit}, {0, 0, msmFpKaratsuba | msmFpKaLB3},
+			{4, 2, msmG1F64}, {0, 0, msmG1F64 | msmG1F64Q}, {5, 3, msmG1F64 | msmG1F64LB3 | msmNoSplit}, {0, 0, msmG1F64 | msmG1F64Q | msmG1F64LB3}} {
 			got, err := hostMSMG1(c.g1, c.scalars, cfg.w, cfg.task, cfg.flags)
 			if err != nil {
 				t.Fatal(err)
@@ -179,7 +180,7 @@ func TestMSMHost(t *testing.T) {
 	for _, n := range []int{1, 2, 3, 100, 257} {
 		p := randG1(rng, n)
 		s := randScalars(rng, n)
-		for _, flags := range []int{0, msmG1Slots, msmFpKaratsuba, msmFpKaratsuba2} {
+		for _, flags := range []int{0, msmG1Slots, msmFpKaratsuba, msmFpKaratsuba2, msmG1F64, msmG1F64 | msmG1F64Q} {
 			got, err := hostMSMG1(p, s, 0, 0, flags)
 			if err != nil {
 				t.Fatal(err)
@@ -260,10 +261,14 @@ func TestMSMSmall(t *testing.T) {
 		{withMSMFlags(msmG1LB4 | msmG1Paired | msmG1Prefetch | msmNoSplit)},
 		// G1's first level on Karatsuba products (field_ka.cuh), one and two levels.
 		{withMSMFlags(msmFpKaratsuba)}, {WithMSMWindow(5), withMaxTask(3), withMSMFlags(msmFpKaratsuba2)},
-		{withMSMFlags(msmFpKaratsuba | msmFpKaLB3)}}
+		{withMSMFlags(msmFpKaratsuba | msmFpKaLB3)},
+		// G1's first level on the hybrid addition (curve_f64.cuh): fp64_t products beside fp_t ones.
+		{withMSMFlags(msmG1F64)}, {WithMSMWindow(5), withMaxTask(3), withMSMFlags(msmG1F64 | msmG1F64Q)},
+		{withMSMFlags(msmG1F64 | msmG1F64LB3)}, {withMSMFlags(msmG1F64 | msmG1F64Q | msmG1F64LB3 | msmNoSplit)}}
 	n := 300
-	if testing.Short() { // also the size for compute-sanitizer; with G1's two-level and G2's Karatsuba kernels, and the host tail
-		optSets, n = append(optSets[:2:2], optSets[3], []Option{withMSMFlags(msmFpKaratsuba | msmFpKaratsuba2)}, optSets[5]), 40
+	if testing.Short() { // also the size for compute-sanitizer; with G1's two-level and G2's Karatsuba kernels, the host tail and the hybrid addition
+		optSets, n = append(optSets[:2:2], optSets[3], []Option{withMSMFlags(msmFpKaratsuba | msmFpKaratsuba2)}, optSets[5],
+			[]Option{withMSMFlags(msmG1F64 | msmG1F64Q | msmG1F64LB3)}), 40
 	}
 	for _, opts := range optSets {
 		b := newTestBackend(t, opts...)

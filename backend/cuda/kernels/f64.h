@@ -9,6 +9,16 @@
 extern "C" {
 #endif
 
+/* g16_msm flags (beside g16cuda.h's G16_MSM_*): G1's first accumulation
+ * level on curve_f64.cuh's addition, ZZ's and ZZZ's products (and U2's, S2's)
+ * on the FP64 pipe (msm_f64.cu); with G16_MSM_G1_F64_Q, Q's product too;
+ * with G16_MSM_G1_F64_LB3, at least 3 blocks of 128 an SM (else 2). */
+enum {
+	G16_MSM_G1_F64 = 8388608,
+	G16_MSM_G1_F64_Q = 16777216,
+	G16_MSM_G1_F64_LB3 = 33554432,
+};
+
 /* out[i] = op(a[i], b[i]) over n fp_t elements (Montgomery form, fully
  * reduced), on dev or, dev NULL, on the host: op 0 the product through
  * fp64_t (from_fp, operator*, to_fp), op 1 a[i] through fp64_t and back. */

@@ -63,7 +63,9 @@
 #include "curve.cuh"
 #include "curve_pair.cuh"
 #include "exec.cuh"
+#include "f64.h"
 #include "msm_batch_affine.cuh"
+#include "msm_f64.h"
 #include "msm_reduce.cuh"
 #include "msm_slots.h"
 #include "msm_split.cuh"
@@ -409,6 +411,9 @@ void accum_level(exec_t& ex, kernel_set ks, int level, int flags, size_t total, 
 			          128);
 		} else if (level > 0) {
 			ex.launch(total, accum_sums_k<F>{in, task_start, task_count, ord, out}, 128);
+		} else if (level == 0 && (flags & G16_MSM_G1_F64)) {
+			accum_points_f64(ex, flags & G16_MSM_G1_F64_Q, flags & G16_MSM_G1_F64_LB3, total, bases, refs, task_start,
+			                 task_count, ord, out);
 		} else if (flags & (G16_MSM_G1_LB4 | G16_MSM_G1_PAIRED | G16_MSM_G1_PREFETCH)) {
 			accum_points_variant(ex, flags, total, bases, refs, task_start, task_count, ord, out);
 		} else if (flags & G16_MSM_FP_KARATSUBA2) {

@@ -29,9 +29,15 @@ logs=${OUT:-$repo/e2e-logs}
 mkdir -p "$logs"
 bin=${TMPDIR:-/tmp}/g16-e2e
 mkdir -p "$bin"
-for f in "$bundle"/*.gz; do
-	n=$(basename "${f%.gz}")
-	gzip -dc "$f" >"$bin/$n" && chmod +x "$bin/$n"
+# The bundle's binaries are xz-compressed (scripts/gpu-bundle.sh): xz, or
+# Python's lzma module where xz is missing.
+for f in "$bundle"/*.xz; do
+	n=$(basename "${f%.xz}")
+	if command -v xz >/dev/null; then
+		xz -dc "$f" >"$bin/$n"
+	else
+		python3 -c 'import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), sys.stdout.buffer)' "$f" >"$bin/$n"
+	fi && chmod +x "$bin/$n"
 done
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv >"$logs/smi.txt" 2>&1
 cat "$logs/smi.txt"

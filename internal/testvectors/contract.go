@@ -301,7 +301,7 @@ func (f *ContractFixture) GoodCalls() error {
 // the backend is a backend.Copier, and checks what they copied: scalars
 // into a fresh buffer at odd offsets, within that buffer between spans
 // that touch without overlapping, and nothing at the buffers' ends.
-func (f *ContractFixture) goodCopies(q backend.Queue, name string) error {
+func (f *ContractFixture) goodCopies(q backend.Queue, name string) (err error) {
 	c, ok := f.B.(backend.Copier)
 	if !ok {
 		return nil
@@ -311,7 +311,11 @@ func (f *ContractFixture) goodCopies(q backend.Queue, name string) error {
 	if err != nil {
 		return fmt.Errorf("%s: Alloc: %w", name, err)
 	}
-	defer f.B.Free(q, x)
+	defer func() {
+		if ferr := f.B.Free(q, x); ferr != nil && err == nil {
+			err = fmt.Errorf("%s: Free: %w", name, ferr)
+		}
+	}()
 	src := backend.AsBytes(f.scalars)
 	want := make([]byte, 2*size)
 	if err := f.B.Upload(q, x, 0, want); err != nil {

@@ -12,9 +12,9 @@ import (
 // the host (std::fma is IEEE's fused multiply-add, as the GPU's DFMA) and on
 // the GPU; and its throughput beside fp_t's product.
 
-// f64Inputs returns edgeFp's n elements and, as the second operands, the
-// same set shuffled with random elements, so that every edge value meets
-// edge values and random ones.
+// f64Inputs returns edgeFp's n elements and, as the second operands,
+// another edgeFp set (the same edge values, random elements drawn afresh)
+// shuffled, so that edge values meet edge values and random ones.
 func f64Inputs(t *testing.T, n int) (a, b []fp.Element) {
 	rng := testRand(t)
 	a = edgeFp(n)
@@ -40,6 +40,19 @@ func checkF64(t *testing.T, dev *Backend) {
 			t.Fatalf("fp64_t product %d: %v · %v = %v, want %v", i, a[i].String(), b[i].String(), got[i].String(), want.String())
 		}
 	}
+	got, err = f64Op(dev, opF64Chain, a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range a {
+		want := a[i]
+		for k := 0; k < 8; k++ {
+			want.Mul(&want, &b[i])
+		}
+		if got[i] != want {
+			t.Fatalf("fp64_t chain %d: %v · %v⁸ = %v, want %v", i, a[i].String(), b[i].String(), got[i].String(), want.String())
+		}
+	}
 	got, err = f64Op(dev, opF64RoundTrip, a, a)
 	if err != nil {
 		t.Fatal(err)
@@ -57,8 +70,11 @@ func TestFieldF64Device(t *testing.T) { checkF64(t, newTestBackend(t)) }
 
 func TestF64OpRejectsBadArguments(t *testing.T) {
 	a := edgeFp(4)
-	if _, err := f64Op(nil, 2, a, a); err == nil {
-		t.Error("op 2: no error")
+	if _, err := f64Op(nil, 3, a, a); err == nil {
+		t.Error("op 3: no error")
+	}
+	if _, err := f64Op(nil, -1, a, a); err == nil {
+		t.Error("op -1: no error")
 	}
 }
 

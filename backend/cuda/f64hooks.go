@@ -31,6 +31,7 @@ const (
 const (
 	opF64Mul       = iota // a·b through fp64_t
 	opF64RoundTrip        // a to fp64_t and back
+	opF64Chain            // a·b⁸ as eight fp64_t products, reduced only at the end
 )
 
 // f64Op computes out[i] = op(a[i], b[i]) on the host (b == nil) or the

@@ -152,6 +152,9 @@ func (ts *tableSet) find(off int64, n int, pointBytes int64, w int) *baseTable {
 
 // retire marks the tables over bytes [off, off+n) of the buffer stale.
 func (ts *tableSet) retire(off, n int64) {
+	if n <= 0 { // a write of nothing changes no table
+		return
+	}
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	for _, t := range ts.t {

@@ -14,6 +14,10 @@ struct f64_op_k {
 	G16_HD void operator()(size_t i) const {
 		fp64_t x = fp64_t::from_fp(a[i]);
 		if (op == 0) x = x * fp64_t::from_fp(b[i]);
+		if (op == 2) { // products below 2p, not reduced in between
+			fp64_t y = fp64_t::from_fp(b[i]);
+			for (int k = 0; k < 8; k++) x = x * y;
+		}
 		out[i] = x.to_fp();
 	}
 };
@@ -99,7 +103,7 @@ using namespace g16;
 
 extern "C" g16_status g16_f64_op(g16_device* dev, int op, void* out, const void* a, const void* b, int64_t n) {
 	return guard([&] {
-		if (op < 0 || op > 1) fail(G16_INVALID, "f64_op: unknown op");
+		if (op < 0 || op > 2) fail(G16_INVALID, "f64_op: unknown op");
 		if (n < 0) fail(G16_INVALID, "f64_op: negative n");
 		if (n == 0) return;
 		exec_t ex;

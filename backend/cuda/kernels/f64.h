@@ -12,7 +12,10 @@ extern "C" {
 /* g16_msm flags (beside g16cuda.h's G16_MSM_*): G1's first accumulation
  * level on curve_f64.cuh's addition, ZZ's and ZZZ's products (and U2's, S2's)
  * on the FP64 pipe (msm_f64.cu); with G16_MSM_G1_F64_Q, Q's product too;
- * with G16_MSM_G1_F64_LB3, at least 3 blocks of 128 an SM (else 2). */
+ * with G16_MSM_G1_F64_LB3, at least 3 blocks of 128 an SM (else 2). _Q and
+ * _LB3 act only with G16_MSM_G1_F64, and G16_MSM_G1_F64 only on G1's
+ * register kernels without G16_MSM_BATCH_AFFINE (G16_MSM_G1_SLOTS and
+ * G16_MSM_BATCH_AFFINE take precedence). */
 enum {
 	G16_MSM_G1_F64 = 8388608,
 	G16_MSM_G1_F64_Q = 16777216,
@@ -21,7 +24,9 @@ enum {
 
 /* out[i] = op(a[i], b[i]) over n fp_t elements (Montgomery form, fully
  * reduced), on dev or, dev NULL, on the host: op 0 the product through
- * fp64_t (from_fp, operator*, to_fp), op 1 a[i] through fp64_t and back. */
+ * fp64_t (from_fp, operator*, to_fp), op 1 a[i] through fp64_t and back, op 2
+ * a[i]·b[i]^8 as eight fp64_t products in a row (each below 2p, reduced
+ * only by to_fp at the end). */
 g16_status g16_f64_op(g16_device* dev, int op, void* out, const void* a, const void* b, int64_t n);
 
 /* g16_mul_rate runs one full wave of threads (blocks of 128, as many as fit

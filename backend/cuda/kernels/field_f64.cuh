@@ -1,9 +1,9 @@
-// Fp Montgomery multiplication on the FP64 pipe (a measurement, not yet
-// used by the MSM).
+// Fp Montgomery multiplication on the FP64 pipe, used by curve_f64.cuh's G1
+// addition under f64.h's flags (not the default).
 //
-// Why: the MSM's accumulation is bound by its IMAD.WIDE count (ncu on the
-// H200: the fmaheavy pipe 80% busy in G1's accum_points_k), while the FP64
-// units, 64 fused multiply-adds a clock an SM on Hopper, sit idle. An exact
+// Why: the MSM's accumulation is bound by its 32-bit products, IMAD.WIDE on
+// the fmaheavy pipe (BENCHMARKS.md), while the FP64 units, 64 fused
+// multiply-adds a clock an SM on Hopper, sit idle. An exact
 // integer product can be taken from two DFMAs (Emmart, Luo and Weems,
 // "Optimizing modular multiplication for NVIDIA's Maxwell GPUs" and "Faster
 // modular exponentiation using double precision floating point arithmetic on

@@ -9,7 +9,7 @@ namespace g16 {
 // accum_points_f64 sums each of the n tasks' points (task order[i] or i;
 // a ref's sign bit negates its point) into out, as msm.cu's accum_points_k;
 // qf: Q on the FP64 pipe too; lb3: at least 3 blocks of 128 an SM (at most
-// 170 registers, the rest spilled), else as many as 255 registers allow.
+// 168 registers, the rest spilled), else as many as 255 registers allow.
 void accum_points_f64(exec_t& ex, bool qf, bool lb3, size_t n, const g1_affine_t* bases, const uint32_t* refs,
                       const uint32_t* task_start, const uint32_t* task_count, const uint32_t* order,
                       g1_xyzz_t* out);

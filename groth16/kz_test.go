@@ -206,7 +206,7 @@ func TestKZBatchMatchesGnark(t *testing.T) {
 	var times []groth16.PhaseTimes
 	proofs, err := groth16.ProveBatch(context.Background(), f.ccs, f.pk, same(f, len(seeds)), groth16.WithBackend(g),
 		groth16.WithBatchRandomness(func(i int) io.Reader { return seeded(seeds[i]) }), groth16.WithTrace(pool.NewTrace()),
-		groth16.WithPhaseTimes(func(_ int, p groth16.PhaseTimes) { mu.Lock(); times = append(times, p); mu.Unlock() }))
+		groth16.WithKZMode(groth16.KZMerged), groth16.WithPhaseTimes(func(_ int, p groth16.PhaseTimes) { mu.Lock(); times = append(times, p); mu.Unlock() }))
 	if err != nil {
 		t.Fatalf("seeds %v: ProveBatch: %v", seeds, err)
 	}
@@ -313,9 +313,9 @@ func noKFixture(t *testing.T) *fixture {
 	return f
 }
 
-// TestKZDeviceKey: a DeviceKey is planned for K and Z as one MSM by
-// default; a Prover that keeps them apart (KZSeparate) uses it too, and a
-// DeviceKey planned with KZSeparate keeps them apart for every Prover.
+// TestKZDeviceKey: a DeviceKey planned for K and Z as one MSM (KZMerged)
+// serves a Prover that keeps them apart (KZSeparate, the default) too, and
+// a DeviceKey planned with KZSeparate keeps them apart for every Prover.
 // Each proof gives gnark's bytes and runs what both modes allow.
 func TestKZDeviceKey(t *testing.T) {
 	f := fixtureNamed(t, "manypublic")
@@ -369,7 +369,7 @@ func TestKZFallbacks(t *testing.T) {
 		seed := rand.Uint64()
 		var pt groth16.PhaseTimes
 		proof, err := groth16.Prove(f.ccs, f.pk, f.witness, groth16.WithBackend(newGPULike(log)), groth16.WithRandomness(seeded(seed)),
-			groth16.WithPhaseTimes(func(_ int, p groth16.PhaseTimes) { pt = p }))
+			groth16.WithKZMode(groth16.KZMerged), groth16.WithPhaseTimes(func(_ int, p groth16.PhaseTimes) { pt = p }))
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
@@ -400,7 +400,7 @@ func TestKZFallbacks(t *testing.T) {
 				}
 				return nil
 			}}
-			_, err := groth16.Prove(f.ccs, f.pk, f.witness, groth16.WithBackend(newGPULike(log)))
+			_, err := groth16.Prove(f.ccs, f.pk, f.witness, groth16.WithBackend(newGPULike(log)), groth16.WithKZMode(groth16.KZMerged))
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -424,7 +424,7 @@ func TestKZFallbacks(t *testing.T) {
 		}}
 		g := newGPULike(log)
 		before := baseline([]*cpu.Backend{g.Backend})
-		_, err := proveBatch(t, ctx, f, same(f, 20), groth16.WithBackend(g))
+		_, err := proveBatch(t, ctx, f, same(f, 20), groth16.WithBackend(g), groth16.WithKZMode(groth16.KZMerged))
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("ProveBatch returned %v, want context.Canceled", err)
 		}

@@ -366,15 +366,17 @@ func WithHOrder(o HOrder) Option {
 type KZMode int
 
 const (
-	// KZMerged is the default: K and Z as one MSM where the key is
-	// resident and the MSMs run side by side (on a GPU, and on the CPU
-	// backend when its schedule runs them side by side), on a device that
-	// copies between its buffers (backend.Copier). A key that streams,
-	// MSMs that run one at a time, and a key without K or Z points keep
-	// the two MSMs apart.
-	KZMerged KZMode = iota
-	// KZSeparate: K and Z are always two MSMs.
-	KZSeparate
+	// KZSeparate is the default: K and Z are two MSMs. K's starts as soon
+	// as its wire values are on the device; Z's waits for H.
+	KZSeparate KZMode = iota
+	// KZMerged: K and Z as one MSM where the key is resident and the MSMs
+	// run side by side (on a GPU, and on the CPU backend when its schedule
+	// runs them side by side), on a device that copies between its buffers
+	// (backend.Copier). A key that streams, MSMs that run one at a time,
+	// and a key without K or Z points keep the two MSMs apart. Measured on
+	// the H100 and the H200 it was no faster than KZSeparate (BENCHMARKS.md,
+	// "K and Z as one MSM"): the merged MSM cannot start before H is done.
+	KZMerged
 )
 
 func (m KZMode) String() string {
@@ -388,7 +390,7 @@ func (m KZMode) String() string {
 }
 
 // WithKZMode sets whether proofs compute the K and Z MSMs as one (KZMode;
-// the default KZMerged), so that both can be timed side by side. A key is
+// the default KZSeparate), so that both can be timed side by side. A key is
 // planned for its mode: merged, with one table of precomputed multiples
 // over K's and Z's bases and room for h beside K's wire values in each
 // proof's buffers. Given to NewProver, it sets the mode of the Prover's
@@ -399,7 +401,7 @@ func (m KZMode) String() string {
 // Applies to NewProver, NewDeviceKey and NewDeviceKeyFrom.
 func WithKZMode(m KZMode) Option {
 	return option("WithKZMode", atProver|atDeviceKey, func(c *config) error {
-		if m < KZMerged || m > KZSeparate {
+		if m < KZSeparate || m > KZMerged {
 			return optErr("WithKZMode", "unknown mode %d", int(m))
 		}
 		c.kzMode = m

@@ -211,7 +211,7 @@ func TestOptionMisuse(t *testing.T) {
 		"WithPoolOptions":      groth16.WithPoolOptions(pool.WithRetry(false)),
 		"WithSolvers":          groth16.WithSolvers(1),
 		"WithHOrder":           groth16.WithHOrder(groth16.HFirst),
-		"WithKZMode":           groth16.WithKZMode(groth16.KZSeparate),
+		"WithKZMode":           groth16.WithKZMode(groth16.KZMerged),
 	}
 	for _, name := range exportedOptions(t) {
 		if _, ok := opts[name]; !ok {

@@ -88,7 +88,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&f.deviceMem, "device-memory", "cap each device's memory (cuda.WithMemoryLimit, cpu.WithCapacity), e.g. 16GiB: a key that does not fit then streams from a host copy")
 	fs.BoolVar(&f.unlimited, "compare-unlimited", true, "with --device-memory, also prove with an unlimited backend (GPU 0 for cuda) and compare the bytes")
 	fs.StringVar(&f.hOrderName, "h-order", "auto", "when a GPU computes H against the MSMs: auto, first (H alone, then the MSMs) or beside (H beside the wire MSMs) (groth16.WithHOrder)")
-	fs.StringVar(&f.kzName, "kz", "merged", "the K and Z MSMs: merged (one MSM over K's and Z's bases where the key is resident and the MSMs run side by side) or separate (always two) (groth16.WithKZMode)")
+	fs.StringVar(&f.kzName, "kz", "separate", "the K and Z MSMs: separate (always two) or merged (one MSM over K's and Z's bases where the key is resident and the MSMs run side by side) (groth16.WithKZMode)")
 	fs.IntVar(&f.msmKaratsuba, "msm-karatsuba", 0, "with --backend cuda: Karatsuba levels (0, 1, 2) of the MSM accumulation's Fp products (cuda.WithMSMKaratsuba)")
 	fs.BoolVar(&f.msmHostTail, "msm-host-tail", true, "with --backend cuda: the last levels of each MSM's bucket reduction on the host (cuda.WithMSMHostTail; =false: all on the device)")
 	if err := parse(fs, args); err != nil {

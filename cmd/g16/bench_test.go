@@ -130,7 +130,7 @@ func TestBenchKeepsLevelsForGnark(t *testing.T) {
 	}
 }
 
-// TestBenchKZ: --kz separate and the default (merged) prove the same bytes
+// TestBenchKZ: --kz merged and the default (separate) prove the same bytes
 // for one seed; the table has rows for K and Z, and one for K+Z exactly
 // when a proof ran them as one MSM, as its plan line says.
 func TestBenchKZ(t *testing.T) {

@@ -1,6 +1,12 @@
 // Fp Montgomery multiplication on the FP64 pipe, used by curve_f64.cuh's G1
 // addition under f64.h's flags (not the default).
 //
+// Measured (BENCHMARKS.md, runs 14 and 15): 0.91× fp_t's products a second
+// alone and 1.01× beside an fp_t chain, the FP64 pipe 56% busy: its limb
+// products' and reduction's dependency chains bind, not the pipe. The
+// hybrid G1 addition is 21% slower than fp_t's. Kept for the record and as
+// the starting point of a lower-latency variant.
+//
 // Why: the MSM's accumulation is bound by its 32-bit products, IMAD.WIDE on
 // the fmaheavy pipe (BENCHMARKS.md), while the FP64 units, 64 fused
 // multiply-adds a clock an SM on Hopper, sit idle. An exact

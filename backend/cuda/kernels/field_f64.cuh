@@ -2,8 +2,8 @@
 // addition under f64.h's flags (not the default).
 //
 // Measured (BENCHMARKS.md, runs 14 and 15): 0.91× fp_t's products a second
-// alone and 1.01× beside an fp_t chain, the FP64 pipe 56% busy: its limb
-// products' and reduction's dependency chains bind, not the pipe. The
+// alone and 1.01× beside an fp_t chain, the FP64 pipe 56% busy: its DFMA
+// bursts and integer bursts do not overlap at five warps a scheduler. The
 // hybrid G1 addition is 21% slower than fp_t's. Kept for the record and as
 // the starting point of a lower-latency variant.
 //

@@ -24,10 +24,7 @@
 //	Krs = Σ wᵢ[Kᵢ]₁ + Σ hᵢ[Zᵢ]₁ + s·Ar + r·Bs₁ − rs[δ]₁
 //
 // Every NTT and MSM runs on the Backend; solving, wire filtering and the
-// final assembly run on the host. Krs needs only the sum of the K and Z
-// MSMs: where the key is resident and the MSMs run side by side, they are
-// one MSM over K's bases and Z's after them, with K's wire values and h
-// (WithKZMode). Witnesses are solved by package solver
+// final assembly run on the host. Witnesses are solved by package solver
 // (gnark's results, faster), or by gnark's solver for a circuit that
 // package hands back (PhaseTimes.SolverFallback says why). BSB22 commitments (eprint 2022/1072) are
 // computed as gnark computes them, their two MSMs (the Pedersen commitment
@@ -53,8 +50,8 @@
 // # Options
 //
 // Every Option says which calls it applies to (NewProver, Prove,
-// ProveBatch, NewDeviceKey); given to another call it is an error naming
-// it, never silently dropped. WithVerify checks each proof with gnark's verifier
+// ProveBatch); given to another call it is an error naming it, never
+// silently dropped. WithVerify checks each proof with gnark's verifier
 // before it is returned; WithLogger receives the Prover's records, such as
 // which devices it chose and why.
 //

@@ -12,14 +12,13 @@ type hostScheduler interface {
 
 // hostMSMsSerial says whether a partition's MSMs run one at a time on the
 // host-bound dev, and the note that says why (empty when dev does not
-// choose: then they run one at a time). kz: side by side, K and Z would
-// run as one MSM.
-func hostMSMsSerial(dev backend.Backend, key *deviceKey, logN int, kz bool) (serial bool, note string) {
+// choose: then they run one at a time).
+func hostMSMsSerial(dev backend.Backend, key *deviceKey, logN int) (serial bool, note string) {
 	s, ok := dev.(hostScheduler)
 	if !ok {
 		return true, ""
 	}
-	g1, g2 := msmLengths(key.pk, kz)
+	g1, g2 := msmLengths(key.pk)
 	sideBySide, note := s.HostSchedule(logN, g1, g2)
 	return !sideBySide, note
 }

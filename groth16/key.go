@@ -181,12 +181,7 @@ type DeviceKey struct {
 // NewDeviceKey uploads pk's bases to dev. When they do not fit beside one
 // proof's buffers and scratch in the memory dev reports, the key keeps a
 // stream window on dev instead, and proofs stream the bases from the host.
-// Its option: WithKZMode (the plan for K and Z).
-func NewDeviceKey(dev backend.Backend, pk gnarkapi.ProvingKey, opts ...Option) (*DeviceKey, error) {
-	cfg, err := newConfig("NewDeviceKey", atDeviceKey, opts)
-	if err != nil {
-		return nil, err
-	}
+func NewDeviceKey(dev backend.Backend, pk gnarkapi.ProvingKey) (*DeviceKey, error) {
 	key, err := deviceKeyArgs("NewDeviceKey", dev, pk)
 	if err != nil {
 		return nil, err
@@ -195,7 +190,7 @@ func NewDeviceKey(dev backend.Backend, pk gnarkapi.ProvingKey, opts ...Option) (
 	if err != nil {
 		return nil, fmt.Errorf("groth16: NewDeviceKey: %w", err)
 	}
-	pl, err := choosePlan(dev, key, pool.DefaultBudget(dev.Memory()), cfg.kzMode)
+	pl, err := choosePlan(dev, key, pool.DefaultBudget(dev.Memory()))
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("groth16: NewDeviceKey: %w", err), q.Close())
 	}

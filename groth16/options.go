@@ -14,9 +14,9 @@ import (
 	"github.com/g16prover/g16/pool"
 )
 
-// Option configures NewProver, a Prover's Prove or ProveBatch, the
-// package-level Prove and ProveBatch, or NewDeviceKey and
-// NewDeviceKeyFrom. Each option applies to some of these calls, as its documentation says; given to a call it does not apply to,
+// Option configures NewProver, a Prover's Prove or ProveBatch, or the
+// package-level Prove and ProveBatch. Each option applies to some of these
+// calls, as its documentation says; given to a call it does not apply to,
 // it makes the call fail with an error that names it (matching ErrInput).
 // The package-level Prove and ProveBatch take the options of NewProver and
 // those of the Prover's call of the same name.
@@ -30,10 +30,9 @@ type Option struct {
 type scope uint8
 
 const (
-	atProver    scope = 1 << iota // NewProver
-	atProve                       // Prover.Prove
-	atBatch                       // Prover.ProveBatch
-	atDeviceKey                   // NewDeviceKey, NewDeviceKeyFrom
+	atProver scope = 1 << iota // NewProver
+	atProve                    // Prover.Prove
+	atBatch                    // Prover.ProveBatch
 )
 
 // calls names the calls of scope s, for error messages.
@@ -48,9 +47,6 @@ func (s scope) calls() string {
 	if s&atBatch != 0 {
 		names = append(names, "ProveBatch")
 	}
-	if s&atDeviceKey != 0 {
-		names = append(names, "NewDeviceKey", "NewDeviceKeyFrom")
-	}
 	return strings.Join(names, ", ")
 }
 
@@ -60,8 +56,6 @@ type proverConfig struct {
 	deviceKey  *DeviceKey
 	proverOpts []gnarkbackend.ProverOption
 	logger     *slog.Logger
-	hOrder     HOrder
-	kzMode     KZMode
 }
 
 // callConfig is one Prove or ProveBatch call's settings.
@@ -305,106 +299,6 @@ func WithPoolOptions(opts ...pool.Option) Option {
 		}
 		c.rawPool = true
 		c.poolOpts = append(c.poolOpts, opts...)
-		return nil
-	})
-}
-
-// HOrder says when a GPU computes H (the seven NTTs and the quotient step
-// that give h) against the proof's MSMs. The CPU backend, and a key
-// whose MSMs run one at a time or stream, always compute H first.
-type HOrder int
-
-const (
-	// HOrderAuto is the default: HBeside, which won at every size measured
-	// on the H200 (the sha256 proof, 2^22 and 2^24; BENCHMARKS.md, run 12).
-	HOrderAuto HOrder = iota
-	// HFirst: a, b and c upload first, H runs alone on the device while
-	// the wire values upload, then the MSMs run side by side.
-	HFirst
-	// HBeside: each wire MSM starts as soon as its wire values are on the
-	// device, and H, then Z (or K and Z as one, KZMode), run beside them
-	// on a queue of the highest priority.
-	HBeside
-)
-
-func (o HOrder) String() string {
-	switch o {
-	case HOrderAuto:
-		return "auto"
-	case HFirst:
-		return "first"
-	case HBeside:
-		return "beside"
-	}
-	return fmt.Sprintf("HOrder(%d)", int(o))
-}
-
-// first says whether H runs before the MSMs.
-func (o HOrder) first() bool { return o == HFirst }
-
-// WithHOrder sets when a GPU computes H against the MSMs (HOrder; the
-// default HOrderAuto). Applies to NewProver.
-func WithHOrder(o HOrder) Option {
-	return option("WithHOrder", atProver, func(c *config) error {
-		if o < HOrderAuto || o > HBeside {
-			return optErr("WithHOrder", "unknown order %d", int(o))
-		}
-		c.hOrder = o
-		return nil
-	})
-}
-
-// KZMode says whether a proof computes ΣK and ΣZ, the two G1 MSMs of
-// which Krs needs only the sum, as one MSM.
-//
-// A resident key's G1 bases lie in one buffer, A, B, K, Z in that order:
-// K's bases are followed by Z's. Merged, the proof copies h (n−1 values)
-// on the device next to K's wire values and runs one MSM over both ranges,
-// whose result is ΣK + ΣZ: one MSM's fixed cost (scalar split, digits,
-// sort, task planning, a bucket reduction whose last levels are bound by
-// latency) instead of two.
-type KZMode int
-
-const (
-	// KZSeparate is the default: K and Z are two MSMs. K's starts as soon
-	// as its wire values are on the device; Z's waits for H.
-	KZSeparate KZMode = iota
-	// KZMerged: K and Z as one MSM where the key is resident and the MSMs
-	// run side by side (on a GPU, and on the CPU backend when its schedule
-	// runs them side by side), on a device that copies between its buffers
-	// (backend.Copier). A key that streams, MSMs that run one at a time,
-	// and a key without K or Z points keep the two MSMs apart. Measured on
-	// the H100 and the H200 it was no faster than KZSeparate (BENCHMARKS.md,
-	// "K and Z as one MSM"): the merged MSM cannot start before H is done.
-	KZMerged
-)
-
-func (m KZMode) String() string {
-	switch m {
-	case KZMerged:
-		return "merged"
-	case KZSeparate:
-		return "separate"
-	}
-	return fmt.Sprintf("KZMode(%d)", int(m))
-}
-
-// WithKZMode sets whether proofs compute the K and Z MSMs as one (KZMode;
-// the default KZSeparate), so that both can be timed side by side. A key is
-// planned for its mode: merged, with one table of precomputed multiples
-// over K's and Z's bases and room for h beside K's wire values in each
-// proof's buffers. Given to NewProver, it sets the mode of the Prover's
-// proofs and of the keys it uploads itself; given to NewDeviceKey or
-// NewDeviceKeyFrom, the key's. A Prover runs K and Z as one MSM only where
-// both its mode and its key's plan do: with KZSeparate on a key planned
-// merged, each of the two MSMs reads its part of the merged table.
-// Applies to NewProver, NewDeviceKey and NewDeviceKeyFrom.
-func WithKZMode(m KZMode) Option {
-	return option("WithKZMode", atProver|atDeviceKey, func(c *config) error {
-		if m < KZSeparate || m > KZMerged {
-			return optErr("WithKZMode", "unknown mode %d", int(m))
-		}
-		c.kzMode = m
 		return nil
 	})
 }

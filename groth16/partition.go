@@ -26,9 +26,7 @@ import (
 )
 
 // PhaseTimes is how long each phase of one proof took. The MSMs run
-// concurrently, so their times overlap. When K and Z ran as one MSM
-// (KZMode), MSMKZ is its time and MSMK and MSMZ are zero; otherwise MSMKZ
-// is zero.
+// concurrently, so their times overlap.
 type PhaseTimes struct {
 	Solve    time.Duration // solving the R1CS and filtering the wires, Commit excluded
 	Commit   time.Duration // the BSB22 commitments' MSMs (on the device), within the solve
@@ -39,7 +37,6 @@ type PhaseTimes struct {
 	MSMB2    time.Duration // Σ wᵢ[Bᵢ]₂
 	MSMK     time.Duration // Σ wᵢ[Kᵢ]₁
 	MSMZ     time.Duration // Σ hᵢ[Zᵢ]₁
-	MSMKZ    time.Duration // Σ wᵢ[Kᵢ]₁ + Σ hᵢ[Zᵢ]₁ as one MSM, with the copy of h before it
 	MSM      time.Duration // all MSMs, start of the first to end of the last
 	Assemble time.Duration // Ar, Bs, Krs from the MSM results
 	Verify   time.Duration // gnark's verifier on the proof (WithVerify)
@@ -50,14 +47,12 @@ type PhaseTimes struct {
 
 	// Plan is how the device held the key and ran the MSMs: "key
 	// resident", "key resident, MSMs one at a time", or "key streamed,
-	// chunks of N points" when the key did not fit beside the partition;
-	// "; K and Z as one MSM" follows when they were.
+	// chunks of N points" when the key did not fit beside the partition.
 	Plan string
 
 	// Spans is when each upload, H and each MSM of the device phase ran,
 	// from the phase's start, when the MSMs ran side by side on a
-	// resident key (FormatSpans writes them); K and Z as one MSM are the
-	// span "MSM K+Z" (the copy of h included).
+	// resident key (FormatSpans writes them).
 	Spans []Span
 }
 
@@ -82,9 +77,6 @@ type prover struct {
 
 	witnessSolver *witnessSolver
 	kIdx          kIndexes // K's wire indices, for a device that gathers them (gather.go)
-
-	hOrder HOrder // WithHOrder: when a GPU computes H against the MSMs
-	kzMode KZMode // WithKZMode: whether K and Z may run as one MSM
 }
 
 // newProver checks that the inputs fit together and precomputes what every
@@ -177,12 +169,8 @@ type partition struct {
 	// gather is the device that builds K's wire values from W (gather.go),
 	// as bufferSizes found it; nil when the host filters them.
 	gather backend.Gatherer
-	// kzRoom: bufferSizes gave K's buffer room for h after K's wire values
-	// (the key's plan merges K and Z, and the prover allows it: kz.go).
-	kzRoom bool
 
-	// set by compute; with K and Z as one MSM, msmK is ΣK + ΣZ and msmZ
-	// the point at infinity
+	// set by compute
 	msmA, msmB1, msmK, msmZ curve.G1Jac
 	msmB2                   curve.G2Jac
 
@@ -338,8 +326,7 @@ const (
 // key (nil: a resident key on a device that does not gather). With a
 // streamed key the wire values stream from the host with the bases, and
 // their buffers hold one element. It records whether the device gathers
-// K's wire values (t.gather), which upload then does, and whether K's
-// buffer has room for h after them (t.kzRoom), for K and Z as one MSM.
+// K's wire values (t.gather), which upload then does.
 func (t *partition) bufferSizes(key *deviceKey) []int64 {
 	n := int64(t.p.n)
 	s := backend.ScalarBytes
@@ -348,7 +335,6 @@ func (t *partition) bufferSizes(key *deviceKey) []int64 {
 	if key != nil && !streamed && key.dev != nil && gathersK(key.dev, t.p.pk) {
 		t.gather = key.dev.(backend.Gatherer)
 	}
-	t.kzRoom = key != nil && key.plan.kz && t.p.kzMode == KZMerged
 	wires := func(count int) int64 {
 		if streamed {
 			return s
@@ -370,9 +356,6 @@ func (t *partition) bufferSizes(key *deviceKey) []int64 {
 	}
 	if t.gather != nil {
 		sizes[bufIdx] = int64(len(t.p.pk.G1.K)) * backend.IndexBytes
-	}
-	if t.kzRoom {
-		sizes[bufWK] = int64(len(t.p.pk.G1.K)+len(t.p.pk.G1.Z)) * s
 	}
 	return sizes
 }
@@ -458,26 +441,24 @@ func (t *partition) release() {
 // compute runs the device work: h from a, b and c (seven NTTs and the
 // quotient step, h left bit-reversed in bufs[bufA]), then the Z MSM over
 // h, and the MSMs over the wire values (A and B in G1, B in G2, K), each on
-// its own queue. Side by side, with room for h in K's buffer (kz.go), K
-// and Z are one MSM over K's wire values and h, which waits for H in Z's
-// place. pending lists buffers still to upload (all of them when Prove did
-// not stage them); q uploads them, one at a time.
+// its own queue. pending lists buffers still to upload (all of them when
+// Prove did not stage them); q uploads them, one at a time.
 //
 // On a GPU the wire MSMs need nothing from H, so each starts as soon as
 // its wire values are on the device (the G2 one, the longest, first),
 // while the next vector uploads; a, b and c go up last, and H and then Z
-// (or K and Z) run on a queue of the highest priority
-// (backend.NewUrgentQueue), so that the device schedules them beside the
-// long MSM kernels already queued rather than behind them, and Z does not
-// start last. On a host-bound backend (the CPU backend) that would only
-// make them compete for the cores, so H runs first and the MSMs after it:
-// side by side, as gnark's prover runs them, when the backend says their
-// host scratch (gnark-crypto's buckets and scalar digits, the compacted
-// points) fits in the host's memory, else one at a time, each on all the
-// backend's cores (hostsched.go). When key's plan says the MSMs' scratch
-// does not fit side by side, H runs first and the MSMs one at a time; when
-// it streams the key, so do they, each through the stream window
-// (computeStreamed). compute returns only when every MSM has finished.
+// run on a queue of the highest priority (backend.NewUrgentQueue), so that
+// the device schedules them beside the long MSM kernels already queued
+// rather than behind them, and Z does not start last. On a host-bound
+// backend (the CPU backend) that would only make them compete for the
+// cores, so H runs first and the five MSMs after it: side by side, as
+// gnark's prover runs them, when the backend says their host scratch
+// (gnark-crypto's buckets and scalar digits, the compacted points) fits in
+// the host's memory, else one at a time, each on all the backend's cores
+// (hostsched.go). When key's plan says the MSMs' scratch does not fit side
+// by side, H runs first and the MSMs one at a time; when it streams the
+// key, so do they, each through the stream window (computeStreamed).
+// compute returns only when every MSM has finished.
 func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey, bufs []backend.Buffer, pending []int) error {
 	p := t.p
 	if len(bufs) != nbBuffers {
@@ -553,7 +534,7 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 	serial := key.plan.serial
 	if backend.IsHostBound(dev) && !serial && key.plan.chunk == 0 {
 		var note string
-		serial, note = hostMSMsSerial(dev, key, p.logN, t.kzRoom)
+		serial, note = hostMSMsSerial(dev, key, p.logN)
 		if note != "" {
 			t.times.Plan += "; " + note
 		}
@@ -561,28 +542,8 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 	if key.plan.chunk > 0 {
 		return t.computeStreamed(dev, q, key, bufs, func() error { return computeH(nil) })
 	}
-	// An MSM, with the buffer of wire values it reads (-1: none).
-	type msm struct {
-		name  string
-		took  *time.Duration
-		wires int
-		run   func(q backend.Queue) error
-	}
-	// The MSM that waits for h: Z alone, or K and Z as one (kz.go) when
-	// K's buffer has room for h and the MSMs run side by side.
-	t.times.MSMK, t.times.MSMZ, t.times.MSMKZ = 0, 0, 0
-	last := msm{"MSM Z", &t.times.MSMZ, -1, func(q backend.Queue) error {
+	msmZ := func(q backend.Queue) error {
 		return dev.MSMG1(q, &t.msmZ, key.g1, key.offZ, bufs[bufA], p.n-1)
-	}}
-	var kz backend.Copier
-	if t.kzRoom && !serial {
-		kz = key.copier(dev)
-	}
-	if kz != nil {
-		last = msm{"MSM K+Z", &t.times.MSMKZ, bufWK, func(q backend.Queue) error {
-			return t.msmKZ(dev, kz, q, key, bufs)
-		}}
-		t.times.Plan += "; K and Z as one MSM"
 	}
 	if !serial { // one MSM at a time: no timeline to read
 		t.tl = newTimeline()
@@ -598,24 +559,19 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 		if err := computeH(nil); err != nil {
 			return err
 		}
-	} else if p.hOrder.first() {
-		// On a GPU, H first (HFirst): a, b and c go up, then H runs on
-		// the urgent queue while the wire values upload on q, and the
-		// MSMs start side by side once h is done.
-		if err := t.hBeforeMSMs(dev, q, key, put, launchH, fail); err != nil {
-			return err
-		}
-		if len(pending) > 0 {
-			t.a, t.b, t.c = nil, nil, nil // as computeH drops them
-		}
-		hFirst = true
 	}
 
 	// The MSMs side by side (the G2 one, the longest, first), each with
-	// the buffer of wire values it reads; K's unless it runs with Z.
+	// the buffer of wire values it reads.
 	wiresB := bufWB
 	if t.sharedAB {
 		wiresB = bufWA
+	}
+	type msm struct {
+		name  string
+		took  *time.Duration
+		wires int
+		run   func(q backend.Queue) error
 	}
 	msms := []msm{
 		{"MSM B2", &t.times.MSMB2, wiresB, func(q backend.Queue) error {
@@ -627,14 +583,12 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 		{"MSM A", &t.times.MSMA, bufWA, func(q backend.Queue) error {
 			return dev.MSMG1(q, &t.msmA, key.g1, key.offA, bufs[bufWA], key.nbA)
 		}},
-	}
-	if kz == nil {
-		msms = append(msms, msm{"MSM K", &t.times.MSMK, bufWK, func(q backend.Queue) error {
+		{"MSM K", &t.times.MSMK, bufWK, func(q backend.Queue) error {
 			return dev.MSMG1(q, &t.msmK, key.g1, key.offK, bufs[bufWK], key.nbK)
-		}})
+		}},
 	}
 	if hFirst {
-		msms = append(msms, last)
+		msms = append(msms, msm{"MSM Z", &t.times.MSMZ, -1, msmZ})
 	}
 	var msmStart time.Time
 	if serial {
@@ -685,25 +639,24 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 		}()
 	}
 
-	// On a GPU: h, then the Z MSM (or K and Z as one), beside the wire
-	// MSMs, on an urgent queue of its own (a failed MSM must not leave its
-	// error on q, which the caller waits for).
+	// On a GPU: h, then the Z MSM, beside the wire MSMs, on an urgent
+	// queue of its own (a failed MSM must not leave its error on q, which
+	// the caller waits for).
 	if !hFirst && upErr == nil {
-		li := len(msms) // last's index once appended
-		errs[li] = func() error {
+		errs[len(msms)] = func() error {
 			hq, err := backend.NewUrgentQueue(key.queues(dev))
 			if err != nil {
 				return fail("H", err)
 			}
 			err = computeH(hq)
 			if err == nil {
-				msms = append(msms, last)
+				msms = append(msms, msm{"MSM Z", &t.times.MSMZ, -1, msmZ})
 				s := time.Now()
-				err = last.run(hq)
-				*last.took = time.Since(s)
-				t.tl.add(last.name, s)
+				err = msmZ(hq)
+				t.times.MSMZ = time.Since(s)
+				t.tl.add("MSM Z", s)
 				if err != nil {
-					err = fail(last.name, err)
+					err = fail("MSM Z", err)
 				}
 			}
 			if cerr := hq.Close(); err == nil && cerr != nil {
@@ -742,44 +695,6 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 	}
 	t.times.MSM = time.Since(msmStart)
 	return errors.Join(errs...)
-}
-
-// hBeforeMSMs is compute's H-first order on a GPU: put uploads a, b and c
-// on q; launchH queues H on an urgent queue of its own while put uploads
-// the wire values on q (the copy beside the kernels); it returns once h is
-// done, so that the MSMs then start together.
-func (t *partition) hBeforeMSMs(dev backend.Backend, q backend.Queue, key *deviceKey, put func([]int) error, launchH func(backend.Queue) error, fail func(string, error) error) error {
-	if err := put(evalBuffers); err != nil {
-		return err
-	}
-	if err := q.Wait(); err != nil {
-		return fail("H", err)
-	}
-	hq, err := backend.NewUrgentQueue(key.queues(dev))
-	if err != nil {
-		return fail("H", err)
-	}
-	start := time.Now()
-	err = launchH(hq)
-	if err == nil {
-		wires := []int{bufWA, bufWK}
-		if !t.sharedAB {
-			wires = append(wires, bufWB)
-		}
-		err = put(wires)
-	}
-	if werr := hq.Wait(); err == nil && werr != nil {
-		err = fail("H", werr)
-	}
-	if cerr := hq.Close(); err == nil && cerr != nil {
-		err = fail("H", cerr)
-	}
-	if err != nil {
-		return err
-	}
-	t.times.H = time.Since(start)
-	t.tl.add("H", start)
-	return nil
 }
 
 // assemble computes the proof from the MSM results (host).

@@ -13,9 +13,8 @@ import (
 // plan is how one device proves a prover's partitions, chosen from the
 // device memory it may use (choosePlan):
 //
-//   - the key's bases resident and the MSMs side by side (the fastest;
-//     the MSMs' scratch is taken five times at once, four times when K
-//     and Z run as one MSM: kz.go);
+//   - the key's bases resident and the five MSMs side by side (the
+//     fastest; the MSMs' scratch is taken five times at once);
 //   - the bases resident and the MSMs one at a time (one MSM's scratch);
 //   - the bases streamed from the host in chunks through a window of two
 //     chunk slots on the device (keys larger than the device): chunk k+1
@@ -31,15 +30,9 @@ type plan struct {
 	// drawn: the resident bases were drawn on the device from a
 	// BaseSource (NewDeviceKeyFrom); the host holds no copy.
 	drawn bool
-	// kz: the K and Z MSMs run as one over their adjacent bases (kz.go):
-	// a resident plan with the MSMs side by side, its scratch and tables
-	// counted for the merged MSM, each partition's K buffer with room for
-	// h. Only for KZMerged, and only where mergesKZ allows it.
-	kz bool
 	// copies[m] > 1: the bases of MSM m (msmA … msmB2) have a table of
 	// that many copies of precomputed multiples (tables.go); tableBytes is
-	// their sum (in bytes). With kz, copies[msmK] is the merged MSM's
-	// table, over K's and Z's bases, and copies[msmZ] is 0.
+	// their sum (in bytes).
 	copies     [nbKeyMSMs]int
 	tableBytes int64
 }
@@ -52,28 +45,18 @@ func (pl plan) String() string {
 }
 
 // tablesLine says how many copies each MSM's table has: "12 copies for
-// B2, 4 for A, B1, K and Z" (with kz: "… for A, B1 and K+Z"), the largest
-// count first.
+// B2, 4 for A, B1, K and Z", the largest count first.
 func (pl plan) tablesLine() string {
 	counts := map[int][]string{}
 	var order []int
 	for i, c := range pl.copies {
-		name := keyMSMNames[i]
-		if pl.kz {
-			if i == msmZ {
-				continue
-			}
-			if i == msmK {
-				name = "K+Z"
-			}
-		}
 		if c < 2 {
 			c = 0
 		}
 		if counts[c] == nil {
 			order = append(order, c)
 		}
-		counts[c] = append(counts[c], name)
+		counts[c] = append(counts[c], keyMSMNames[i])
 	}
 	slices.SortFunc(order, func(a, b int) int { return b - a })
 	var parts []string
@@ -123,19 +106,14 @@ func (pl plan) layout() string {
 const minStreamChunk = 1 << 8
 
 // msmLengths lists the points of the five MSMs: A, B₁, K, Z in G1; B₂ in
-// G2 (last). With kz, K and Z are one MSM of their points together: A, B₁,
-// K+Z in G1.
-func msmLengths(pk *gnarkgroth16.ProvingKey, kz bool) (g1 []int, g2 int) {
-	if kz {
-		return []int{len(pk.G1.A), len(pk.G1.B), len(pk.G1.K) + len(pk.G1.Z)}, len(pk.G2.B)
-	}
+// G2 (last).
+func msmLengths(pk *gnarkgroth16.ProvingKey) (g1 []int, g2 int) {
 	return []int{len(pk.G1.A), len(pk.G1.B), len(pk.G1.K), len(pk.G1.Z)}, len(pk.G2.B)
 }
 
 // setBytes is the device memory of one partition's buffers (bufferSizes),
-// with the key resident on dev or streamed; kz (resident only): K's
-// buffer has room for h after K's wire values.
-func setBytes(dev backend.Backend, pk *gnarkgroth16.ProvingKey, streamed, kz bool) int64 {
+// with the key resident on dev or streamed.
+func setBytes(dev backend.Backend, pk *gnarkgroth16.ProvingKey, streamed bool) int64 {
 	n := int64(pk.Domain.Cardinality)
 	s := backend.ScalarBytes
 	if streamed {
@@ -149,18 +127,14 @@ func setBytes(dev backend.Backend, pk *gnarkgroth16.ProvingKey, streamed, kz boo
 	if gathersK(dev, pk) {
 		idx = int64(len(pk.G1.K)) * backend.IndexBytes
 	}
-	wiresK := max(1, int64(len(pk.G1.K)))
-	if kz {
-		wiresK = int64(len(pk.G1.K) + len(pk.G1.Z))
-	}
-	return 3*n*s + (max(1, int64(len(pk.G1.A)))+wiresB+wiresK)*s + idx
+	return 3*n*s + (max(1, int64(len(pk.G1.A)))+wiresB+max(1, int64(len(pk.G1.K))))*s + idx
 }
 
 // msmScratch is the MSMs' scratch on dev: summed, as when they run side by
 // side, and the largest one, as when they run one at a time. chunk > 0
-// bounds each MSM's length (a streamed key); kz counts K and Z as one MSM.
-func msmScratch(dev backend.Backend, pk *gnarkgroth16.ProvingKey, chunk int, kz bool) (sum, peak int64) {
-	g1, g2 := msmLengths(pk, kz)
+// bounds each MSM's length (a streamed key).
+func msmScratch(dev backend.Backend, pk *gnarkgroth16.ProvingKey, chunk int) (sum, peak int64) {
+	g1, g2 := msmLengths(pk)
 	clip := func(n int) int {
 		if chunk > 0 {
 			return min(n, chunk)
@@ -194,33 +168,22 @@ func windowBytes(chunk int) int64 {
 }
 
 // choosePlan picks the fastest plan whose key, one partition's buffers and
-// scratch fit in budget bytes of dev (0: unlimited): the MSMs side by side,
-// with K and Z as one MSM when kz is KZMerged and mergesKZ allows it (else,
-// or when only the smaller buffers of two fit, apart); then one at a time;
-// then the key streamed. It fails, before any solving, when not even the
-// smallest stream window fits.
-func choosePlan(dev backend.Backend, pk *gnarkgroth16.ProvingKey, budget int64, kz KZMode) (plan, error) {
+// scratch fit in budget bytes of dev (0: unlimited). It fails, before any
+// solving, when not even the smallest stream window fits.
+func choosePlan(dev backend.Backend, pk *gnarkgroth16.ProvingKey, budget int64) (plan, error) {
+	set := setBytes(dev, pk, false)
 	key := keyBytes(pk)
 	commit := commitScratch(dev, pk)
-	merge := []bool{false}
-	if kz == KZMerged && mergesKZ(dev, pk) {
-		merge = []bool{true, false}
+	sum, peak := msmScratch(dev, pk, 0)
+	if budget <= 0 || key+set+sum+commit <= budget {
+		return withTables(dev, pk, plan{bytes: key, scratch: sum + commit}, set, commit, budget), nil
 	}
-	for _, m := range merge {
-		set := setBytes(dev, pk, false, m)
-		sum, _ := msmScratch(dev, pk, 0, m)
-		if budget <= 0 || key+set+sum+commit <= budget {
-			return withTables(dev, pk, plan{bytes: key, scratch: sum + commit, kz: m}, set, commit, budget), nil
-		}
-	}
-	set := setBytes(dev, pk, false, false)
-	_, peak := msmScratch(dev, pk, 0, false)
 	if key+set+peak+commit <= budget {
 		return withTables(dev, pk, plan{serial: true, bytes: key, scratch: peak + commit}, set, commit, budget), nil
 	}
 	// A streamed key keeps its commitment bases resident.
 	key = commitKeyBytes(pk)
-	g1, g2 := msmLengths(pk, false)
+	g1, g2 := msmLengths(pk)
 	longest := g2
 	for _, n := range g1 {
 		longest = max(longest, n)
@@ -229,14 +192,14 @@ func choosePlan(dev backend.Backend, pk *gnarkgroth16.ProvingKey, budget int64, 
 	for chunk < longest {
 		chunk *= 2
 	}
-	set = setBytes(dev, pk, true, false)
+	set = setBytes(dev, pk, true)
 	for ; chunk >= minStreamChunk; chunk /= 2 {
-		_, peak := msmScratch(dev, pk, chunk, false)
+		_, peak := msmScratch(dev, pk, chunk)
 		if w := key + windowBytes(chunk); w+set+peak+commit <= budget {
 			return plan{serial: true, chunk: chunk, bytes: w, scratch: peak + commit}, nil
 		}
 	}
-	_, peak = msmScratch(dev, pk, minStreamChunk, false)
+	_, peak = msmScratch(dev, pk, minStreamChunk)
 	need := set + key + windowBytes(minStreamChunk) + peak + commit
 	return plan{}, fmt.Errorf("%s: a partition needs at least %d bytes of device memory (its buffers %d, the smallest stream window, commitment bases and scratch %d), the budget is %d: %w",
 		dev, need, set, need-set, budget, backend.ErrOutOfMemory)

@@ -20,10 +20,10 @@ func bigPow(x, e int) *big.Int {
 
 // TestProveMatchesGnark checks, for each test circuit, both MSM schedules
 // of the CPU backend (side by side with a large host memory budget and 8
-// tasks; one at a time with a tiny budget; K and Z two MSMs in both; each
-// named in PhaseTimes.Plan) and a seed drawn fresh each run, that our
-// proof is byte-identical to gnark's for the same randomness and that
-// gnark's verifier accepts it.
+// tasks, one at a time with a tiny budget, each named in PhaseTimes.Plan)
+// and a seed drawn
+// fresh each run, that our proof is byte-identical to gnark's for the same
+// randomness and that gnark's verifier accepts it.
 func TestProveMatchesGnark(t *testing.T) {
 	schedules := []struct {
 		name string
@@ -48,12 +48,7 @@ func TestProveMatchesGnark(t *testing.T) {
 				if !strings.Contains(pt.Plan, sc.note) {
 					t.Fatalf("plan %q does not say %q", pt.Plan, sc.note)
 				}
-				// K and Z stay two MSMs by default (KZSeparate); TestKZMatchesGnark
-				// proves with them merged.
-				if strings.Contains(pt.Plan, "K and Z as one MSM") {
-					t.Fatalf("plan %q: K and Z as one MSM, want two by default", pt.Plan)
-				}
-				checkSpans(t, pt, sc.name == "side-by-side", false)
+				checkSpans(t, pt, sc.name == "side-by-side")
 				got := proofBytes(t, proof)
 				if !bytes.Equal(got, want) {
 					t.Fatalf("seed %d: proof differs from gnark's\n got %x\nwant %x", seed, got, want)
@@ -131,9 +126,8 @@ func TestDeviceKey(t *testing.T) {
 }
 
 // checkSpans checks a proof's spans: side by side, each of the five MSMs
-// once (four with K and Z as one, kz), each ending after it starts; one at
-// a time, none.
-func checkSpans(t *testing.T, pt groth16.PhaseTimes, sideBySide, kz bool) {
+// once, each ending after it starts; one at a time, none.
+func checkSpans(t *testing.T, pt groth16.PhaseTimes, sideBySide bool) {
 	t.Helper()
 	if !sideBySide {
 		if len(pt.Spans) != 0 {
@@ -148,14 +142,7 @@ func checkSpans(t *testing.T, pt groth16.PhaseTimes, sideBySide, kz bool) {
 			t.Errorf("span %s ends before it starts or starts before the phase", s)
 		}
 	}
-	names, absent := []string{"MSM A", "MSM B1", "MSM B2", "MSM K", "MSM Z"}, "MSM K+Z"
-	if kz {
-		names, absent = []string{"MSM A", "MSM B1", "MSM B2", "MSM K+Z"}, "MSM K"
-	}
-	if seen[absent] != 0 || (kz && seen["MSM Z"] != 0) {
-		t.Errorf("spans %s: K and Z as one MSM %v, yet %s", groth16.FormatSpans(pt.Spans), kz, absent)
-	}
-	for _, name := range names {
+	for _, name := range []string{"MSM A", "MSM B1", "MSM B2", "MSM K", "MSM Z"} {
 		if seen[name] != 1 {
 			t.Errorf("spans %s: %s %d times, want once", groth16.FormatSpans(pt.Spans), name, seen[name])
 		}

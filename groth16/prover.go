@@ -58,8 +58,7 @@ type proverDevice struct {
 // neither, NewProver opens every GPU a cuda build sees, or one CPU backend
 // when the build has no cuda tag or no GPU is usable (saying why through
 // the logger), and Close closes them. Options of NewProver: WithBackend,
-// WithBackends, WithDeviceKey, WithProverOptions, WithLogger, WithHOrder,
-// WithKZMode.
+// WithBackends, WithDeviceKey, WithProverOptions, WithLogger.
 func NewProver(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, opts ...Option) (*Prover, error) {
 	cfg, err := newConfig("NewProver", atProver, opts)
 	if err != nil {
@@ -84,8 +83,6 @@ func newProverFrom(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, 
 	if err != nil {
 		return nil, err
 	}
-	p.hOrder = cfg.hOrder
-	p.kzMode = cfg.kzMode
 	pr := &Prover{p: p, log: log}
 	devices := cfg.devices
 	if k := cfg.deviceKey; k != nil {
@@ -202,7 +199,7 @@ func (d *proverDevice) planLocked(p *prover, budget int64) (plan, error) {
 	if budget == 0 {
 		budget = pool.DefaultBudget(d.dev.Memory())
 	}
-	return choosePlan(d.dev, p.pk, budget, p.kzMode)
+	return choosePlan(d.dev, p.pk, budget)
 }
 
 // loaded reports whether d holds the key.

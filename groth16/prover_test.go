@@ -183,8 +183,7 @@ func TestProverConcurrent(t *testing.T) {
 }
 
 // TestOptionMisuse: every option given to a call it does not apply to
-// fails that call with ErrInput and the option's name (NewDeviceKeyFrom,
-// which shares NewDeviceKey's options, in TestDeviceKeyFromSource).
+// fails that call with ErrInput and the option's name.
 func TestOptionMisuse(t *testing.T) {
 	f := fixtureNamed(t, "mulchain")
 	dev := cpu.MustNew()
@@ -210,24 +209,15 @@ func TestOptionMisuse(t *testing.T) {
 		"WithTrace":            groth16.WithTrace(pool.NewTrace()),
 		"WithPoolOptions":      groth16.WithPoolOptions(pool.WithRetry(false)),
 		"WithSolvers":          groth16.WithSolvers(1),
-		"WithHOrder":           groth16.WithHOrder(groth16.HFirst),
-		"WithKZMode":           groth16.WithKZMode(groth16.KZMerged),
 	}
 	for _, name := range exportedOptions(t) {
 		if _, ok := opts[name]; !ok {
 			t.Errorf("option %s has no misuse test: add it to this table", name)
 		}
 	}
-	proverOnly := []string{"WithBackend", "WithBackends", "WithDeviceKey", "WithProverOptions", "WithLogger", "WithHOrder", "WithKZMode"}
+	proverOnly := []string{"WithBackend", "WithBackends", "WithDeviceKey", "WithProverOptions", "WithLogger"}
 	batchOnly := []string{"WithBatchRandomness", "WithWorkersPerDevice", "WithMemoryBudget", "WithTrace", "WithPoolOptions", "WithSolvers"}
 	callOnly := []string{"WithRandomness", "WithPhaseTimes", "WithProofDone", "WithVerify"}
-	// NewDeviceKey takes WithKZMode alone.
-	var deviceKeyRefuses []string
-	for name := range opts {
-		if name != "WithKZMode" {
-			deviceKeyRefuses = append(deviceKeyRefuses, name)
-		}
-	}
 
 	pr, err := groth16.NewProver(f.ccs, f.pk, groth16.WithBackend(dev))
 	if err != nil {
@@ -261,13 +251,6 @@ func TestOptionMisuse(t *testing.T) {
 			_, err := groth16.ProveBatch(ctx, f.ccs, f.pk, same(f, 1), o)
 			return err
 		}, nil},
-		"NewDeviceKey": {func(o groth16.Option) error {
-			k, err := groth16.NewDeviceKey(dev, f.pk, o)
-			if err == nil {
-				err = k.Close()
-			}
-			return err
-		}, deviceKeyRefuses},
 	}
 	for call, c := range calls {
 		refused := map[string]bool{}

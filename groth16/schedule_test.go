@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -85,10 +84,10 @@ func (h *g2First) hook(op cpu.Op, size int64) error {
 }
 
 // TestGPUScheduleMatchesGnark proves each test circuit on a CPU backend
-// scheduled as a GPU in the HBeside order, the default (the MSMs side by
-// side with H, each wire vector uploaded just before its MSMs, the G2 MSM
-// first, H on an urgent queue, then Z's MSM), with Prove and
-// with ProveBatch, on fresh seeds: the proofs must equal gnark's bytes.
+// scheduled as a GPU (the MSMs side by side with H, each wire vector
+// uploaded just before its MSMs, the G2 MSM first, H on an urgent queue,
+// then Z's MSM), with Prove and with ProveBatch, on fresh seeds: the
+// proofs must equal gnark's bytes.
 func TestGPUScheduleMatchesGnark(t *testing.T) {
 	for _, f := range testFixtures(t) {
 		t.Run(f.name, func(t *testing.T) {
@@ -99,7 +98,7 @@ func TestGPUScheduleMatchesGnark(t *testing.T) {
 			g := &gpuLike{Backend: cpu.MustNew(cpu.WithHook(h.hook)), urgent: map[backend.Queue]bool{}}
 			var plan string
 			proof, err := groth16.Prove(f.ccs, f.pk, f.witness, groth16.WithBackend(g), groth16.WithRandomness(seeded(seed)),
-				groth16.WithPhaseTimes(func(_ int, pt groth16.PhaseTimes) { plan = pt.Plan })) // HOrderAuto: HBeside
+				groth16.WithPhaseTimes(func(_ int, pt groth16.PhaseTimes) { plan = pt.Plan }))
 			if err != nil {
 				t.Fatalf("seed %d: Prove: %v", seed, err)
 			}
@@ -110,7 +109,7 @@ func TestGPUScheduleMatchesGnark(t *testing.T) {
 				t.Fatalf("seed %d: gnark rejects the proof: %v", seed, err)
 			}
 			if plan != "key resident" {
-				t.Fatalf("plan %q, want the resident plan (K and Z apart by default)", plan)
+				t.Fatalf("plan %q, want the resident plan", plan)
 			}
 			g.mu.Lock()
 			ntts, stray, urgent := g.ntts, g.stray, len(g.urgent)
@@ -129,7 +128,7 @@ func TestGPUScheduleMatchesGnark(t *testing.T) {
 			seeds := []uint64{rand.Uint64(), rand.Uint64()}
 			gb := &gpuLike{Backend: cpu.MustNew(), urgent: map[backend.Queue]bool{}}
 			proofs, err := groth16.ProveBatch(context.Background(), f.ccs, f.pk, []witness.Witness{f.witness, f.witness},
-				groth16.WithBackend(gb), groth16.WithHOrder(groth16.HBeside), groth16.WithBatchRandomness(func(i int) io.Reader { return seeded(seeds[i]) }))
+				groth16.WithBackend(gb), groth16.WithBatchRandomness(func(i int) io.Reader { return seeded(seeds[i]) }))
 			if err != nil {
 				t.Fatalf("seeds %v: ProveBatch: %v", seeds, err)
 			}
@@ -144,97 +143,5 @@ func TestGPUScheduleMatchesGnark(t *testing.T) {
 				t.Fatalf("batch: %d NTTs, %d of them off the urgent queues: want 14, all urgent", gb.ntts, gb.stray)
 			}
 		})
-	}
-}
-
-// hOrderLog records, from the first NTT of a proof's compute on, the
-// order of its NTTs, quotient steps and MSMs (one letter each: N, Q, M).
-type hOrderLog struct {
-	mu  sync.Mutex
-	ops []byte
-}
-
-func (h *hOrderLog) hook(op cpu.Op, _ int64) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	switch op {
-	case cpu.OpNTT:
-		h.ops = append(h.ops, 'N')
-	case cpu.OpQuotientStep:
-		h.ops = append(h.ops, 'Q')
-	case cpu.OpMSMG1, cpu.OpMSMG2:
-		if len(h.ops) > 0 { // not the commitment MSMs of the solve
-			h.ops = append(h.ops, 'M')
-		}
-	}
-	return nil
-}
-
-// TestGPUHFirstMatchesGnark proves each test circuit on a CPU backend
-// scheduled as a GPU in the HFirst order, with Prove (K and Z as one MSM
-// and apart) and with ProveBatch, on fresh seeds: the proofs equal gnark's
-// bytes, the seven NTTs run on an urgent queue, and no MSM of the proof
-// runs before h is done (NNNNNNQN, then the four MSMs, or five with K and
-// Z apart).
-func TestGPUHFirstMatchesGnark(t *testing.T) {
-	for _, f := range testFixtures(t) {
-		t.Run(f.name, func(t *testing.T) {
-			for _, mode := range []groth16.KZMode{groth16.KZMerged, groth16.KZSeparate} {
-				order := groth16.HFirst
-				seed := rand.Uint64()
-				h := &hOrderLog{}
-				g := &gpuLike{Backend: cpu.MustNew(cpu.WithHook(h.hook)), urgent: map[backend.Queue]bool{}}
-				proof, err := groth16.Prove(f.ccs, f.pk, f.witness, groth16.WithBackend(g), groth16.WithRandomness(seeded(seed)),
-					groth16.WithHOrder(order), groth16.WithKZMode(mode))
-				if err != nil {
-					t.Fatalf("%v, seed %d: Prove: %v", order, seed, err)
-				}
-				if got, want := proofBytes(t, proof), gnarkProof(t, f, seed); !bytes.Equal(got, want) {
-					t.Fatalf("%v, seed %d: proof differs from gnark's\n got %x\nwant %x", order, seed, got, want)
-				}
-				if err := gnarkgroth16.Verify(proof, f.vk, f.public); err != nil {
-					t.Fatalf("%v, seed %d: gnark rejects the proof: %v", order, seed, err)
-				}
-				h.mu.Lock()
-				ops := string(h.ops)
-				h.mu.Unlock()
-				want := "NNNNNNQNMMMM"
-				if mode == groth16.KZSeparate {
-					want += "M"
-				}
-				if ops != want {
-					t.Fatalf("%v, %v: compute ran %q, want the seven NTTs and the quotient step before the MSMs (%s)", order, mode, ops, want)
-				}
-				g.mu.Lock()
-				ntts, stray := g.ntts, g.stray
-				g.mu.Unlock()
-				if ntts != 7 || stray != 0 {
-					t.Fatalf("%v: %d NTTs, %d of them off the urgent queue: want 7, all urgent", order, ntts, stray)
-				}
-			}
-
-			seeds := []uint64{rand.Uint64(), rand.Uint64()}
-			gb := &gpuLike{Backend: cpu.MustNew(), urgent: map[backend.Queue]bool{}}
-			proofs, err := groth16.ProveBatch(context.Background(), f.ccs, f.pk, []witness.Witness{f.witness, f.witness},
-				groth16.WithBackend(gb), groth16.WithHOrder(groth16.HFirst), groth16.WithBatchRandomness(func(i int) io.Reader { return seeded(seeds[i]) }))
-			if err != nil {
-				t.Fatalf("seeds %v: ProveBatch: %v", seeds, err)
-			}
-			for i, p := range proofs {
-				if got, want := proofBytes(t, p), gnarkProof(t, f, seeds[i]); !bytes.Equal(got, want) {
-					t.Fatalf("seed %d: batch proof %d differs from gnark's", seeds[i], i)
-				}
-			}
-		})
-	}
-}
-
-// TestWithHOrderRejectsUnknown: an order outside HOrder's constants fails
-// the call with an error naming the option.
-func TestWithHOrderRejectsUnknown(t *testing.T) {
-	f := testFixtures(t)[0]
-	_, err := groth16.NewProver(f.ccs, f.pk, groth16.WithBackend(cpu.MustNew()), groth16.WithHOrder(groth16.HOrder(7)))
-	if err == nil || !strings.Contains(err.Error(), "WithHOrder") {
-		t.Fatalf("WithHOrder(7): got %v, want an error naming WithHOrder", err)
 	}
 }

@@ -70,13 +70,8 @@ func hostless(pk *gnarkgroth16.ProvingKey) bool {
 //
 // When the key does not fit dev beside one proof's buffers and scratch, it
 // fails with an error matching ErrHostKeyNeeded: the caller draws a host
-// copy and uses NewDeviceKey, which streams it. Its option: WithKZMode (the
-// plan for K and Z).
-func NewDeviceKeyFrom(dev backend.Backend, pk gnarkapi.ProvingKey, src BaseSource, opts ...Option) (*DeviceKey, error) {
-	cfg, err := newConfig("NewDeviceKeyFrom", atDeviceKey, opts)
-	if err != nil {
-		return nil, err
-	}
+// copy and uses NewDeviceKey, which streams it.
+func NewDeviceKeyFrom(dev backend.Backend, pk gnarkapi.ProvingKey, src BaseSource) (*DeviceKey, error) {
 	key, err := deviceKeyArgs("NewDeviceKeyFrom", dev, pk)
 	if err != nil {
 		return nil, err
@@ -87,7 +82,7 @@ func NewDeviceKeyFrom(dev backend.Backend, pk gnarkapi.ProvingKey, src BaseSourc
 	if err := sourceFits(key, src); err != nil {
 		return nil, err
 	}
-	pl, err := choosePlan(dev, key, pool.DefaultBudget(dev.Memory()), cfg.kzMode)
+	pl, err := choosePlan(dev, key, pool.DefaultBudget(dev.Memory()))
 	if err != nil {
 		return nil, fmt.Errorf("groth16: NewDeviceKeyFrom: %w", err)
 	}

@@ -108,18 +108,6 @@ func TestDeviceKeyFromSource(t *testing.T) {
 	if m := small.Memory(); m.InUse != 0 {
 		t.Fatalf("refused NewDeviceKeyFrom left %d bytes in use", m.InUse)
 	}
-
-	// Its options are NewDeviceKey's: WithKZMode, nothing else.
-	if _, err := groth16.NewDeviceKeyFrom(cpuDevice(t, 4, 0, nil), bare, src, groth16.WithHOrder(groth16.HFirst)); !errors.Is(err, groth16.ErrInput) || !strings.Contains(err.Error(), "does not apply to NewDeviceKeyFrom") {
-		t.Fatalf("NewDeviceKeyFrom with WithHOrder: got %v, want an input error saying it does not apply", err)
-	}
-	apart, err := groth16.NewDeviceKeyFrom(cpuDevice(t, 5, 0, nil), bare, src, groth16.WithKZMode(groth16.KZSeparate))
-	if err != nil {
-		t.Fatalf("NewDeviceKeyFrom with WithKZMode: %v", err)
-	}
-	if err := apart.Close(); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // TestDeviceKeyFromSourceMismatch: a base source whose vectors are not the

@@ -11,11 +11,10 @@ import (
 // Tables of precomputed multiples of a resident key's bases: a backend
 // that offers them (the cuda backend's PrecomputeBases) keeps c copies of
 // an MSM's bases, copy q holding 2^(w·q)·P, and an MSM over those bases
-// reduces ⌈nw/c⌉ bucket sets instead of nw. Each of the five MSMs (four
-// when K and Z run as one: then one table covers K's and Z's bases) gets
-// its own count (none, or one of tableCopies): the plan takes the counts
-// whose modelled MSM time (the backend's TableCost), summed over the MSMs,
-// is least, among those whose tables, and the MSMs' scratch over them beyond
+// reduces ⌈nw/c⌉ bucket sets instead of nw. Each of the five MSMs gets its
+// own count (none, or one of tableCopies): the plan takes the counts whose
+// modelled MSM time (the backend's TableCost), summed over the five, is
+// least, among those whose tables, and the MSMs' scratch over them beyond
 // the plain scratch, fit in the room the plain plan leaves in the budget
 // less one more partition's buffers (room for the scheduler to stage the
 // next partition beside the running one); none when nothing fits.
@@ -48,8 +47,7 @@ type keyMSM struct {
 	n int
 }
 
-// The five MSMs of a resident key, in keyMSMs' order. With K and Z as one
-// MSM, msmK is that MSM and msmZ has no points.
+// The five MSMs of a resident key, in keyMSMs' order.
 const (
 	msmA = iota
 	msmB1
@@ -63,13 +61,9 @@ const (
 var keyMSMNames = [nbKeyMSMs]string{"A", "B1", "K", "Z", "B2"}
 
 // keyMSMs lists the five MSMs of a resident key: A, B₁, K, Z in G1, B₂ in
-// G2. With kz, K's entry is the merged MSM over K's and Z's points and
-// Z's has none.
-func keyMSMs(pk *gnarkgroth16.ProvingKey, kz bool) []keyMSM {
-	g1, g2 := msmLengths(pk, false)
-	if kz {
-		g1[msmK], g1[msmZ] = g1[msmK]+g1[msmZ], 0
-	}
+// G2.
+func keyMSMs(pk *gnarkgroth16.ProvingKey) []keyMSM {
+	g1, g2 := msmLengths(pk)
 	r := make([]keyMSM, 0, nbKeyMSMs)
 	for _, n := range g1 {
 		r = append(r, keyMSM{backend.KernelMSMG1, n})
@@ -94,7 +88,7 @@ func (m keyMSM) tableBytes(copies int) int64 {
 // bases.
 func tablesBytes(pk *gnarkgroth16.ProvingKey, copies int) int64 {
 	var b int64
-	for _, m := range keyMSMs(pk, false) {
+	for _, m := range keyMSMs(pk) {
 		b += m.tableBytes(copies)
 	}
 	return b
@@ -139,7 +133,7 @@ func withTables(dev backend.Backend, pk *gnarkgroth16.ProvingKey, pl plan, set, 
 	if room <= 0 {
 		return pl
 	}
-	msms := keyMSMs(pk, pl.kz)
+	msms := keyMSMs(pk)
 	choices := make([][]tableChoice, len(msms))
 	for i, m := range msms {
 		if m.n == 0 {
@@ -221,11 +215,6 @@ func buildTables(tdev backend.Backend, q backend.Queue, k *deviceKey, pl plan) e
 	if !ok {
 		return fmt.Errorf("groth16: proving key on %s: the plan has tables of precomputed bases and the device makes none", tdev)
 	}
-	nbK, nbZ := k.nbK, k.nbZ
-	if pl.kz {
-		// One table over K's bases and Z's after them.
-		nbK, nbZ = k.nbK+k.nbZ, 0
-	}
 	for i, t := range [nbKeyMSMs]struct {
 		buf backend.Buffer
 		off int64
@@ -234,8 +223,8 @@ func buildTables(tdev backend.Backend, q backend.Queue, k *deviceKey, pl plan) e
 	}{
 		msmA:  {k.g1, k.offA, k.nbA, backend.KernelMSMG1},
 		msmB1: {k.g1, k.offB, k.nbB, backend.KernelMSMG1},
-		msmK:  {k.g1, k.offK, nbK, backend.KernelMSMG1},
-		msmZ:  {k.g1, k.offZ, nbZ, backend.KernelMSMG1},
+		msmK:  {k.g1, k.offK, k.nbK, backend.KernelMSMG1},
+		msmZ:  {k.g1, k.offZ, k.nbZ, backend.KernelMSMG1},
 		msmB2: {k.g2, 0, len(k.pk.G2.B), backend.KernelMSMG2},
 	} {
 		if t.n == 0 || pl.copies[i] < 2 {

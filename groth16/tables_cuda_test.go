@@ -12,12 +12,11 @@ import (
 	"github.com/g16prover/g16/internal/synth"
 )
 
-// TestTablesPlanCUDA: the plan (K and Z as one MSM, the GPU copies
-// between its buffers) gives a resident key tables that, with the scratch
-// over them, fit in the room its plain plan leaves in the budget beside
-// another partition's buffers (none at the plain plan's own need), more of
-// them as the budget grows, 12 copies when room is no limit; and a proof
-// with tables has the bytes of a proof without them, on the same
+// TestTablesPlanCUDA: the plan gives a resident key tables that, with the
+// scratch over them, fit in the room its plain plan leaves in the budget
+// beside another partition's buffers (none at the plain plan's own need),
+// more of them as the budget grows, 12 copies when room is no limit; and a
+// proof with tables has the bytes of a proof without them, on the same
 // randomness.
 func TestTablesPlanCUDA(t *testing.T) {
 	gpu, err := cuda.New(0)
@@ -26,16 +25,16 @@ func TestTablesPlanCUDA(t *testing.T) {
 	}
 	defer gpu.Close()
 	ccs, shape, pk := randomKeyed(t, synth.Mix, 1<<12)
-	set := setBytes(gpu, pk, false, true)
+	set := setBytes(gpu, pk, false)
 	commit := commitScratch(gpu, pk)
-	sum, _ := msmScratch(gpu, pk, 0, true)
+	sum, _ := msmScratch(gpu, pk, 0)
 	need := keyBytes(pk) + set + sum + commit
 
-	pl, err := choosePlan(gpu, pk, need, KZMerged)
+	pl, err := choosePlan(gpu, pk, need)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !pl.kz || pl.tableBytes != 0 || strings.Contains(pl.String(), "tables") {
+	if pl.tableBytes != 0 || strings.Contains(pl.String(), "tables") {
 		t.Errorf("budget %d (the plain plan's need): plan %q with %v copies", need, pl, pl.copies)
 	}
 	last := 0
@@ -44,11 +43,11 @@ func TestTablesPlanCUDA(t *testing.T) {
 		if i == 16 {
 			budget = 1 << 40
 		}
-		pl, err := choosePlan(gpu, pk, budget, KZMerged)
+		pl, err := choosePlan(gpu, pk, budget)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if pl.serial || pl.chunk > 0 || !pl.kz {
+		if pl.serial || pl.chunk > 0 {
 			t.Fatalf("budget %d: plan %q", budget, pl)
 		}
 		if pl.bytes+set+pl.scratch > budget || (pl.tableBytes > 0 && pl.bytes+set+pl.scratch+set > budget) {
@@ -59,7 +58,7 @@ func TestTablesPlanCUDA(t *testing.T) {
 		}
 		last = int(pl.tableBytes)
 	}
-	if pl, _ := choosePlan(gpu, pk, 1<<40, KZMerged); pl.maxCopies() != tableCopies[0] {
+	if pl, _ := choosePlan(gpu, pk, 1<<40); pl.maxCopies() != tableCopies[0] {
 		t.Errorf("largest budget: plan %q, want %d copies", pl, tableCopies[0])
 	}
 

@@ -114,11 +114,11 @@ func TestTablesPlan(t *testing.T) {
 	// buffers beyond it); beyond, tables within the room, whose modelled
 	// cost does not grow with the budget, each MSM's the cheapest of its
 	// choices when room is no limit.
-	set := setBytes(dev, pk, false, false)
+	set := setBytes(dev, pk, false)
 	commit := commitScratch(dev, pk)
-	sum, _ := msmScratch(dev, pk, 0, false)
+	sum, _ := msmScratch(dev, pk, 0)
 	need := keyBytes(pk) + set + sum + commit
-	msms := keyMSMs(pk, false)
+	msms := keyMSMs(pk)
 	modelled := func(pl plan) float64 {
 		c := 0.0
 		for i, m := range msms {
@@ -129,7 +129,7 @@ func TestTablesPlan(t *testing.T) {
 	last := 0.0
 	for i, budget := range []int64{need, need + set, need + set + tablesBytes(pk, 2) - 1, need + set + tablesBytes(pk, 2),
 		need + set + tablesBytes(pk, 6), need + set + tablesBytes(pk, 12), 1 << 40} {
-		pl, err := choosePlan(dev, pk, budget, KZMerged)
+		pl, err := choosePlan(dev, pk, budget)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,11 +174,11 @@ func TestTablesByGain(t *testing.T) {
 		}
 		return float64(n) * (1 - 0.01*float64(copies))
 	}}
-	set := setBytes(dev, pk, false, false)
-	sum, _ := msmScratch(dev, pk, 0, false)
+	set := setBytes(dev, pk, false)
+	sum, _ := msmScratch(dev, pk, 0)
 	need := keyBytes(pk) + set + sum + commitScratch(dev, pk)
 	g2 := keyMSM{backend.KernelMSMG2, len(pk.G2.B)}
-	pl, err := choosePlan(dev, pk, need+set+g2.tableBytes(12), KZMerged)
+	pl, err := choosePlan(dev, pk, need+set+g2.tableBytes(12))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +188,7 @@ func TestTablesByGain(t *testing.T) {
 	if want := "tables of 12 copies for B2, none for A, B1, K and Z"; !strings.Contains(pl.String(), want) {
 		t.Errorf("plan %q, want %q", pl, want)
 	}
-	pl, err = choosePlan(dev, pk, 1<<40, KZMerged)
+	pl, err = choosePlan(dev, pk, 1<<40)
 	if err != nil {
 		t.Fatal(err)
 	}

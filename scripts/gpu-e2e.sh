@@ -5,10 +5,9 @@
 # root, with a bundle made by scripts/gpu-bundle.sh:
 #   bash scripts/gpu-e2e.sh BUNDLE_DIR [STEP...]
 # Steps: tests examples sanitize bench20 bench22 batch22 bench24 gpus sha256 sha256batch cpusha256 ecdsa service solver
-# limit25 batch24limit big25s stream25 big26 big27 big27s f64 kz
+# limit25 batch24limit big25s stream25 big26 big27 big27s f64
 # (default: all but gpus, solver, f64 (the FP64-pipe Fp product's rates beside fp_t's and G1 2^24
-# with 12 copies on the hybrid addition's flags against the default), kz (the sha256 proof and
-# 2^24 with K and Z merged, then separate), the std circuits sha256, sha256batch, cpusha256, ecdsa, and the
+# with 12 copies on the hybrid addition's flags against the default), the std circuits sha256, sha256batch, cpusha256, ecdsa, and the
 # large sizes limit25, batch24limit, big25s, stream25, big26, big27, big27s: each of those is one command
 # of several minutes; the big ones poll nvidia-smi for the device's peak;
 # limit25 and batch24limit keep their circuit and random key in $G16_KEYS, so
@@ -90,14 +89,6 @@ for s in $steps; do
 		(cd "$repo/backend/cuda" && G16_MSM_TABLE=1 G16_TABLE_G1=24 G16_TABLE_G2=none G16_TABLE_CPU_MAX=0 G16_TABLE_01=none \
 			G16_TABLE_SWEEP=0:0:0:12,0:8388608:0:12,0:41943040:0:12,0:25165824:0:12,0:58720256:0:12,0:0,0:8388608 \
 			step "G1 2^24, the hybrid addition against the default" f64-table.log "$bin/backend_cuda.test" -test.v -test.timeout 10m -test.run TestMSMTable)
-		;;
-	kz)
-		for kz in merged separate; do
-			step "sha256 of 1100 bytes, random key, K and Z $kz" "kz-sha256-$kz.log" "$bin/g16" bench --backend cuda --circuit sha256 --msg-bytes 1100 --keys random --proofs 3 --no-gnark --compare-cpu=false --seed 7 --kz "$kz"
-		done
-		for kz in merged separate; do
-			step "bench 2^24, K and Z $kz" "kz-bench24-$kz.log" "$bin/g16" bench --backend cuda --size 2^24 --keys random --proofs 2 --no-gnark --compare-cpu=false --seed 7 --kz "$kz"
-		done
 		;;
 	sha256) step "sha256 of 1100 bytes, gnark setup key" sha256.log "$bin/g16" bench --backend cuda --circuit sha256 --msg-bytes 1100 --keydir "$keys" --proofs 3 ;;
 	sha256batch)

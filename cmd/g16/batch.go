@@ -75,7 +75,7 @@ func benchBatch(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(i
 			trace := pool.NewTrace()
 			r := result{name: name + " (ProveBatch)", trace: trace}
 			opts := []groth16.Option{groth16.WithBackends(d.all[:c]...), groth16.WithWorkersPerDevice(f.workers),
-				groth16.WithBatchRandomness(randFor), groth16.WithTrace(trace), groth16.WithHOrder(f.hOrder), groth16.WithKZMode(f.kz)}
+				groth16.WithBatchRandomness(randFor), groth16.WithTrace(trace)}
 			if f.solvers > 0 {
 				opts = append(opts, groth16.WithSolvers(f.solvers))
 			}

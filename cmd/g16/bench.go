@@ -30,36 +30,31 @@ import (
 )
 
 type benchFlags struct {
-	size         sizeFlag
-	proofs       int
-	partitions   int
-	backend      string
-	compareCPU   bool
-	noGnark      bool
-	mix          string // --circuit
-	msgBytes     int
-	signatures   int
-	keys         string
-	keydir       string
-	trace        string
-	seed         uint64
-	workers      int
-	solvers      int // 0: ProveBatch's adaptive default
-	warmup       bool
-	residentKey  bool
-	gpus         string
-	gpuCounts    []int // parsed from gpus; nil: all
-	deviceMem    bytesFlag
-	unlimited    bool   // --compare-unlimited: under --device-memory, an unlimited backend beside
-	cache        string // --cache: compiled synthetic circuits and random keys
-	cachedR1CS   bool   // the circuit came from the cache
-	cpuFrugal    bool   // --cpu-frugal: also the CPU backend's frugal schedule
-	msmHostTail  bool   // --msm-host-tail: cuda.WithMSMHostTail
-	msmKaratsuba int    // --msm-karatsuba: cuda.WithMSMKaratsuba
-	hOrderName   string // --h-order
-	hOrder       groth16.HOrder
-	kzName       string // --kz
-	kz           groth16.KZMode
+	size        sizeFlag
+	proofs      int
+	partitions  int
+	backend     string
+	compareCPU  bool
+	noGnark     bool
+	mix         string // --circuit
+	msgBytes    int
+	signatures  int
+	keys        string
+	keydir      string
+	trace       string
+	seed        uint64
+	workers     int
+	solvers     int // 0: ProveBatch's adaptive default
+	warmup      bool
+	residentKey bool
+	gpus        string
+	gpuCounts   []int // parsed from gpus; nil: all
+	deviceMem   bytesFlag
+	unlimited   bool   // --compare-unlimited: under --device-memory, an unlimited backend beside
+	cache       string // --cache: compiled synthetic circuits and random keys
+	cachedR1CS  bool   // the circuit came from the cache
+	cpuFrugal   bool   // --cpu-frugal: also the CPU backend's frugal schedule
+	msmHostTail bool   // --msm-host-tail: cuda.WithMSMHostTail
 }
 
 func runBench(args []string, stdout, stderr io.Writer) error {
@@ -87,9 +82,6 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.cache, "cache", "", "directory that keeps the compiled synthetic circuit and the random key, so that a later run on this machine reuses them (default: none)")
 	fs.Var(&f.deviceMem, "device-memory", "cap each device's memory (cuda.WithMemoryLimit, cpu.WithCapacity), e.g. 16GiB: a key that does not fit then streams from a host copy")
 	fs.BoolVar(&f.unlimited, "compare-unlimited", true, "with --device-memory, also prove with an unlimited backend (GPU 0 for cuda) and compare the bytes")
-	fs.StringVar(&f.hOrderName, "h-order", "auto", "when a GPU computes H against the MSMs: auto, first (H alone, then the MSMs) or beside (H beside the wire MSMs) (groth16.WithHOrder)")
-	fs.StringVar(&f.kzName, "kz", "separate", "the K and Z MSMs: separate (always two) or merged (one MSM over K's and Z's bases where the key is resident and the MSMs run side by side) (groth16.WithKZMode)")
-	fs.IntVar(&f.msmKaratsuba, "msm-karatsuba", 0, "with --backend cuda: Karatsuba levels (0, 1, 2) of the MSM accumulation's Fp products (cuda.WithMSMKaratsuba)")
 	fs.BoolVar(&f.msmHostTail, "msm-host-tail", true, "with --backend cuda: the last levels of each MSM's bucket reduction on the host (cuda.WithMSMHostTail; =false: all on the device)")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -115,38 +107,14 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if f.cpuFrugal && f.backend != "cpu" && !f.compareCPU {
 		return errors.New("--cpu-frugal needs our CPU backend to time beside (--backend cpu, or --compare-cpu with cuda)")
 	}
-	switch f.hOrderName {
-	case "auto":
-		f.hOrder = groth16.HOrderAuto
-	case "first":
-		f.hOrder = groth16.HFirst
-	case "beside":
-		f.hOrder = groth16.HBeside
-	default:
-		return &failure{code: exitUsage, err: fmt.Errorf("--h-order %q: want auto, first or beside", f.hOrderName)}
-	}
-	switch f.kzName {
-	case "merged":
-		f.kz = groth16.KZMerged
-	case "separate":
-		f.kz = groth16.KZSeparate
-	default:
-		return &failure{code: exitUsage, err: fmt.Errorf("--kz %q: want merged or separate", f.kzName)}
-	}
 	given := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { given[fl.Name] = true })
-	if f.backend != "cuda" && (given["msm-host-tail"] || given["msm-karatsuba"]) {
-		return &failure{code: exitUsage, err: errors.New("--msm-host-tail and --msm-karatsuba tune the cuda backend: they need --backend cuda")}
-	}
-	if f.msmKaratsuba < 0 || f.msmKaratsuba > 2 {
-		return &failure{code: exitUsage, err: fmt.Errorf("--msm-karatsuba %d: want 0, 1 or 2", f.msmKaratsuba)}
+	if f.backend != "cuda" && given["msm-host-tail"] {
+		return &failure{code: exitUsage, err: errors.New("--msm-host-tail tunes the cuda backend: it needs --backend cuda")}
 	}
 	var tune []cuda.Option
 	if given["msm-host-tail"] {
 		tune = append(tune, cuda.WithMSMHostTail(f.msmHostTail))
-	}
-	if f.msmKaratsuba != 0 {
-		tune = append(tune, cuda.WithMSMKaratsuba(f.msmKaratsuba))
 	}
 	devs, err := openBackendsLimited(f.backend, f.compareCPU, maxGPUs, int64(f.deviceMem), f.unlimited, tune)
 	if err == nil && f.cpuFrugal {
@@ -340,7 +308,7 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(
 	// drawn into its own memory; a device the key does not fit would
 	// stream it from a host copy, which is then drawn for every device.
 	hostCopy := func() error { return randomKeyPreflight(ccs, hostmem.Available(), true, stdout) }
-	keys, pk, err := residentKeys(f.residentKey, devs, pk, src, hostCopy, stdout, groth16.WithKZMode(f.kz))
+	keys, pk, err := residentKeys(f.residentKey, devs, pk, src, hostCopy, stdout)
 	for _, k := range keys {
 		if k != nil {
 			defer k.Close()
@@ -359,7 +327,7 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(
 			continue
 		}
 		start := time.Now()
-		pr, err := groth16.NewProver(ccs, pk, groth16.WithBackend(d.dev), groth16.WithDeviceKey(keys[i]), groth16.WithHOrder(f.hOrder), groth16.WithKZMode(f.kz))
+		pr, err := groth16.NewProver(ccs, pk, groth16.WithBackend(d.dev), groth16.WithDeviceKey(keys[i]))
 		if err != nil {
 			return fmt.Errorf("%s: %w", d.name, err)
 		}
@@ -388,7 +356,7 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(
 		if provers[i] != nil {
 			return provers[i].Prove(context.Background(), w, opts...)
 		}
-		return groth16.Prove(ccs, pk, w, append(opts, groth16.WithBackend(devs[i].dev), groth16.WithHOrder(f.hOrder), groth16.WithKZMode(f.kz))...)
+		return groth16.Prove(ccs, pk, w, append(opts, groth16.WithBackend(devs[i].dev))...)
 	}
 
 	// Warm up every prover once (domains, tables, device start), untimed.
@@ -467,29 +435,20 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(
 		header = append(header, r.name)
 	}
 	fmt.Fprintln(tw, strings.Join(header, "\t")+"\t")
-	// phaseOf is a row of the median of get over each run's proofs of
-	// which has says they have the phase ("-" for a run with none).
-	phaseOf := func(name string, get func(groth16.PhaseTimes) time.Duration, has func(groth16.PhaseTimes) bool) {
+	phase := func(name string, get func(groth16.PhaseTimes) time.Duration) {
 		row := []string{name}
 		for _, r := range runs {
-			var d []time.Duration
-			if r != gnarkRun {
-				for _, p := range r.phases {
-					if has(p) {
-						d = append(d, get(p))
-					}
-				}
-			}
-			if len(d) == 0 {
+			if r == gnarkRun {
 				row = append(row, "-")
 				continue
+			}
+			d := make([]time.Duration, len(r.phases))
+			for i, p := range r.phases {
+				d[i] = get(p)
 			}
 			row = append(row, fmtDur(median(d)))
 		}
 		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
-	}
-	phase := func(name string, get func(groth16.PhaseTimes) time.Duration) {
-		phaseOf(name, get, func(groth16.PhaseTimes) bool { return true })
 	}
 	// Our solve phase beside gnark's solver alone: solving proper (gnark's
 	// commitment hint stubbed), then with the commitments' MSMs.
@@ -522,19 +481,8 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(
 	phase("MSM A (G1)", func(p groth16.PhaseTimes) time.Duration { return p.MSMA })
 	phase("MSM B (G1)", func(p groth16.PhaseTimes) time.Duration { return p.MSMB1 })
 	phase("MSM B (G2)", func(p groth16.PhaseTimes) time.Duration { return p.MSMB2 })
-	// K and Z: two MSMs, or one (groth16.KZMode), proof by proof.
-	apart := func(p groth16.PhaseTimes) bool { return p.MSMKZ == 0 }
-	phaseOf("MSM K (G1)", func(p groth16.PhaseTimes) time.Duration { return p.MSMK }, apart)
-	phaseOf("MSM Z (G1)", func(p groth16.PhaseTimes) time.Duration { return p.MSMZ }, apart)
-	merged := false
-	for _, r := range ours {
-		for _, p := range r.phases {
-			merged = merged || !apart(p)
-		}
-	}
-	if merged {
-		phaseOf("MSM K+Z (G1, one MSM)", func(p groth16.PhaseTimes) time.Duration { return p.MSMKZ }, func(p groth16.PhaseTimes) bool { return !apart(p) })
-	}
+	phase("MSM K (G1)", func(p groth16.PhaseTimes) time.Duration { return p.MSMK })
+	phase("MSM Z (G1)", func(p groth16.PhaseTimes) time.Duration { return p.MSMZ })
 	phase("MSMs (overlapped)", func(p groth16.PhaseTimes) time.Duration { return p.MSM })
 	phase("assemble", func(p groth16.PhaseTimes) time.Duration { return p.Assemble })
 	row := []string{"total"}

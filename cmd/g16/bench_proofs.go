@@ -10,20 +10,15 @@ import (
 
 // printProofPhases writes one line a proof of prover name: its device
 // phases as that proof measured them (the table's rows are medians taken
-// row by row, so they need not add up within one proof), K and Z as the
-// one MSM they were or as two, and its total without the solve and the
-// commitments.
+// row by row, so they need not add up within one proof), and its total
+// without the solve and the commitments.
 func printProofPhases(w io.Writer, name string, phases []groth16.PhaseTimes, totals []time.Duration) {
 	for i, p := range phases {
 		if i >= len(totals) {
 			return
 		}
-		kz := fmt.Sprintf("K %s, Z %s", fmtDur(p.MSMK), fmtDur(p.MSMZ))
-		if p.MSMKZ != 0 {
-			kz = fmt.Sprintf("K+Z %s (one MSM)", fmtDur(p.MSMKZ))
-		}
-		fmt.Fprintf(w, "%s proof %d: upload %s, H %s, MSM A %s, B1 %s, B2 %s, %s, MSMs (overlapped) %s, total − solve %s\n",
-			name, i+1, fmtDur(p.Upload), fmtDur(p.H), fmtDur(p.MSMA), fmtDur(p.MSMB1), fmtDur(p.MSMB2), kz,
+		fmt.Fprintf(w, "%s proof %d: upload %s, H %s, MSM A %s, B1 %s, B2 %s, K %s, Z %s, MSMs (overlapped) %s, total − solve %s\n",
+			name, i+1, fmtDur(p.Upload), fmtDur(p.H), fmtDur(p.MSMA), fmtDur(p.MSMB1), fmtDur(p.MSMB2), fmtDur(p.MSMK), fmtDur(p.MSMZ),
 			fmtDur(p.MSM), fmtDur(totals[i]-p.Solve-p.Commit))
 		if len(p.Spans) > 0 {
 			fmt.Fprintf(w, "%s proof %d timeline (ms from the start of its device phase): %s\n", name, i+1, groth16.FormatSpans(p.Spans))

@@ -129,35 +129,3 @@ func TestBenchKeepsLevelsForGnark(t *testing.T) {
 		t.Errorf("bench with gnark: want the levels kept and the proofs equal\n%s", out)
 	}
 }
-
-// TestBenchKZ: --kz merged and the default (separate) prove the same bytes
-// for one seed; the table has rows for K and Z, and one for K+Z exactly
-// when a proof ran them as one MSM, as its plan line says.
-func TestBenchKZ(t *testing.T) {
-	digest := func(out string) string {
-		for _, l := range strings.Split(out, "\n") {
-			if strings.HasPrefix(l, "proofs sha256") {
-				return l
-			}
-		}
-		return ""
-	}
-	var digests []string
-	for _, kz := range []string{"merged", "separate"} {
-		code, out := g16("bench", "--size", "2^10", "--keys", "random", "--proofs", "1", "--no-gnark", "--warmup=false", "--seed", "11", "--kz", kz)
-		if code != 0 {
-			t.Fatalf("bench --kz %s: exit %d\n%s", kz, code, out)
-		}
-		merged := strings.Contains(out, "K and Z as one MSM")
-		if kz == "separate" && merged {
-			t.Errorf("--kz separate: a plan says K and Z ran as one MSM\n%s", out)
-		}
-		if strings.Contains(out, "MSM K+Z (G1, one MSM)") != merged || !strings.Contains(out, "MSM K (G1)") || !strings.Contains(out, "MSM Z (G1)") {
-			t.Errorf("--kz %s: the table's K and Z rows do not match the plan (merged %v)\n%s", kz, merged, out)
-		}
-		digests = append(digests, digest(out))
-	}
-	if digests[0] == "" || digests[0] != digests[1] {
-		t.Errorf("proof digests differ between --kz merged and separate: %q and %q", digests[0], digests[1])
-	}
-}

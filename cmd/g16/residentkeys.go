@@ -21,9 +21,8 @@ import (
 // taken off the Go memory limit), and every device gets it as
 // NewDeviceKey lays it out, once hostCopy (the host memory preflight of a
 // key with a host copy) has passed. It returns the key the provers use:
-// pk, or that host copy. opts are the device keys' options. The caller
-// closes the keys returned, on error too.
-func residentKeys(resident bool, devs []namedBackend, pk gnarkgroth16.ProvingKey, src *synth.KeySource, hostCopy func() error, stdout io.Writer, opts ...groth16.Option) ([]*groth16.DeviceKey, gnarkgroth16.ProvingKey, error) {
+// pk, or that host copy. The caller closes the keys returned, on error too.
+func residentKeys(resident bool, devs []namedBackend, pk gnarkgroth16.ProvingKey, src *synth.KeySource, hostCopy func() error, stdout io.Writer) ([]*groth16.DeviceKey, gnarkgroth16.ProvingKey, error) {
 	keys := make([]*groth16.DeviceKey, len(devs))
 	if !resident {
 		return keys, pk, nil
@@ -34,7 +33,7 @@ func residentKeys(resident bool, devs []namedBackend, pk gnarkgroth16.ProvingKey
 		var k *groth16.DeviceKey
 		var err error
 		if src != nil {
-			k, err = groth16.NewDeviceKeyFrom(d.dev, pk, src, opts...)
+			k, err = groth16.NewDeviceKeyFrom(d.dev, pk, src)
 			if errors.Is(err, groth16.ErrHostKeyNeeded) {
 				fmt.Fprintf(stdout, "%s: %v; drawing the key's host copy for every device\n", d.name, err)
 				for j := range keys[:i] {
@@ -55,7 +54,7 @@ func residentKeys(resident bool, devs []namedBackend, pk gnarkgroth16.ProvingKey
 				continue
 			}
 		} else {
-			k, err = groth16.NewDeviceKey(d.dev, pk, opts...)
+			k, err = groth16.NewDeviceKey(d.dev, pk)
 		}
 		if err != nil {
 			return keys, pk, fmt.Errorf("%s: %w", d.name, err)

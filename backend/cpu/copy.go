@@ -1,45 +1,5 @@
 package cpu
 
-import "github.com/g16prover/g16/backend"
-
-// OpCopy names Copy for a Hook.
-const OpCopy Op = "Copy"
-
-var _ backend.Copier = (*Backend)(nil)
-
-// Copy copies bytes bytes of src from byte srcOff into dst at byte dstOff,
-// on the backend's cores. dst's span is always written in the buffer's own
-// memory, never through a span read in place from the caller's memory
-// (UploadReadOnly): the buffer's own memory is made, with those spans
-// copied in, if it was not yet.
-func (b *Backend) Copy(q backend.Queue, dst backend.Buffer, dstOff int64, src backend.Buffer, srcOff int64, bytes int64) error {
-	if err := b.checkQueue(OpCopy, q); err != nil {
-		return err
-	}
-	xd, err := b.own(OpCopy, "dst", dst)
-	if err != nil {
-		return err
-	}
-	xs, err := b.own(OpCopy, "src", src)
-	if err != nil {
-		return err
-	}
-	if err := backend.CheckCopy(xd.bytes, dstOff, xs.bytes, srcOff, bytes, xd == xs); err != nil {
-		return b.errorf(OpCopy, "%v", err)
-	}
-	return b.run(q, OpCopy, bytes, func() error {
-		if bytes == 0 {
-			return nil
-		}
-		from := xs.span(srcOff, bytes)
-		xd.mu.Lock()
-		to := xd.memLocked()[dstOff : dstOff+bytes]
-		xd.mu.Unlock()
-		copyParallel(to, from, b.cfg.tasks)
-		return nil
-	})
-}
-
 // minCopyPerTask is the fewest bytes a task of copyParallel copies.
 const minCopyPerTask = 1 << 20
 

@@ -68,7 +68,7 @@ func (fakeQueue) Close() error { return nil }
 // newBackend returns (it is called three times; it should register Close
 // with t.Cleanup): every case of ContractCases fails, before any work is
 // done, with an error naming the method and the argument, and panics
-// nowhere (the cases of Copy when the backend is a backend.Copier); the buffers the rejected calls named still hold what was
+// nowhere; the buffers the rejected calls named still hold what was
 // uploaded; the same calls with good arguments (and a nil queue) work;
 // Scratch neither panics nor goes negative at any size; and a closed
 // backend fails every method with backend.ErrClosed.
@@ -83,11 +83,7 @@ func RunContract(t *testing.T, newBackend func(t *testing.T) backend.Backend) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, copier := f.B.(backend.Copier)
 	for _, c := range ContractCases() {
-		if c.Method == "Copy" && !copier {
-			continue // an optional method the backend does not have
-		}
 		t.Run(c.Method+"/"+c.Name, func(t *testing.T) {
 			if err := f.Check(c); err != nil {
 				t.Error(err)
@@ -290,56 +286,6 @@ func (f *ContractFixture) GoodCalls() error {
 		if err := f.B.Free(q, x); err != nil {
 			return fmt.Errorf("%s: Free: %w", name, err)
 		}
-		if err := f.goodCopies(q, name); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// goodCopies makes Copy calls with good arguments on q (named name) when
-// the backend is a backend.Copier, and checks what they copied: scalars
-// into a fresh buffer at odd offsets, within that buffer between spans
-// that touch without overlapping, and nothing at the buffers' ends.
-func (f *ContractFixture) goodCopies(q backend.Queue, name string) (err error) {
-	c, ok := f.B.(backend.Copier)
-	if !ok {
-		return nil
-	}
-	size := int64(contractLen) * backend.ScalarBytes
-	x, err := f.B.Alloc(q, 2*size)
-	if err != nil {
-		return fmt.Errorf("%s: Alloc: %w", name, err)
-	}
-	defer func() {
-		if ferr := f.B.Free(q, x); ferr != nil && err == nil {
-			err = fmt.Errorf("%s: Free: %w", name, ferr)
-		}
-	}()
-	src := backend.AsBytes(f.scalars)
-	want := make([]byte, 2*size)
-	if err := f.B.Upload(q, x, 0, want); err != nil {
-		return fmt.Errorf("%s: Upload: %w", name, err)
-	}
-	// src[3:size-5] to x at 7, then that span of x on to x at 7+size-8
-	// (they meet, they do not overlap), then nothing at either end.
-	if err := c.Copy(q, x, 7, f.Scalars, 3, size-8); err != nil {
-		return fmt.Errorf("%s: Copy: %w", name, err)
-	}
-	copy(want[7:], src[3:size-5])
-	if err := c.Copy(q, x, 7+size-8, x, 7, size-8); err != nil {
-		return fmt.Errorf("%s: Copy within a buffer: %w", name, err)
-	}
-	copy(want[7+size-8:], want[7:7+size-8])
-	if err := c.Copy(q, x, 2*size, f.Scalars, size, 0); err != nil {
-		return fmt.Errorf("%s: Copy of nothing at the ends: %w", name, err)
-	}
-	got := make([]byte, 2*size)
-	if err := f.B.Download(q, got, x, 0); err != nil {
-		return fmt.Errorf("%s: Download: %w", name, err)
-	}
-	if !bytes.Equal(got, want) {
-		return fmt.Errorf("%s: Copy wrote other bytes than the copies of src", name)
 	}
 	return nil
 }
@@ -380,12 +326,6 @@ func closedErrors(b backend.Backend) []error {
 		{"QuotientStep", func() error { return b.QuotientStep(nil, x, x, x, 4, fr.One()) }},
 		{"MSMG1", func() error { return b.MSMG1(nil, &p1, x, 0, x, 0) }},
 		{"MSMG2", func() error { return b.MSMG2(nil, &p2, x, 0, x, 0) }},
-	}
-	if c, ok := b.(backend.Copier); ok {
-		calls = append(calls, struct {
-			method string
-			call   func() error
-		}{"Copy", func() error { return c.Copy(nil, x, 0, x, 64, 32) }})
 	}
 	for _, c := range calls {
 		err := safeCall(c.call)
@@ -512,40 +452,6 @@ func ContractCases() []ContractCase {
 		add(tr.method, "off=MaxInt64", "off", nil, func(f *ContractFixture) error { return call(f, f.Q, f.Scalars, math.MaxInt64, 8) })
 		add(tr.method, "overrun-by-1", tr.host, nil, func(f *ContractFixture) error { return call(f, f.Q, f.Scalars, size-7, 8) })
 		add(tr.method, "len=bytes+1", tr.host, nil, func(f *ContractFixture) error { return call(f, f.Q, f.Scalars, 0, int(size)+1) })
-	}
-
-	// Copy (backend.Copier; RunContract skips these for a backend without it).
-	cp := func(f *ContractFixture, q backend.Queue, dst backend.Buffer, dstOff int64, src backend.Buffer, srcOff, n int64) error {
-		c, ok := f.B.(backend.Copier)
-		if !ok {
-			return fmt.Errorf("%s is not a backend.Copier", f.B)
-		}
-		return c.Copy(q, dst, dstOff, src, srcOff, n)
-	}
-	{
-		size := int64(contractLen) * backend.ScalarBytes
-		bufs("Copy", "dst", func(f *ContractFixture, x backend.Buffer) error { return cp(f, f.Q, x, 0, f.Scalars, 0, 8) })
-		bufs("Copy", "src", func(f *ContractFixture, x backend.Buffer) error { return cp(f, f.Q, f.Short, 0, x, 0, 8) })
-		queues("Copy", func(f *ContractFixture, q backend.Queue) error { return cp(f, q, f.Short, 0, f.Scalars, 0, 8) })
-		with := func(dstOff, srcOff, n int64) func(f *ContractFixture) error {
-			return func(f *ContractFixture) error { return cp(f, f.Q, f.Scalars, dstOff, f.G1, srcOff, n) }
-		}
-		add("Copy", "dstOff=-1", "dstOff", nil, with(-1, 0, 8))
-		add("Copy", "dstOff=MinInt64", "dstOff", nil, with(math.MinInt64, 0, 8))
-		add("Copy", "dstOff=bytes+1", "dstOff", nil, with(size+1, 0, 0))
-		add("Copy", "dstOff=MaxInt64", "dstOff", nil, with(math.MaxInt64, 0, 8))
-		add("Copy", "srcOff=-1", "srcOff", nil, with(0, -1, 8))
-		add("Copy", "srcOff=MinInt64", "srcOff", nil, with(0, math.MinInt64, 8))
-		add("Copy", "srcOff=MaxInt64", "srcOff", nil, with(0, math.MaxInt64, 8))
-		add("Copy", "bytes=-1", "bytes", nil, with(0, 0, -1))
-		add("Copy", "bytes=MinInt64", "bytes", nil, with(0, 0, math.MinInt64))
-		add("Copy", "bytes=MaxInt64", "bytes", nil, with(0, 0, math.MaxInt64))
-		add("Copy", "dst-overrun-by-1", "bytes", nil, with(size-7, 0, 8))
-		add("Copy", "dst-short", "bytes", nil, func(f *ContractFixture) error { return cp(f, f.Q, f.Short, 0, f.Scalars, 0, size) })
-		add("Copy", "src-overrun-by-1", "bytes", nil, func(f *ContractFixture) error { return cp(f, f.Q, f.G1, 0, f.Scalars, size-7, 8) })
-		add("Copy", "dstOff+bytes=MaxInt64+1", "bytes", nil, with(8, 0, math.MaxInt64-7))
-		add("Copy", "overlap", "src", nil, func(f *ContractFixture) error { return cp(f, f.Q, f.Scalars, 8, f.Scalars, 0, 16) })
-		add("Copy", "same-span", "src", nil, func(f *ContractFixture) error { return cp(f, f.Q, f.Scalars, 0, f.Scalars, 0, 1) })
 	}
 
 	// NTT.

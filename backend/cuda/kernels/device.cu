@@ -251,12 +251,3 @@ extern "C" g16_status g16_download(g16_device* dev, void* stream, void* dst, con
 		}
 	});
 }
-
-extern "C" g16_status g16_copy(g16_device* dev, void* stream, void* dst, const void* src, int64_t bytes) {
-	return guard([&] {
-		check_dev(dev);
-		if (bytes < 0) fail(G16_INVALID, "cuda: copy: negative size");
-		if (bytes == 0) return;
-		G16_CK(dev->ord, cudaMemcpyAsync(dst, src, (size_t)bytes, cudaMemcpyDeviceToDevice, stream_of(dev, stream)));
-	});
-}

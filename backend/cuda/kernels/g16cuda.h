@@ -82,10 +82,6 @@ g16_status g16_name(g16_device* dev, char* name, int len);
 g16_status g16_upload(g16_device* dev, void* stream, void* dst, const void* src, int64_t bytes);
 /* Device to host; returns once dst holds the data. */
 g16_status g16_download(g16_device* dev, void* stream, void* dst, const void* src, int64_t bytes);
-/* Device to device (cudaMemcpyAsync) on the stream (NULL: the internal one);
- * dst and src are device pointers whose spans do not overlap. Returns once the
- * copy is enqueued. */
-g16_status g16_copy(g16_device* dev, void* stream, void* dst, const void* src, int64_t bytes);
 
 /* Pippenger MSM over n points. curve is 1 (G1) or 2 (G2). bases: device
  * pointer to gnark affine points (16-byte aligned); scalars: device pointer to

@@ -9,7 +9,7 @@ BUNDLE  := gpu-bundle
 CUDA_PREFIX := $(CURDIR)/backend/cuda/kernels/build
 export PKG_CONFIG_PATH := $(CUDA_PREFIX)/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
-.PHONY: help test race fuzz soak test-short bench lint lint-cuda cuda-install vectors vectors-check cuda-toolchain cuda test-cuda-host test-cuda gpu-bundle build clean
+.PHONY: help generate generate-check test race fuzz soak test-short bench lint lint-cuda cuda-install vectors vectors-check cuda-toolchain cuda test-cuda-host test-cuda gpu-bundle build clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-15s %s\n", $$1, $$2}'
@@ -58,6 +58,12 @@ lint: ## gofmt and go vet (without the cuda tag; lint-cuda adds it)
 
 lint-cuda: cuda ## go vet with the cuda tag (needs the kernel library: make cuda)
 	$(GO) vet -tags cuda $(PKGS)
+
+generate: ## write the per-curve packages from their BLS12-381 references (internal/generator)
+	$(GO) run ./internal/generator
+
+generate-check: ## fail when a generated per-curve package differs from what the generator writes
+	$(GO) run ./internal/generator -check
 
 vectors: ## regenerate the checked-in test vectors
 	$(GO) run ./internal/testvectors/gen

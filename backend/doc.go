@@ -44,11 +44,20 @@
 // internal/testvectors (RunContract) checks every backend against these
 // rules; docs/design.md in the repository says why they are what they are.
 //
+// # Curves
+//
+// A backend is one device for every curve it supports (Supports): its
+// memory, queues and pool are shared by all of them, and each compute call
+// names the curve of the values it reads. A call on a curve the backend
+// does not compute on fails with ErrUnsupportedCurve.
+//
 // # Layout
 //
-// Every value crosses the boundary in gnark-crypto's in-memory form:
-// fr.Element is four little-endian 64-bit limbs in Montgomery form;
-// bls12381.G1Affine is X then Y (fp.Element, six limbs each, Montgomery), the
-// point at infinity being X = Y = 0; G2Affine is X.A0, X.A1, Y.A0, Y.A1.
-// Slices are passed as their backing arrays, with no conversion.
+// Every value crosses the boundary in gnark-crypto's in-memory form for its
+// curve, with the sizes package curve lists: a scalar (fr.Element) is
+// little-endian 64-bit limbs in Montgomery form; a G1 affine point is X
+// then Y (fp.Element each, Montgomery), the point at infinity being X = Y =
+// 0; a G2 affine point over Fp2 is X.A0, X.A1, Y.A0, Y.A1; Jacobian points
+// are X, Y, Z. Slices are passed as their backing arrays, with no
+// conversion.
 package backend

@@ -15,12 +15,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/consensys/gnark-crypto/ecc"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
 	groth16bls "github.com/consensys/gnark/backend/groth16/bls12-381"
 	"github.com/consensys/gnark/backend/witness"
 
 	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/backend/cpu"
+	"github.com/g16prover/g16/curve"
 	"github.com/g16prover/g16/groth16"
 	"github.com/g16prover/g16/internal/synth"
 	"github.com/g16prover/g16/pool"
@@ -47,10 +49,10 @@ func fixtureNamed(t *testing.T, name string) *fixture {
 func memoryOf(t *testing.T, f *fixture) (key, set int64) {
 	t.Helper()
 	pk := f.pk.(*groth16bls.ProvingKey)
-	key = int64(len(pk.G1.A)+len(pk.G1.B)+len(pk.G1.K)+len(pk.G1.Z))*backend.G1AffineBytes +
-		int64(len(pk.G2.B))*backend.G2AffineBytes
+	key = int64(len(pk.G1.A)+len(pk.G1.B)+len(pk.G1.K)+len(pk.G1.Z))*curve.Must(ecc.BLS12_381).G1AffineBytes +
+		int64(len(pk.G2.B))*curve.Must(ecc.BLS12_381).G2AffineBytes
 	n := int64(pk.Domain.Cardinality)
-	set = (3*n + int64(len(pk.G1.A)+len(pk.G1.B)+len(pk.G1.K))) * backend.ScalarBytes
+	set = (3*n + int64(len(pk.G1.A)+len(pk.G1.B)+len(pk.G1.K))) * curve.Must(ecc.BLS12_381).FrBytes
 	return key, set
 }
 

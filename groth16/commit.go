@@ -68,7 +68,7 @@ func commitKeyBytes(pk *gnarkgroth16.ProvingKey) int64 {
 		points += int64(len(k.Basis)) + int64(len(k.BasisExpSigma))
 		most = max(most, int64(len(k.Basis)))
 	}
-	return max(points, 1)*backend.G1AffineBytes + max(most, 1)*backend.ScalarBytes
+	return max(points, 1)*g1AffineBytes + max(most, 1)*scalarBytes
 }
 
 // uploadCommitKey moves pk's commitment bases to dev. It returns nil when
@@ -83,7 +83,7 @@ func uploadCommitKey(dev backend.Backend, pk *gnarkgroth16.ProvingKey) (k *commi
 		if len(ck.BasisExpSigma) != len(ck.Basis) {
 			return nil, fmt.Errorf("groth16: commitment key %d has %d bases and %d σ-bases", i, len(ck.Basis), len(ck.BasisExpSigma))
 		}
-		k.off[i] = points * backend.G1AffineBytes
+		k.off[i] = points * g1AffineBytes
 		k.nb[i] = len(ck.Basis)
 		points += 2 * int64(len(ck.Basis))
 		most = max(most, int64(len(ck.Basis)))
@@ -96,14 +96,14 @@ func uploadCommitKey(dev backend.Backend, pk *gnarkgroth16.ProvingKey) (k *commi
 			err = errors.Join(err, k.close())
 		}
 	}()
-	if k.bases, err = dev.Alloc(k.q, max(points, 1)*backend.G1AffineBytes); err != nil {
+	if k.bases, err = dev.Alloc(k.q, max(points, 1)*g1AffineBytes); err != nil {
 		return nil, fmt.Errorf("groth16: commitment key on %s: %w", dev, err)
 	}
-	if k.scalars, err = dev.Alloc(k.q, max(most, 1)*backend.ScalarBytes); err != nil {
+	if k.scalars, err = dev.Alloc(k.q, max(most, 1)*scalarBytes); err != nil {
 		return nil, fmt.Errorf("groth16: commitment key on %s: %w", dev, err)
 	}
 	for i, ck := range pk.CommitmentKeys {
-		sigmaOff := k.off[i] + int64(k.nb[i])*backend.G1AffineBytes
+		sigmaOff := k.off[i] + int64(k.nb[i])*g1AffineBytes
 		if err = dev.Upload(k.q, k.bases, k.off[i], backend.AsBytes(ck.Basis)); err == nil {
 			err = dev.Upload(k.q, k.bases, sigmaOff, backend.AsBytes(ck.BasisExpSigma))
 		}
@@ -167,10 +167,10 @@ func (k *commitKey) commit(i int, values []fr.Element) (com, pok curve.G1Affine,
 	var c, p curve.G1Jac
 	err = k.dev.Upload(k.q, k.scalars, 0, backend.AsBytes(values))
 	if err == nil {
-		err = k.dev.MSMG1(k.q, &c, k.bases, k.off[i], k.scalars, len(values))
+		err = k.dev.MSMG1(k.q, proverCurve, backend.ValueBytes(&c), k.bases, k.off[i], k.scalars, len(values))
 	}
 	if err == nil {
-		err = k.dev.MSMG1(k.q, &p, k.bases, k.off[i]+int64(k.nb[i])*backend.G1AffineBytes, k.scalars, len(values))
+		err = k.dev.MSMG1(k.q, proverCurve, backend.ValueBytes(&p), k.bases, k.off[i]+int64(k.nb[i])*g1AffineBytes, k.scalars, len(values))
 	}
 	if err != nil {
 		// A failed queue may hold its error: the next user gets a fresh one.

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/consensys/gnark-crypto/ecc"
-	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	gnarkbackend "github.com/consensys/gnark/backend"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
 	groth16bls "github.com/consensys/gnark/backend/groth16/bls12-381"
@@ -102,9 +101,9 @@ type countingMSM struct {
 	g1 atomic.Int32
 }
 
-func (c *countingMSM) MSMG1(q backend.Queue, out *bls12381.G1Jac, bases backend.Buffer, off int64, scalars backend.Buffer, n int) error {
+func (c *countingMSM) MSMG1(q backend.Queue, cv ecc.ID, out []byte, bases backend.Buffer, off int64, scalars backend.Buffer, n int) error {
 	c.g1.Add(1)
-	return c.Backend.MSMG1(q, out, bases, off, scalars, n)
+	return c.Backend.MSMG1(q, cv, out, bases, off, scalars, n)
 }
 
 // TestCommitmentsOnDevice proves a circuit with three commitments with

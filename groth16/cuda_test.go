@@ -10,13 +10,14 @@ import (
 	"sync/atomic"
 	"testing"
 
-	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
 	groth16bls "github.com/consensys/gnark/backend/groth16/bls12-381"
 
 	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/backend/cpu"
 	"github.com/g16prover/g16/backend/cuda"
+	"github.com/g16prover/g16/curve"
 	"github.com/g16prover/g16/groth16"
 	"github.com/g16prover/g16/internal/synth"
 	"github.com/g16prover/g16/pool"
@@ -149,7 +150,7 @@ func TestCUDABatchFallback(t *testing.T) {
 		sizes := map[int64]bool{}
 		pk := f.pk.(*groth16bls.ProvingKey)
 		n := int64(pk.Domain.Cardinality)
-		sizes[n*backend.ScalarBytes] = true
+		sizes[n*curve.Must(ecc.BLS12_381).FrBytes] = true
 		trace := pool.NewTrace()
 		proofs, err := proveBatch(t, context.Background(), f, same(f, partitions),
 			groth16.WithBackends(&stagingOOM{Backend: gpu, sizes: sizes}), groth16.WithWorkersPerDevice(3),
@@ -187,11 +188,11 @@ func TestCUDABatchFallback(t *testing.T) {
 		pk := f.pk.(*groth16bls.ProvingKey)
 		var scratch int64
 		for _, n := range []int{len(pk.G1.A), len(pk.G1.B), len(pk.G1.K), len(pk.G1.Z)} {
-			scratch += gpu.Scratch(backend.KernelMSMG1, n)
+			scratch += gpu.Scratch(backend.KernelMSMG1, ecc.BLS12_381, n)
 		}
-		scratch += gpu.Scratch(backend.KernelMSMG2, len(pk.G2.B))
+		scratch += gpu.Scratch(backend.KernelMSMG2, ecc.BLS12_381, len(pk.G2.B))
 		for _, ck := range pk.CommitmentKeys {
-			scratch += gpu.Scratch(backend.KernelMSMG1, len(ck.Basis))
+			scratch += gpu.Scratch(backend.KernelMSMG1, ecc.BLS12_381, len(ck.Basis))
 		}
 		trace := pool.NewTrace()
 		proofs, err := proveBatch(t, context.Background(), f, same(f, partitions),
@@ -212,11 +213,11 @@ type faultyGPU struct {
 	calls, after int32
 }
 
-func (f *faultyGPU) MSMG1(q backend.Queue, out *bls12381.G1Jac, bases backend.Buffer, off int64, scalars backend.Buffer, n int) error {
+func (f *faultyGPU) MSMG1(q backend.Queue, cv ecc.ID, out []byte, bases backend.Buffer, off int64, scalars backend.Buffer, n int) error {
 	if atomic.AddInt32(&f.calls, 1) > f.after {
 		return fmt.Errorf("%s: injected fault in MSMG1", f.Backend)
 	}
-	return f.Backend.MSMG1(q, out, bases, off, scalars, n)
+	return f.Backend.MSMG1(q, cv, out, bases, off, scalars, n)
 }
 
 // TestCUDAMultiGPU proves one batch over every visible GPU (at least two),

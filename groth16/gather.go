@@ -59,5 +59,5 @@ func (t *partition) gatherK(g backend.Gatherer, dev backend.Backend, q backend.Q
 	if err := backend.UploadReadOnly(dev, q, bufs[bufIdx], 0, backend.AsBytes(idx)); err != nil {
 		return err
 	}
-	return g.Gather(q, bufs[bufWK], bufs[bufWA], bufs[bufIdx], len(idx))
+	return g.Gather(q, proverCurve, bufs[bufWK], bufs[bufWA], bufs[bufIdx], len(idx))
 }

@@ -3,7 +3,6 @@ package groth16
 import (
 	"fmt"
 
-	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/internal/hostmem"
 )
 
@@ -14,7 +13,7 @@ import (
 // constraints that is 20 GiB.
 func (p *prover) hostNeed() int64 {
 	nbWires := int64(len(p.pk.InfinityA))
-	return (2*nbWires + 3*int64(p.n)) * backend.ScalarBytes
+	return (2*nbWires + 3*int64(p.n)) * scalarBytes
 }
 
 // availableHostMemory is what the host can still give the process, in

@@ -1,13 +1,16 @@
 package groth16
 
-import "github.com/g16prover/g16/backend"
+import (
+	"github.com/consensys/gnark-crypto/ecc"
+	"github.com/g16prover/g16/backend"
+)
 
 // hostScheduler is a host-bound backend (the CPU backend) that chooses by
 // the host's memory whether a proof's MSMs run side by side, as gnark's
 // prover runs them, or one at a time, each on all the cores, and says so
 // in words, for PhaseTimes.Plan.
 type hostScheduler interface {
-	HostSchedule(logN int, g1 []int, g2 int) (sideBySide bool, note string)
+	HostSchedule(c ecc.ID, logN int, g1 []int, g2 int) (sideBySide bool, note string)
 }
 
 // hostMSMsSerial says whether a partition's MSMs run one at a time on the
@@ -19,6 +22,6 @@ func hostMSMsSerial(dev backend.Backend, key *deviceKey, logN int) (serial bool,
 		return true, ""
 	}
 	g1, g2 := msmLengths(key.pk)
-	sideBySide, note := s.HostSchedule(logN, g1, g2)
+	sideBySide, note := s.HostSchedule(proverCurve, logN, g1, g2)
 	return !sideBySide, note
 }

@@ -44,9 +44,9 @@ func (k *deviceKey) queues(dev backend.Backend) backend.Backend {
 
 // keyBytes is what uploadKey allocates for pk.
 func keyBytes(pk *gnarkgroth16.ProvingKey) int64 {
-	g1 := int64(len(pk.G1.A)+len(pk.G1.B)+len(pk.G1.K)+len(pk.G1.Z)) * backend.G1AffineBytes
-	g2 := int64(len(pk.G2.B)) * backend.G2AffineBytes
-	return max(g1, backend.G1AffineBytes) + max(g2, backend.G2AffineBytes) + commitKeyBytes(pk)
+	g1 := int64(len(pk.G1.A)+len(pk.G1.B)+len(pk.G1.K)+len(pk.G1.Z)) * g1AffineBytes
+	g2 := int64(len(pk.G2.B)) * g2AffineBytes
+	return max(g1, g1AffineBytes) + max(g2, g2AffineBytes) + commitKeyBytes(pk)
 }
 
 // deviceKeyArgs checks the backend and key given to fn (NewDeviceKey,
@@ -104,19 +104,19 @@ func loadKey(dev, tdev backend.Backend, q backend.Queue, pk *gnarkgroth16.Provin
 // alloc, and lays them out.
 func allocResident(dev backend.Backend, q backend.Queue, pk *gnarkgroth16.ProvingKey, alloc func(bytes int64) (backend.Buffer, error)) (*deviceKey, error) {
 	k := &deviceKey{pk: pk, nbA: len(pk.G1.A), nbB: len(pk.G1.B), nbK: len(pk.G1.K), nbZ: len(pk.G1.Z)}
-	g1 := int64(k.nbA+k.nbB+k.nbK+k.nbZ) * backend.G1AffineBytes
-	g2 := int64(len(pk.G2.B)) * backend.G2AffineBytes
+	g1 := int64(k.nbA+k.nbB+k.nbK+k.nbZ) * g1AffineBytes
+	g2 := int64(len(pk.G2.B)) * g2AffineBytes
 	var err error
-	if k.g1, err = alloc(max(g1, backend.G1AffineBytes)); err != nil {
+	if k.g1, err = alloc(max(g1, g1AffineBytes)); err != nil {
 		return nil, fmt.Errorf("groth16: proving key on %s: %w", dev, err)
 	}
-	if k.g2, err = alloc(max(g2, backend.G2AffineBytes)); err != nil {
+	if k.g2, err = alloc(max(g2, g2AffineBytes)); err != nil {
 		return nil, errors.Join(fmt.Errorf("groth16: proving key on %s: %w", dev, err), dev.Free(q, k.g1))
 	}
 	k.offA = 0
-	k.offB = k.offA + int64(k.nbA)*backend.G1AffineBytes
-	k.offK = k.offB + int64(k.nbB)*backend.G1AffineBytes
-	k.offZ = k.offK + int64(k.nbK)*backend.G1AffineBytes
+	k.offB = k.offA + int64(k.nbA)*g1AffineBytes
+	k.offK = k.offB + int64(k.nbB)*g1AffineBytes
+	k.offZ = k.offK + int64(k.nbK)*g1AffineBytes
 	return k, nil
 }
 

@@ -329,7 +329,7 @@ const (
 // K's wire values (t.gather), which upload then does.
 func (t *partition) bufferSizes(key *deviceKey) []int64 {
 	n := int64(t.p.n)
-	s := backend.ScalarBytes
+	s := scalarBytes
 	streamed := key != nil && key.plan.chunk > 0
 	t.gather = nil
 	if key != nil && !streamed && key.dev != nil && gathersK(key.dev, t.p.pk) {
@@ -486,17 +486,17 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 	// launchH queues h's seven NTTs and the quotient step on hq.
 	launchH := func(hq backend.Queue) error {
 		for _, x := range evalBuffers {
-			if err := dev.NTT(hq, bufs[x], backend.NTTSpec{LogN: p.logN, Inverse: true, Order: backend.DIF}); err != nil {
+			if err := dev.NTT(hq, bufs[x], backend.NTTSpec{Curve: proverCurve, LogN: p.logN, Inverse: true, Order: backend.DIF}); err != nil {
 				return fail("NTT", err)
 			}
-			if err := dev.NTT(hq, bufs[x], backend.NTTSpec{LogN: p.logN, Order: backend.DIT, Coset: true, CosetShift: p.shift}); err != nil {
+			if err := dev.NTT(hq, bufs[x], backend.NTTSpec{Curve: proverCurve, LogN: p.logN, Order: backend.DIT, Coset: true, CosetShift: backend.ValueBytes(&p.shift)}); err != nil {
 				return fail("NTT", err)
 			}
 		}
-		if err := dev.QuotientStep(hq, bufs[bufA], bufs[bufB], bufs[bufC], p.n, p.zInv); err != nil {
+		if err := dev.QuotientStep(hq, proverCurve, bufs[bufA], bufs[bufB], bufs[bufC], p.n, backend.ValueBytes(&p.zInv)); err != nil {
 			return fail("quotient step", err)
 		}
-		if err := dev.NTT(hq, bufs[bufA], backend.NTTSpec{LogN: p.logN, Inverse: true, Order: backend.DIF, Coset: true, CosetShift: p.shift}); err != nil {
+		if err := dev.NTT(hq, bufs[bufA], backend.NTTSpec{Curve: proverCurve, LogN: p.logN, Inverse: true, Order: backend.DIF, Coset: true, CosetShift: backend.ValueBytes(&p.shift)}); err != nil {
 			return fail("NTT", err)
 		}
 		return nil
@@ -543,7 +543,7 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 		return t.computeStreamed(dev, q, key, bufs, func() error { return computeH(nil) })
 	}
 	msmZ := func(q backend.Queue) error {
-		return dev.MSMG1(q, &t.msmZ, key.g1, key.offZ, bufs[bufA], p.n-1)
+		return dev.MSMG1(q, proverCurve, backend.ValueBytes(&t.msmZ), key.g1, key.offZ, bufs[bufA], p.n-1)
 	}
 	if !serial { // one MSM at a time: no timeline to read
 		t.tl = newTimeline()
@@ -575,16 +575,16 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 	}
 	msms := []msm{
 		{"MSM B2", &t.times.MSMB2, wiresB, func(q backend.Queue) error {
-			return dev.MSMG2(q, &t.msmB2, key.g2, 0, t.wiresB(bufs), key.nbB)
+			return dev.MSMG2(q, proverCurve, backend.ValueBytes(&t.msmB2), key.g2, 0, t.wiresB(bufs), key.nbB)
 		}},
 		{"MSM B1", &t.times.MSMB1, wiresB, func(q backend.Queue) error {
-			return dev.MSMG1(q, &t.msmB1, key.g1, key.offB, t.wiresB(bufs), key.nbB)
+			return dev.MSMG1(q, proverCurve, backend.ValueBytes(&t.msmB1), key.g1, key.offB, t.wiresB(bufs), key.nbB)
 		}},
 		{"MSM A", &t.times.MSMA, bufWA, func(q backend.Queue) error {
-			return dev.MSMG1(q, &t.msmA, key.g1, key.offA, bufs[bufWA], key.nbA)
+			return dev.MSMG1(q, proverCurve, backend.ValueBytes(&t.msmA), key.g1, key.offA, bufs[bufWA], key.nbA)
 		}},
 		{"MSM K", &t.times.MSMK, bufWK, func(q backend.Queue) error {
-			return dev.MSMG1(q, &t.msmK, key.g1, key.offK, bufs[bufWK], key.nbK)
+			return dev.MSMG1(q, proverCurve, backend.ValueBytes(&t.msmK), key.g1, key.offK, bufs[bufWK], key.nbK)
 		}},
 	}
 	if hFirst {

@@ -115,7 +115,7 @@ func msmLengths(pk *gnarkgroth16.ProvingKey) (g1 []int, g2 int) {
 // with the key resident on dev or streamed.
 func setBytes(dev backend.Backend, pk *gnarkgroth16.ProvingKey, streamed bool) int64 {
 	n := int64(pk.Domain.Cardinality)
-	s := backend.ScalarBytes
+	s := scalarBytes
 	if streamed {
 		return 3*n*s + 3*s + backend.IndexBytes
 	}
@@ -142,11 +142,11 @@ func msmScratch(dev backend.Backend, pk *gnarkgroth16.ProvingKey, chunk int) (su
 		return n
 	}
 	for _, n := range g1 {
-		s := dev.Scratch(backend.KernelMSMG1, clip(n))
+		s := dev.Scratch(backend.KernelMSMG1, proverCurve, clip(n))
 		sum += s
 		peak = max(peak, s)
 	}
-	s := dev.Scratch(backend.KernelMSMG2, clip(g2))
+	s := dev.Scratch(backend.KernelMSMG2, proverCurve, clip(g2))
 	return sum + s, max(peak, s)
 }
 
@@ -155,7 +155,7 @@ func msmScratch(dev backend.Backend, pk *gnarkgroth16.ProvingKey, chunk int) (su
 func commitScratch(dev backend.Backend, pk *gnarkgroth16.ProvingKey) int64 {
 	var s int64
 	for _, ck := range pk.CommitmentKeys {
-		s = max(s, dev.Scratch(backend.KernelMSMG1, len(ck.Basis)))
+		s = max(s, dev.Scratch(backend.KernelMSMG1, proverCurve, len(ck.Basis)))
 	}
 	return s
 }
@@ -164,7 +164,7 @@ func commitScratch(dev backend.Backend, pk *gnarkgroth16.ProvingKey) int64 {
 // slots: two slots, each with room for a chunk of G2 bases (G1 chunks use
 // the same room) and its scalars.
 func windowBytes(chunk int) int64 {
-	return 2 * int64(chunk) * (backend.G2AffineBytes + backend.ScalarBytes)
+	return 2 * int64(chunk) * (g2AffineBytes + scalarBytes)
 }
 
 // choosePlan picks the fastest plan whose key, one partition's buffers and

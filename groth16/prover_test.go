@@ -16,11 +16,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/consensys/gnark-crypto/ecc"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
 	groth16bls "github.com/consensys/gnark/backend/groth16/bls12-381"
 
 	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/backend/cpu"
+	"github.com/g16prover/g16/curve"
 	"github.com/g16prover/g16/groth16"
 	"github.com/g16prover/g16/pool"
 )
@@ -47,7 +49,7 @@ func TestProverKeyResident(t *testing.T) {
 	f := fixtureNamed(t, "rangecheck-bsb22")
 	pk := f.pk.(*groth16bls.ProvingKey)
 	goroutines := runtime.NumGoroutine()
-	counts := []*keyUploads{{zBytes: int64(len(pk.G1.Z)) * backend.G1AffineBytes}, {zBytes: int64(len(pk.G1.Z)) * backend.G1AffineBytes}}
+	counts := []*keyUploads{{zBytes: int64(len(pk.G1.Z)) * curve.Must(ecc.BLS12_381).G1AffineBytes}, {zBytes: int64(len(pk.G1.Z)) * curve.Must(ecc.BLS12_381).G1AffineBytes}}
 	devs := []*cpu.Backend{cpuDevice(t, 0, 0, counts[0].hook), cpuDevice(t, 1, 0, counts[1].hook)}
 	before := baseline(devs)
 	pr, err := groth16.NewProver(f.ccs, f.pk, groth16.WithBackends(devs[0], devs[1]))
@@ -361,7 +363,7 @@ func TestBadOptionArguments(t *testing.T) {
 func TestProveBatchDeviceKey(t *testing.T) {
 	f := fixtureNamed(t, "mulchain")
 	pk := f.pk.(*groth16bls.ProvingKey)
-	c := &keyUploads{zBytes: int64(len(pk.G1.Z)) * backend.G1AffineBytes}
+	c := &keyUploads{zBytes: int64(len(pk.G1.Z)) * curve.Must(ecc.BLS12_381).G1AffineBytes}
 	dev := cpuDevice(t, 0, 0, c.hook)
 	k, err := groth16.NewDeviceKey(dev, f.pk)
 	if err != nil {

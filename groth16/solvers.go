@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/pool"
 )
 
@@ -38,7 +37,7 @@ func (p *prover) solverLimit() int {
 		return 0
 	}
 	wires := int64(p.r1cs.NbInternalVariables + p.r1cs.GetNbPublicVariables() + p.r1cs.GetNbSecretVariables())
-	perPartition := 2 * (4*wires + 3*int64(p.n)) * backend.ScalarBytes
+	perPartition := 2 * (4*wires + 3*int64(p.n)) * scalarBytes
 	return int(max(1, avail/max(perPartition, 1)))
 }
 

@@ -191,7 +191,7 @@ func fillFromSource(dev backend.Backend, q backend.Queue, k *deviceKey, src Base
 						fail(fmt.Errorf("groth16: NewDeviceKeyFrom: %w", err))
 						return
 					}
-					bytes, off = backend.AsBytes(g2[:b.n]), s.off+int64(b.lo)*backend.G2AffineBytes
+					bytes, off = backend.AsBytes(g2[:b.n]), s.off+int64(b.lo)*g2AffineBytes
 				} else {
 					if g1 == nil {
 						g1 = make([]curve.G1Affine, sourceBlock)
@@ -200,7 +200,7 @@ func fillFromSource(dev backend.Backend, q backend.Queue, k *deviceKey, src Base
 						fail(fmt.Errorf("groth16: NewDeviceKeyFrom: %w", err))
 						return
 					}
-					bytes, off = backend.AsBytes(g1[:b.n]), s.off+int64(b.lo)*backend.G1AffineBytes
+					bytes, off = backend.AsBytes(g1[:b.n]), s.off+int64(b.lo)*g1AffineBytes
 				}
 				upload.Lock()
 				err := dev.Upload(q, s.buf, off, bytes)

@@ -47,8 +47,8 @@ func newStreamKey(dev backend.Backend, q backend.Queue, pk *gnarkgroth16.Proving
 	for i := range k.slots {
 		s := &k.slots[i]
 		var err error
-		if s.bases, err = alloc(c * backend.G2AffineBytes); err == nil {
-			s.scalars, err = alloc(c * backend.ScalarBytes)
+		if s.bases, err = alloc(c * g2AffineBytes); err == nil {
+			s.scalars, err = alloc(c * scalarBytes)
 		}
 		if err != nil {
 			return nil, errors.Join(fmt.Errorf("groth16: stream window on %s: %w", dev, err), k.free(dev, q))
@@ -180,10 +180,10 @@ func (t *partition) computeStreamed(dev backend.Backend, q backend.Queue, key *d
 		kScalars = filteredChunks(f, key.plan.chunk)
 	}
 	g1 := func(q backend.Queue, out *curve.G1Jac, bases, scalars backend.Buffer, n int) error {
-		return dev.MSMG1(q, out, bases, 0, scalars, n)
+		return dev.MSMG1(q, proverCurve, backend.ValueBytes(out), bases, 0, scalars, n)
 	}
 	g2 := func(q backend.Queue, out *curve.G2Jac, bases, scalars backend.Buffer, n int) error {
-		return dev.MSMG2(q, out, bases, 0, scalars, n)
+		return dev.MSMG2(q, proverCurve, backend.ValueBytes(out), bases, 0, scalars, n)
 	}
 	timed := func(took *time.Duration, f func() error) error {
 		s := time.Now()

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/consensys/gnark-crypto/ecc"
 	groth16bls "github.com/consensys/gnark/backend/groth16/bls12-381"
 	cs "github.com/consensys/gnark/constraint/bls12-381"
 
@@ -136,7 +137,7 @@ func TestPlanFallsBackToSerialMSMs(t *testing.T) {
 	key, set := memoryOf(t, f)
 	pk := f.pk.(*groth16bls.ProvingKey)
 	// One MSM's scratch (the CPU model's, for the longest MSM) fits; five do not.
-	one := cpu.MustNew().Scratch(backend.KernelMSMG1, len(pk.G1.Z))
+	one := cpu.MustNew().Scratch(backend.KernelMSMG1, ecc.BLS12_381, len(pk.G1.Z))
 	dev := cpuDevice(t, 0, (key+set+2*one)*16/15+64, nil)
 	var plan string
 	got, err := groth16.Prove(f.ccs, f.pk, f.witness, groth16.WithBackend(dev), groth16.WithRandomness(seeded(batchSeed)),

@@ -77,9 +77,9 @@ func (m keyMSM) tableBytes(copies int) int64 {
 	if copies < 2 {
 		return 0
 	}
-	size := backend.G1AffineBytes
+	size := g1AffineBytes
 	if m.k == backend.KernelMSMG2 {
-		size = backend.G2AffineBytes
+		size = g2AffineBytes
 	}
 	return int64(copies) * int64(m.n) * size
 }
@@ -140,7 +140,7 @@ func withTables(dev backend.Backend, pk *gnarkgroth16.ProvingKey, pl plan, set, 
 			choices[i] = []tableChoice{{copies: 1}}
 			continue
 		}
-		plain := dev.Scratch(m.k, m.n)
+		plain := dev.Scratch(m.k, proverCurve, m.n)
 		choices[i] = []tableChoice{{copies: 1, scratch: plain, cost: tc.TableCost(m.k, m.n, 1)}}
 		for _, c := range tableCopies {
 			if int64(c)*int64(m.n) >= 1<<31 {

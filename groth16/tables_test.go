@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/consensys/gnark-crypto/ecc"
 	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/backend/cpu"
 	"github.com/g16prover/g16/backend/cuda"
@@ -34,9 +35,9 @@ type tableCall struct {
 }
 
 func (b *tabling) PrecomputeBases(q backend.Queue, bases backend.Buffer, off int64, n int, k backend.Kernel, copies, w int) error {
-	size := backend.G1AffineBytes
+	size := g1AffineBytes
 	if k == backend.KernelMSMG2 {
-		size = backend.G2AffineBytes
+		size = g2AffineBytes
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -44,7 +45,9 @@ func (b *tabling) PrecomputeBases(q backend.Queue, bases backend.Buffer, off int
 	return nil
 }
 
-func (b *tabling) TableScratch(k backend.Kernel, n, copies int) int64 { return b.Scratch(k, n) }
+func (b *tabling) TableScratch(k backend.Kernel, n, copies int) int64 {
+	return b.Scratch(k, ecc.BLS12_381, n)
+}
 
 // TableCost is the cuda backend's model, or cost when set.
 func (b *tabling) TableCost(k backend.Kernel, n, copies int) float64 {
@@ -93,7 +96,7 @@ func TestTablesPlan(t *testing.T) {
 		if c.off != off {
 			t.Errorf("call %d: offset %d, want %d", i, c.off, off)
 		}
-		off += int64(c.n) * backend.G1AffineBytes
+		off += int64(c.n) * g1AffineBytes
 	}
 	plain, err := Prove(ccs, pk, w, WithBackend(cpu.MustNew()), WithRandomness(seededReader(11)))
 	if err != nil {

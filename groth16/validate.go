@@ -43,14 +43,14 @@ func asBLS12381(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey) (*c
 	}
 	r1cs, ok := ccs.(*cs.R1CS)
 	if !ok {
-		if name := curveOf(ccs.Field()); name != ecc.BLS12_381.String() {
+		if name := curveOf(ccs.Field()); name != proverCurve.String() {
 			return nil, nil, inputErr("constraint system is over %s; g16 proves BLS12-381 only", name)
 		}
 		return nil, nil, inputErr("constraint system is a %T, not an R1CS (Groth16 needs R1CS; PLONK's SparseR1CS is not supported)", ccs)
 	}
 	key, ok := pk.(*groth16bls.ProvingKey)
 	if !ok {
-		if id := pk.CurveID(); id != ecc.BLS12_381 {
+		if id := pk.CurveID(); id != proverCurve {
 			return nil, nil, inputErr("proving key is for %s; g16 proves BLS12-381 only", id)
 		}
 		return nil, nil, inputErr("proving key is a %T, not a Groth16 BLS12-381 key", pk)
@@ -60,7 +60,7 @@ func asBLS12381(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey) (*c
 
 // curveOf names the curve whose scalar field has modulus q.
 func curveOf(q *big.Int) string {
-	for _, id := range []ecc.ID{ecc.BN254, ecc.BLS12_377, ecc.BLS12_381, ecc.BLS24_315, ecc.BLS24_317, ecc.BW6_761, ecc.BW6_633} {
+	for _, id := range []ecc.ID{ecc.BN254, ecc.BLS12_377, proverCurve, ecc.BLS24_315, ecc.BLS24_317, ecc.BW6_761, ecc.BW6_633} {
 		if f := id.ScalarField(); f != nil && f.Cmp(q) == 0 {
 			return id.String()
 		}

@@ -46,11 +46,17 @@ func errJoin(errs ...error) error { return errors.Join(errs...) }
 // fakeKey is the fake resident state: the bases on one device.
 type fakeKey struct{ buf backend.Buffer }
 
-var fakeSetBytes = []int64{fakeN * backend.ScalarBytes, fakeN * backend.ScalarBytes}
+// The fake's values are BLS12-381's: a scalar and a G1 affine point.
+const (
+	fakeScalarBytes = 32
+	fakePointBytes  = 96
+)
+
+var fakeSetBytes = []int64{fakeN * fakeScalarBytes, fakeN * fakeScalarBytes}
 
 func fakeSetSize() int64 { return total(fakeSetBytes) }
 
-const fakeKeyBytes = fakeN * backend.G1AffineBytes
+const fakeKeyBytes = fakeN * fakePointBytes
 
 // fakeScratch is what a fake job's MSM takes on a CPU backend with the
 // default scratch model.
@@ -66,7 +72,7 @@ func (f *fakeResident) spec() Resident[*fakeKey] {
 		Fit: func(_ int, dev backend.Backend, budget int64) (Resident[*fakeKey], error) {
 			r := f.spec()
 			r.Fit = nil
-			r.Scratch = dev.Scratch(backend.KernelMSMG1, fakeN)
+			r.Scratch = dev.Scratch(backend.KernelMSMG1, ecc.BLS12_381, fakeN)
 			return r, nil
 		},
 		Load: func(_ int, dev backend.Backend, q backend.Queue) (*fakeKey, error) {
@@ -141,7 +147,7 @@ func (j *fakeJob) Buffers() []int64 {
 	if j.logN == 0 {
 		return fakeSetBytes
 	}
-	size := int64(j.n()) * backend.ScalarBytes
+	size := int64(j.n()) * fakeScalarBytes
 	return []int64{size, size}
 }
 
@@ -163,7 +169,7 @@ func (j *fakeJob) Compute(dev backend.Backend, q backend.Queue, k *fakeKey, bufs
 	if j.logN != 0 {
 		logN = j.logN
 	}
-	if err := dev.NTT(q, bufs[0], backend.NTTSpec{LogN: logN, Order: backend.DIF}); err != nil {
+	if err := dev.NTT(q, bufs[0], backend.NTTSpec{Curve: ecc.BLS12_381, LogN: logN, Order: backend.DIF}); err != nil {
 		return err
 	}
 	// Scribble on the scratch buffer: a set reused by the next job must
@@ -171,10 +177,10 @@ func (j *fakeJob) Compute(dev backend.Backend, q backend.Queue, k *fakeKey, bufs
 	if err := dev.Upload(q, bufs[1], 0, backend.AsBytes(j.scalars)); err != nil {
 		return err
 	}
-	if err := dev.NTT(q, bufs[0], backend.NTTSpec{LogN: logN, Inverse: true, Order: backend.DIT}); err != nil {
+	if err := dev.NTT(q, bufs[0], backend.NTTSpec{Curve: ecc.BLS12_381, LogN: logN, Inverse: true, Order: backend.DIT}); err != nil {
 		return err
 	}
-	return dev.MSMG1(q, &j.got, k.buf, 0, bufs[0], j.n())
+	return dev.MSMG1(q, ecc.BLS12_381, backend.ValueBytes(&j.got), k.buf, 0, bufs[0], j.n())
 }
 
 func (j *fakeJob) Finish(ctx context.Context) error {

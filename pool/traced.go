@@ -1,8 +1,7 @@
 package pool
 
 import (
-	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
-	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	"github.com/consensys/gnark-crypto/ecc"
 
 	"github.com/g16prover/g16/backend"
 )
@@ -95,23 +94,23 @@ func (b *traced) NTT(q backend.Queue, data backend.Buffer, spec backend.NTTSpec)
 	return err
 }
 
-func (b *traced) QuotientStep(q backend.Queue, a, bb, c backend.Buffer, n int, zInv fr.Element) error {
+func (b *traced) QuotientStep(q backend.Queue, cv ecc.ID, a, bb, c backend.Buffer, n int, zInv []byte) error {
 	s := b.t.now()
-	err := b.Backend.QuotientStep(q, a, bb, c, n, zInv)
+	err := b.Backend.QuotientStep(q, cv, a, bb, c, n, zInv)
 	b.call("QuotientStep", s, 0, err)
 	return err
 }
 
-func (b *traced) MSMG1(q backend.Queue, out *bls12381.G1Jac, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int) error {
+func (b *traced) MSMG1(q backend.Queue, c ecc.ID, out []byte, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int) error {
 	s := b.t.now()
-	err := b.Backend.MSMG1(q, out, bases, basesOff, scalars, n)
+	err := b.Backend.MSMG1(q, c, out, bases, basesOff, scalars, n)
 	b.call("MSMG1", s, 0, err)
 	return err
 }
 
-func (b *traced) MSMG2(q backend.Queue, out *bls12381.G2Jac, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int) error {
+func (b *traced) MSMG2(q backend.Queue, c ecc.ID, out []byte, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int) error {
 	s := b.t.now()
-	err := b.Backend.MSMG2(q, out, bases, basesOff, scalars, n)
+	err := b.Backend.MSMG2(q, c, out, bases, basesOff, scalars, n)
 	b.call("MSMG2", s, 0, err)
 	return err
 }

@@ -4,8 +4,7 @@ import (
 	"sync"
 	"time"
 
-	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
-	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	"github.com/consensys/gnark-crypto/ecc"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/g16prover/g16/backend"
@@ -217,20 +216,20 @@ func (d *busyDevice) NTT(q backend.Queue, data backend.Buffer, spec backend.NTTS
 	return d.Backend.NTT(q, data, spec)
 }
 
-func (d *busyDevice) QuotientStep(q backend.Queue, a, b, c backend.Buffer, n int, zInv fr.Element) error {
+func (d *busyDevice) QuotientStep(q backend.Queue, cv ecc.ID, a, b, c backend.Buffer, n int, zInv []byte) error {
 	d.enter()
 	defer d.leave()
-	return d.Backend.QuotientStep(q, a, b, c, n, zInv)
+	return d.Backend.QuotientStep(q, cv, a, b, c, n, zInv)
 }
 
-func (d *busyDevice) MSMG1(q backend.Queue, out *bls12381.G1Jac, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int) error {
+func (d *busyDevice) MSMG1(q backend.Queue, c ecc.ID, out []byte, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int) error {
 	d.enter()
 	defer d.leave()
-	return d.Backend.MSMG1(q, out, bases, basesOff, scalars, n)
+	return d.Backend.MSMG1(q, c, out, bases, basesOff, scalars, n)
 }
 
-func (d *busyDevice) MSMG2(q backend.Queue, out *bls12381.G2Jac, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int) error {
+func (d *busyDevice) MSMG2(q backend.Queue, c ecc.ID, out []byte, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int) error {
 	d.enter()
 	defer d.leave()
-	return d.Backend.MSMG2(q, out, bases, basesOff, scalars, n)
+	return d.Backend.MSMG2(q, c, out, bases, basesOff, scalars, n)
 }

@@ -4,11 +4,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/consensys/gnark-crypto/ecc"
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/backend/cpu"
+	"github.com/g16prover/g16/curve"
 	"github.com/g16prover/g16/internal/testvectors"
 )
 
@@ -25,7 +27,7 @@ func FuzzContract(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	scratch, err := b.Alloc(nil, 16*backend.ScalarBytes)
+	scratch, err := b.Alloc(nil, 16*curve.Must(ecc.BLS12_381).FrBytes)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -64,15 +66,15 @@ func FuzzContract(f *testing.F) {
 			case "Download":
 				err = b.Download(q, make([]byte, int(uint64(n)%1024)), fix.Scalars, off)
 			case "NTT":
-				err = b.NTT(q, scratch, backend.NTTSpec{LogN: logN, Order: backend.Order(uint8(off) % 3), Coset: off%2 == 1, CosetShift: fr.NewElement(uint64(n))})
+				err = b.NTT(q, scratch, backend.NTTSpec{Curve: ecc.BLS12_381, LogN: logN, Order: backend.Order(uint8(off) % 3), Coset: off%2 == 1, CosetShift: scalarOf(fr.NewElement(uint64(n)))})
 			case "QuotientStep":
-				err = b.QuotientStep(q, scratch, fix.Scalars, fix.Scalars, int(n), fr.One())
+				err = b.QuotientStep(q, ecc.BLS12_381, scratch, fix.Scalars, fix.Scalars, int(n), scalarOf(fr.One()))
 			case "MSMG1":
 				var r bls12381.G1Jac
-				err = b.MSMG1(q, &r, fix.G1, off, fix.Scalars, int(n))
+				err = b.MSMG1(q, ecc.BLS12_381, backend.ValueBytes(&r), fix.G1, off, fix.Scalars, int(n))
 			case "MSMG2":
 				var r bls12381.G2Jac
-				err = b.MSMG2(q, &r, fix.G2, off, fix.Scalars, int(n))
+				err = b.MSMG2(q, ecc.BLS12_381, backend.ValueBytes(&r), fix.G2, off, fix.Scalars, int(n))
 			}
 		}()
 		if err != nil && !strings.Contains(err.Error(), name) {
@@ -83,3 +85,6 @@ func FuzzContract(f *testing.F) {
 		}
 	})
 }
+
+// scalarOf is x's bytes, as the Backend takes a scalar.
+func scalarOf(x fr.Element) []byte { return backend.ValueBytes(&x) }

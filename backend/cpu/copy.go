@@ -1,5 +1,7 @@
 package cpu
 
+import "sync"
+
 // minCopyPerTask is the fewest bytes a task of copyParallel copies.
 const minCopyPerTask = 1 << 20
 
@@ -14,9 +16,10 @@ func copyParallel(dst, src []byte, tasks int) {
 		copy(dst, src)
 		return
 	}
-	rs := make([][2]int, k)
-	for t := range rs {
-		rs[t] = [2]int{t * n / k, (t + 1) * n / k}
+	var wg sync.WaitGroup
+	for t := range k {
+		lo, hi := t*n/k, (t+1)*n/k
+		wg.Go(func() { copy(dst[lo:hi], src[lo:hi]) })
 	}
-	parallel(rs, func(_, lo, hi int) { copy(dst[lo:hi], src[lo:hi]) })
+	wg.Wait()
 }

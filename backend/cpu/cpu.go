@@ -6,9 +6,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 
-	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	"github.com/consensys/gnark-crypto/ecc"
 
 	"github.com/g16prover/g16/backend"
 )
@@ -30,6 +29,7 @@ const (
 	OpMSMG1        Op = "MSMG1"
 	OpMSMG2        Op = "MSMG2"
 	OpScratch      Op = "Scratch" // an MSM pass taking its scratch memory
+	OpSupports     Op = "Supports"
 )
 
 // Hook runs before each operation with its name and size (bytes for memory
@@ -110,8 +110,8 @@ type Backend struct {
 	inUse    int64
 	cached   int64
 
-	domains   domainCache
-	msmActive atomic.Int32 // MSMs running now
+	kernels   map[ecc.ID]kernels // by curve
+	msmActive atomic.Int32       // MSMs running now
 }
 
 var _ backend.Backend = (*Backend)(nil)
@@ -124,7 +124,7 @@ func New(opts ...Option) (*Backend, error) {
 			return nil, err
 		}
 	}
-	b := &Backend{cfg: cfg, name: fmt.Sprintf("cpu:%d", cfg.id)}
+	b := &Backend{cfg: cfg, name: fmt.Sprintf("cpu:%d", cfg.id), kernels: newKernels()}
 	b.cond = sync.NewCond(&b.mu)
 	return b, nil
 }
@@ -143,8 +143,10 @@ func (b *Backend) String() string { return b.name }
 // HostBound is true: the CPU backend computes on the host's cores.
 func (b *Backend) HostBound() bool { return true }
 
+// errorf is an error naming the device and op; format's %w wraps as
+// fmt.Errorf's does.
 func (b *Backend) errorf(op Op, format string, args ...any) error {
-	return fmt.Errorf("%s: %s: %s", b.name, op, fmt.Sprintf(format, args...))
+	return fmt.Errorf("%s: %s: "+format, append([]any{b.name, op}, args...)...)
 }
 
 // begin registers an operation as in flight and runs the hook. The caller
@@ -493,12 +495,10 @@ func (b *Backend) Close() error {
 	return nil
 }
 
-// view returns n values of type T stored in x, op's argument bufArg, from
-// byte offset off (argument offArg, a multiple of backend.BaseAlign; ""
-// when always 0); n is argument countArg.
-func view[T any](b *Backend, op Op, x *buffer, bufArg, offArg string, off int64, countArg string, n int) ([]T, error) {
-	var zero T
-	size := int64(unsafe.Sizeof(zero))
+// span returns the bytes of n values of size bytes stored in x, op's
+// argument bufArg, from byte offset off (argument offArg, a multiple of
+// backend.BaseAlign; "" when always 0); n is argument countArg.
+func (b *Backend) span(op Op, x *buffer, bufArg, offArg string, off int64, countArg string, n int, size int64) ([]byte, error) {
 	if err := backend.CheckSpan(bufArg, x.bytes, offArg, off, countArg, int64(n), size); err != nil {
 		return nil, b.errorf(op, "%v", err)
 	}
@@ -508,15 +508,15 @@ func view[T any](b *Backend, op Op, x *buffer, bufArg, offArg string, off int64,
 	if n == 0 {
 		return nil, nil
 	}
-	return unsafe.Slice((*T)(unsafe.Pointer(&x.span(off, int64(n)*size)[0])), n), nil
+	return x.span(off, int64(n)*size), nil
 }
 
-// scalars returns the first n (argument countArg) fr.Elements of buf,
-// op's argument arg.
-func (b *Backend) scalars(op Op, arg string, buf backend.Buffer, countArg string, n int) ([]fr.Element, error) {
+// scalars returns the first n (argument countArg) scalars of buf, op's
+// argument arg, each size bytes.
+func (b *Backend) scalars(op Op, arg string, buf backend.Buffer, countArg string, n int, size int64) ([]byte, error) {
 	x, err := b.own(op, arg, buf)
 	if err != nil {
 		return nil, err
 	}
-	return view[fr.Element](b, op, x, arg, "", 0, countArg, n)
+	return b.span(op, x, arg, "", 0, countArg, n, size)
 }

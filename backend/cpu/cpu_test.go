@@ -7,10 +7,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/consensys/gnark-crypto/ecc"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/backend/cpu"
+	"github.com/g16prover/g16/curve"
 )
 
 func mustQueue(t *testing.T, b backend.Backend) backend.Queue {
@@ -158,7 +160,7 @@ func TestSyncWaitsForOtherGoroutines(t *testing.T) {
 		t.Fatal(err)
 	}
 	nttDone := make(chan error, 1)
-	go func() { nttDone <- b.NTT(q, buf, backend.NTTSpec{LogN: 3}) }()
+	go func() { nttDone <- b.NTT(q, buf, backend.NTTSpec{Curve: ecc.BLS12_381, LogN: 3}) }()
 	<-entered // the NTT is in flight, held by the hook
 
 	var finished sync.WaitGroup
@@ -244,7 +246,7 @@ func TestHookFaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = b.NTT(q, buf, backend.NTTSpec{LogN: 2})
+	err = b.NTT(q, buf, backend.NTTSpec{Curve: ecc.BLS12_381, LogN: 2})
 	if !errors.Is(err, injected) || !strings.Contains(err.Error(), "NTT") {
 		t.Fatalf("NTT: %v", err)
 	}
@@ -284,7 +286,7 @@ func TestQuotientStep(t *testing.T) {
 			vals[i][j].SetRandom()
 		}
 		var err error
-		if bufs[i], err = b.Alloc(q, n*backend.ScalarBytes); err != nil {
+		if bufs[i], err = b.Alloc(q, n*curve.Must(ecc.BLS12_381).FrBytes); err != nil {
 			t.Fatal(err)
 		}
 		if err := b.Upload(q, bufs[i], 0, backend.AsBytes(vals[i])); err != nil {
@@ -293,7 +295,7 @@ func TestQuotientStep(t *testing.T) {
 	}
 	var zInv fr.Element
 	zInv.SetRandom()
-	if err := b.QuotientStep(q, bufs[0], bufs[1], bufs[2], n, zInv); err != nil {
+	if err := b.QuotientStep(q, ecc.BLS12_381, bufs[0], bufs[1], bufs[2], n, backend.ValueBytes(&zInv)); err != nil {
 		t.Fatal(err)
 	}
 	got := make([]fr.Element, n)

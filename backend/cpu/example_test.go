@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"math/big"
 
+	"github.com/consensys/gnark-crypto/ecc"
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/backend/cpu"
+	"github.com/g16prover/g16/curve"
 )
 
 // An MSM on the CPU backend through the Backend contract: bases [i]G and
@@ -32,8 +34,8 @@ func Example() {
 		return
 	}
 	defer q.Close()
-	bBuf, _ := dev.Alloc(q, n*backend.G1AffineBytes)
-	sBuf, _ := dev.Alloc(q, n*backend.ScalarBytes)
+	bBuf, _ := dev.Alloc(q, n*curve.Must(ecc.BLS12_381).G1AffineBytes)
+	sBuf, _ := dev.Alloc(q, n*curve.Must(ecc.BLS12_381).FrBytes)
 	if err := dev.Upload(q, bBuf, 0, backend.AsBytes(bases)); err != nil {
 		fmt.Println(err)
 		return
@@ -43,7 +45,7 @@ func Example() {
 		return
 	}
 	var sum bls12381.G1Jac
-	if err := dev.MSMG1(q, &sum, bBuf, 0, sBuf, n); err != nil {
+	if err := dev.MSMG1(q, ecc.BLS12_381, backend.ValueBytes(&sum), bBuf, 0, sBuf, n); err != nil {
 		fmt.Println(err)
 		return
 	}

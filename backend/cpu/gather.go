@@ -3,6 +3,9 @@ package cpu
 import (
 	"fmt"
 	"sync/atomic"
+	"unsafe"
+
+	"github.com/consensys/gnark-crypto/ecc"
 
 	"github.com/g16prover/g16/backend"
 )
@@ -14,14 +17,19 @@ var _ backend.Gatherer = (*Backend)(nil)
 
 // Gather sets dst[i] = src[idx[i]] for i < n on the backend's cores; an
 // index at or beyond src's elements fails the call, before dst is written.
-func (b *Backend) Gather(q backend.Queue, dst, src, idx backend.Buffer, n int) error {
+func (b *Backend) Gather(q backend.Queue, c ecc.ID, dst, src, idx backend.Buffer, n int) error {
 	if err := b.checkQueue(OpGather, q); err != nil {
 		return err
 	}
+	p, _, err := b.curve(OpGather, "curve", c)
+	if err != nil {
+		return err
+	}
+	size := p.FrBytes
 	if n < 0 {
 		return b.errorf(OpGather, "n: negative length %d", n)
 	}
-	vd, err := b.scalars(OpGather, "dst", dst, "n", n)
+	vd, err := b.scalars(OpGather, "dst", dst, "n", n, size)
 	if err != nil {
 		return err
 	}
@@ -29,8 +37,8 @@ func (b *Backend) Gather(q backend.Queue, dst, src, idx backend.Buffer, n int) e
 	if err != nil {
 		return err
 	}
-	nsrc := int(xs.bytes / backend.ScalarBytes)
-	vs, err := b.scalars(OpGather, "src", src, "src elements", nsrc)
+	nsrc := int(xs.bytes / size)
+	vs, err := b.scalars(OpGather, "src", src, "src elements", nsrc, size)
 	if err != nil {
 		return err
 	}
@@ -38,9 +46,13 @@ func (b *Backend) Gather(q backend.Queue, dst, src, idx backend.Buffer, n int) e
 	if err != nil {
 		return err
 	}
-	vi, err := view[uint32](b, OpGather, xi, "idx", "", 0, "n", n)
+	ib, err := b.span(OpGather, xi, "idx", "", 0, "n", n, backend.IndexBytes)
 	if err != nil {
 		return err
+	}
+	var vi []uint32
+	if n > 0 {
+		vi = unsafe.Slice((*uint32)(unsafe.Pointer(&ib[0])), n)
 	}
 	if dst == src || dst == idx {
 		return b.errorf(OpGather, "dst: the same buffer as src or idx")
@@ -62,7 +74,7 @@ func (b *Backend) Gather(q backend.Queue, dst, src, idx backend.Buffer, n int) e
 		}
 		b.parallel(n, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
-				vd[i] = vs[vi[i]]
+				copy(vd[int64(i)*size:int64(i+1)*size], vs[int64(vi[i])*size:int64(vi[i]+1)*size])
 			}
 		})
 		return nil

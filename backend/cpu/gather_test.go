@@ -5,9 +5,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/consensys/gnark-crypto/ecc"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/curve"
 )
 
 // TestGather: Gather of random values by the index list of a random
@@ -45,7 +47,7 @@ func TestGather(t *testing.T) {
 		return buf
 	}
 	sb, ib := up(backend.AsBytes(src)), up(backend.AsBytes(idx))
-	db, err := b.Alloc(nil, int64(n)*backend.ScalarBytes)
+	db, err := b.Alloc(nil, int64(n)*curve.Must(ecc.BLS12_381).FrBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +55,7 @@ func TestGather(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Gather(q, db, sb, ib, n); err != nil {
+	if err := b.Gather(q, ecc.BLS12_381, db, sb, ib, n); err != nil {
 		t.Fatal(err)
 	}
 	if err := q.Wait(); err != nil {
@@ -84,7 +86,7 @@ func TestGather(t *testing.T) {
 		{"dst is src", sb, sb, ib, n, "same buffer"},
 		{"n beyond dst", db, sb, ib, n + 1, "n"},
 	} {
-		err := b.Gather(nil, c.dst, c.src, c.idx, c.n)
+		err := b.Gather(nil, ecc.BLS12_381, c.dst, c.src, c.idx, c.n)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want an error saying %q", c.name, err, c.want)
 		}

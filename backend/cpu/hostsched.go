@@ -3,7 +3,9 @@ package cpu
 import (
 	"fmt"
 
-	"github.com/g16prover/g16/backend"
+	"github.com/consensys/gnark-crypto/ecc"
+
+	"github.com/g16prover/g16/curve"
 	"github.com/g16prover/g16/internal/hostmem"
 )
 
@@ -60,12 +62,16 @@ func (b *Backend) hostBudget() int64 {
 // at a time, each with all the tasks. The note also says
 // whether the domain keeps its NTT tables (keepTables), as its first
 // transform decides.
-func (b *Backend) HostSchedule(logN int, g1 []int, g2 int) (sideBySide bool, note string) {
+func (b *Backend) HostSchedule(c ecc.ID, logN int, g1 []int, g2 int) (sideBySide bool, note string) {
+	p, k, err := b.curve(OpNTT, "curve", c)
+	if err != nil {
+		return false, err.Error()
+	}
 	var need int64
 	for _, n := range g1 {
-		need += msmHostScratch(n, backend.G1AffineBytes, g1BucketBytes)
+		need += msmHostScratch(p, n, false)
 	}
-	need += msmHostScratch(g2, backend.G2AffineBytes, g2BucketBytes)
+	need += msmHostScratch(p, g2, true)
 	budget := b.hostBudget()
 	fits := budget > 0 && need <= budget/sideBySideShare
 	sideBySide = fits && b.cfg.tasks >= minSideBySideTasks
@@ -78,7 +84,7 @@ func (b *Backend) HostSchedule(logN int, g1 []int, g2 int) (sideBySide bool, not
 		note = "MSMs one at a time"
 	}
 	tables := "NTT tables kept"
-	if !b.domains.hasTables(logN, b.keepTables) {
+	if !k.HasTables(logN, func(logN int) bool { return b.keepTables(p.FrBytes, logN) }) {
 		tables = "NTT tables built as needed"
 	}
 	return sideBySide, fmt.Sprintf("%s, %s (host scratch side by side about %s, host memory budget %s)",
@@ -88,36 +94,34 @@ func (b *Backend) HostSchedule(logN int, g1 []int, g2 int) (sideBySide bool, not
 // keepTables says whether a domain of 2^logN keeps its tables: always up
 // to 2^maxTablesLogN, above that when its 4n elements fit in the host
 // memory budget's share.
-func (b *Backend) keepTables(logN int) bool {
+func (b *Backend) keepTables(frBytes int64, logN int) bool {
 	if logN <= maxTablesLogN {
 		return true
 	}
-	return tableBytes(logN) <= b.hostBudget()/tablesShare
+	return tableBytes(frBytes, logN) <= b.hostBudget()/tablesShare
 }
 
 // tableBytes is the memory of a domain's tables: twiddles and their
-// inverses, the coset table and its inverse, n elements each.
-func tableBytes(logN int) int64 { return 4 * backend.ScalarBytes << logN }
+// inverses, the coset table and its inverse, n elements of frBytes each.
+func tableBytes(frBytes int64, logN int) int64 { return 4 * frBytes << logN }
 
-// The bucket sizes of gnark-crypto's MultiExp: extended Jacobian points,
-// four coordinates.
-const (
-	g1BucketBytes = 4 * 48
-	g2BucketBytes = 4 * 96
-)
-
-// msmHostScratch estimates the host memory an MSM of n points takes while
-// it runs, at its worst (no scalar 0 or ±1): the split's indices and
-// compacted points and scalars, MultiExp's digits (two bytes a point for
-// each c-bit window) and its buckets (2^(c−1) a window, twice over when it
-// halves the MSM), with c chosen as MultiExp chooses it.
-func msmHostScratch(n int, pointBytes, bucketBytes int64) int64 {
+// msmHostScratch estimates the host memory an MSM of n points in G1 (or
+// G2) of curve p takes while it runs, at its worst (no scalar 0 or ±1): the
+// split's indices and compacted points and scalars, MultiExp's digits (two
+// bytes a point for each c-bit window) and its buckets (extended Jacobian
+// points, four coordinates; 2^(c−1) a window, twice over when it halves
+// the MSM), with c chosen as MultiExp chooses it.
+func msmHostScratch(p *curve.Params, n int, g2 bool) int64 {
 	if n <= 0 {
 		return 0
 	}
+	pointBytes, bucketBytes := p.G1AffineBytes, 4*p.FpBytes
+	if g2 {
+		pointBytes, bucketBytes = p.G2AffineBytes, 8*p.FpBytes
+	}
 	c := multiExpWindow(n)
-	windows := int64((256 + c - 1) / c)
-	perPoint := 4 + pointBytes + backend.ScalarBytes + 2*windows
+	windows := int64((8*int(p.FrBytes) + c - 1) / c)
+	perPoint := 4 + pointBytes + p.FrBytes + 2*windows
 	return int64(n)*perPoint + 2*windows*(int64(1)<<(c-1))*bucketBytes
 }
 

@@ -3,6 +3,9 @@ package cpu
 import (
 	"strings"
 	"testing"
+
+	"github.com/consensys/gnark-crypto/ecc"
+	"github.com/g16prover/g16/curve"
 )
 
 // TestHostSchedule: the MSMs of a proof run side by side exactly when
@@ -13,9 +16,9 @@ func TestHostSchedule(t *testing.T) {
 	g2 := 1 << 12
 	var need int64
 	for _, n := range g1 {
-		need += msmHostScratch(n, 96, g1BucketBytes)
+		need += msmHostScratch(bls, n, false)
 	}
-	need += msmHostScratch(g2, 192, g2BucketBytes)
+	need += msmHostScratch(bls, g2, true)
 	for _, c := range []struct {
 		host  int64
 		tasks int
@@ -26,7 +29,7 @@ func TestHostSchedule(t *testing.T) {
 		{1, minSideBySideTasks, false},
 		{2 * need, minSideBySideTasks - 1, false},
 	} {
-		side, note := MustNew(WithHostMemory(c.host), WithTasks(c.tasks)).HostSchedule(12, g1, g2)
+		side, note := MustNew(WithHostMemory(c.host), WithTasks(c.tasks)).HostSchedule(ecc.BLS12_381, 12, g1, g2)
 		want := map[bool]string{true: "MSMs side by side", false: "MSMs one at a time"}[c.want]
 		if side != c.want || !strings.Contains(note, want) {
 			t.Errorf("host memory %d (need %d), %d tasks: side by side %v, note %q; want %v, %q", c.host, need, c.tasks, side, note, c.want, want)
@@ -44,20 +47,22 @@ func TestMSMHostScratch(t *testing.T) {
 	if c := multiExpWindow(64); c > 8 {
 		t.Errorf("window at 64 points: %d, want at most 8", c)
 	}
-	if s := msmHostScratch(0, 96, g1BucketBytes); s != 0 {
+	if s := msmHostScratch(bls, 0, false); s != 0 {
 		t.Errorf("scratch of an empty MSM: %d", s)
 	}
 	prev := int64(0)
 	for logN := 4; logN <= 27; logN++ {
 		n := 1 << logN
-		s := msmHostScratch(n, 96, g1BucketBytes)
+		s := msmHostScratch(bls, n, false)
 		if s <= prev || s < int64(n)*(96+32) {
 			t.Fatalf("2^%d points: scratch %d (previous %d)", logN, s, prev)
 		}
 		prev = s
 	}
 	// 2^27 points in G2: more than the 2^27 compacted points themselves.
-	if s := msmHostScratch(1<<27, 192, g2BucketBytes); s < (1<<27)*(192+32) {
+	if s := msmHostScratch(bls, 1<<27, true); s < (1<<27)*(192+32) {
 		t.Errorf("G2 2^27: %d", s)
 	}
 }
+
+var bls = curve.Must(ecc.BLS12_381)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/backend/cpu"
+	"github.com/g16prover/g16/curve"
 )
 
 // TestUploadReadOnly: bases uploaded read-only are read in place while a
@@ -25,25 +26,25 @@ func TestUploadReadOnly(t *testing.T) {
 	bases, scalars := randomMSM(t, seed, 2*n)
 	b := cpu.MustNew()
 	q := mustQueue(t, b)
-	size := int64(2*n) * backend.G1AffineBytes
+	size := int64(2*n) * curve.Must(ecc.BLS12_381).G1AffineBytes
 	pts, err := b.Alloc(q, size)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc, err := b.Alloc(q, int64(2*n)*backend.ScalarBytes)
+	sc, err := b.Alloc(q, int64(2*n)*curve.Must(ecc.BLS12_381).FrBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := b.Upload(q, sc, 0, backend.AsBytes(scalars)); err != nil {
 		t.Fatal(err)
 	}
-	half := int64(n) * backend.G1AffineBytes
+	half := int64(n) * curve.Must(ecc.BLS12_381).G1AffineBytes
 	for i, src := range [][]bls12381.G1Affine{bases[:n], bases[n:]} {
 		if err := b.UploadReadOnly(q, pts, int64(i)*half, backend.AsBytes(src)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	checkMem(t, b, size+int64(2*n)*backend.ScalarBytes, 0)
+	checkMem(t, b, size+int64(2*n)*curve.Must(ecc.BLS12_381).FrBytes, 0)
 
 	want := func(points []bls12381.G1Affine, s []fr.Element) bls12381.G1Jac {
 		var r bls12381.G1Jac
@@ -54,7 +55,7 @@ func TestUploadReadOnly(t *testing.T) {
 	}
 	msm := func(off int64, count int) bls12381.G1Jac {
 		var r bls12381.G1Jac
-		if err := b.MSMG1(q, &r, pts, off, sc, count); err != nil {
+		if err := b.MSMG1(q, ecc.BLS12_381, backend.ValueBytes(&r), pts, off, sc, count); err != nil {
 			t.Fatal(err)
 		}
 		return r
@@ -84,8 +85,8 @@ func TestUploadReadOnly(t *testing.T) {
 	if got, w := msm(half, n), want(bases[n:], scalars[:n]); !got.Equal(&w) {
 		t.Fatal("MSM over the copied bases differs from gnark-crypto's")
 	}
-	if m := b.Memory(); m.InUse != size+int64(2*n)*backend.ScalarBytes {
-		t.Fatalf("in use %d after the MSMs, want %d", m.InUse, size+int64(2*n)*backend.ScalarBytes)
+	if m := b.Memory(); m.InUse != size+int64(2*n)*curve.Must(ecc.BLS12_381).FrBytes {
+		t.Fatalf("in use %d after the MSMs, want %d", m.InUse, size+int64(2*n)*curve.Must(ecc.BLS12_381).FrBytes)
 	}
 	if err := b.Free(q, pts); err != nil {
 		t.Fatal(err)

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/consensys/gnark-crypto/ecc"
 	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/curve"
 )
 
 // TestDeviceLost: a hook error matching ErrDeviceLost loses the backend:
@@ -20,12 +22,12 @@ func TestDeviceLost(t *testing.T) {
 		return nil
 	}))
 	defer b.Close()
-	x, err := b.Alloc(nil, 4*backend.ScalarBytes)
+	x, err := b.Alloc(nil, 4*curve.Must(ecc.BLS12_381).FrBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
 	lose = true
-	if err := b.NTT(nil, x, backend.NTTSpec{LogN: 2}); !errors.Is(err, backend.ErrDeviceLost) {
+	if err := b.NTT(nil, x, backend.NTTSpec{Curve: ecc.BLS12_381, LogN: 2}); !errors.Is(err, backend.ErrDeviceLost) {
 		t.Fatalf("NTT: %v, want ErrDeviceLost", err)
 	}
 	lose = false
@@ -46,11 +48,11 @@ func TestDeviceLost(t *testing.T) {
 	}
 	fresh := MustNew()
 	defer fresh.Close()
-	y, err := fresh.Alloc(nil, 4*backend.ScalarBytes)
+	y, err := fresh.Alloc(nil, 4*curve.Must(ecc.BLS12_381).FrBytes)
 	if err != nil {
 		t.Fatalf("a new backend: %v", err)
 	}
-	if err := fresh.NTT(nil, y, backend.NTTSpec{LogN: 2}); err != nil {
+	if err := fresh.NTT(nil, y, backend.NTTSpec{Curve: ecc.BLS12_381, LogN: 2}); err != nil {
 		t.Fatalf("a new backend: %v", err)
 	}
 }

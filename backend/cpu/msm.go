@@ -4,105 +4,100 @@ import (
 	"errors"
 	"fmt"
 
-	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
-	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	"github.com/consensys/gnark-crypto/ecc"
 
 	"github.com/g16prover/g16/backend"
 )
 
-// MSMG1 computes Σ scalars[i]·bases[i]: the terms whose scalar is 0 or ±1
-// apart, the others with gnark-crypto's MultiExp (msmgroups.go).
-func (b *Backend) MSMG1(q backend.Queue, out *bls12381.G1Jac, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int) error {
-	return msm(b, q, OpMSMG1, out, bases, basesOff, scalars, n, false,
-		multiExpG1, (*bls12381.G1Jac).AddAssign)
+// MSMG1 computes Σ scalars[i]·bases[i] in G1 of curve c: the terms whose
+// scalar is 0 or ±1 apart, the others with gnark-crypto's MultiExp
+// (internal/bls12381 and its copies).
+func (b *Backend) MSMG1(q backend.Queue, c ecc.ID, out []byte, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int) error {
+	return b.msm(q, OpMSMG1, c, false, out, bases, basesOff, scalars, n)
 }
 
-// MSMG2 computes Σ scalars[i]·bases[i] over G2.
-func (b *Backend) MSMG2(q backend.Queue, out *bls12381.G2Jac, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int) error {
-	return msm(b, q, OpMSMG2, out, bases, basesOff, scalars, n, true,
-		multiExpG2, (*bls12381.G2Jac).AddAssign)
+// MSMG2 computes Σ scalars[i]·bases[i] in G2 of curve c.
+func (b *Backend) MSMG2(q backend.Queue, c ecc.ID, out []byte, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int) error {
+	return b.msm(q, OpMSMG2, c, true, out, bases, basesOff, scalars, n)
 }
 
-// msm checks an MSM's arguments, then runs multiExp on q, in passes, with
-// the tasks msmTasks grants it. Point is the affine base type, Jac the
-// result's; add sums two partial results.
+// msm checks an MSM's arguments, then runs it on q, in passes, with the
+// tasks msmTasks grants it.
 //
 // Each pass takes its modelled scratch (WithMSMScratch) from the pool for
 // as long as it runs. When the scratch does not fit, the pass is halved
 // and retried, down to minMSMPass points; the passes' sum is the same
 // group element whatever their length.
-func msm[Point, Jac any](b *Backend, q backend.Queue, op Op, out *Jac, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int, g2 bool,
-	multiExp func(r *Jac, points []Point, s []fr.Element, tasks int) error, add func(r, p *Jac) *Jac) error {
+func (b *Backend) msm(q backend.Queue, op Op, c ecc.ID, g2 bool, out []byte, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int) error {
 	if err := b.checkQueue(op, q); err != nil {
 		return err
 	}
+	p, k, err := b.curve(op, "curve", c)
+	if err != nil {
+		return err
+	}
+	pointBytes, jacBytes := p.G1AffineBytes, p.G1JacBytes
+	if g2 {
+		pointBytes, jacBytes = p.G2AffineBytes, p.G2JacBytes
+	}
 	if out == nil {
-		return b.errorf(op, "out: nil result pointer")
+		return b.errorf(op, "out: nil result")
+	}
+	if int64(len(out)) != jacBytes {
+		return b.errorf(op, "out: %d bytes, a %s Jacobian point takes %d", len(out), p.Name, jacBytes)
 	}
 	xb, err := b.own(op, "bases", bases)
 	if err != nil {
 		return err
 	}
-	points, err := view[Point](b, op, xb, "bases", "basesOff", basesOff, "n", n)
+	pts, err := b.span(op, xb, "bases", "basesOff", basesOff, "n", n, pointBytes)
 	if err != nil {
 		return err
 	}
-	s, err := b.scalars(op, "scalars", scalars, "n", n)
+	s, err := b.scalars(op, "scalars", scalars, "n", n, p.FrBytes)
 	if err != nil {
 		return err
 	}
 	return b.run(q, op, int64(n), func() error {
 		tasks, done := b.msmTasks(g2)
 		defer done()
-		var r Jac
+		r := make([]byte, jacBytes)
 		if n == 0 {
-			if err := multiExp(&r, nil, nil, tasks); err != nil {
+			if err := k.MSM(g2, r, nil, nil, tasks); err != nil {
 				return b.errorf(op, "%v", err)
 			}
-			*out = r
+			copy(out, r)
 			return nil
 		}
+		part := make([]byte, jacBytes)
 		pass := min(n, b.cfg.scratchPass)
 		for off := 0; off < n; {
-			c := min(pass, n-off)
-			scratch := b.passScratch(c)
+			m := min(pass, n-off)
+			scratch := b.passScratch(m)
 			if err := b.takeScratch(scratch); err != nil {
-				if errors.Is(err, backend.ErrOutOfMemory) && c > minMSMPass {
-					pass = max(minMSMPass, c/2)
+				if errors.Is(err, backend.ErrOutOfMemory) && m > minMSMPass {
+					pass = max(minMSMPass, m/2)
 					continue
 				}
 				return fmt.Errorf("%s: %s: %w", b.name, op, err)
 			}
-			var part Jac
-			err := multiExp(&part, points[off:off+c], s[off:off+c], tasks)
+			dst := part
+			if off == 0 {
+				dst = r
+			}
+			err := k.MSM(g2, dst, pts[int64(off)*pointBytes:int64(off+m)*pointBytes], s[int64(off)*p.FrBytes:int64(off+m)*p.FrBytes], tasks)
 			b.giveScratch(scratch)
 			if err != nil {
 				return b.errorf(op, "%v", err)
 			}
-			if off == 0 {
-				r = part
-			} else {
-				add(&r, &part)
+			if off > 0 {
+				k.AddJac(g2, r, part)
 			}
-			off += c
+			off += m
 		}
-		*out = r
+		copy(out, r)
 		return nil
 	})
-}
-
-func g1Infinity() bls12381.G1Jac {
-	var p bls12381.G1Jac
-	p.X.SetOne()
-	p.Y.SetOne()
-	return p
-}
-
-func g2Infinity() bls12381.G2Jac {
-	var p bls12381.G2Jac
-	p.X.SetOne()
-	p.Y.SetOne()
-	return p
 }
 
 // msmTasks says how many tasks an MSM gets. Alone, it gets all the

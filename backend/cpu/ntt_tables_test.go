@@ -6,9 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/consensys/gnark-crypto/ecc"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/curve"
 )
 
 // TestNTTWithoutTables: above maxTablesLogN, a domain keeps its tables
@@ -30,14 +32,18 @@ func TestNTTWithoutTables(t *testing.T) {
 	specs := []backend.NTTSpec{
 		{LogN: logN, Inverse: true, Order: backend.DIF},
 		{LogN: logN, Order: backend.DIT},
-		{LogN: logN, Order: backend.DIT, Coset: true, CosetShift: shift},
-		{LogN: logN, Order: backend.DIF, Coset: true, CosetShift: shift},
-		{LogN: logN, Inverse: true, Order: backend.DIF, Coset: true, CosetShift: shift},
-		{LogN: logN, Inverse: true, Order: backend.DIT, Coset: true, CosetShift: shift},
+		{LogN: logN, Order: backend.DIT, Coset: true, CosetShift: backend.ValueBytes(&shift)},
+		{LogN: logN, Order: backend.DIF, Coset: true, CosetShift: backend.ValueBytes(&shift)},
+		{LogN: logN, Inverse: true, Order: backend.DIF, Coset: true, CosetShift: backend.ValueBytes(&shift)},
+		{LogN: logN, Inverse: true, Order: backend.DIT, Coset: true, CosetShift: backend.ValueBytes(&shift)},
 	}
+	for i := range specs {
+		specs[i].Curve = ecc.BLS12_381
+	}
+	frBytes := curve.Must(ecc.BLS12_381).FrBytes
 	run := func(spec backend.NTTSpec, host int64, wantTables bool) []fr.Element {
 		b := MustNew(WithHostMemory(host))
-		buf, err := b.Alloc(nil, int64(n)*backend.ScalarBytes)
+		buf, err := b.Alloc(nil, int64(n)*curve.Must(ecc.BLS12_381).FrBytes)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,10 +57,10 @@ func TestNTTWithoutTables(t *testing.T) {
 		if err := b.Download(nil, backend.AsBytes(out), buf, 0); err != nil {
 			t.Fatal(err)
 		}
-		if got := b.domains.hasTables(logN, b.keepTables); got != wantTables {
+		if got := b.kernels[ecc.BLS12_381].HasTables(logN, func(l int) bool { return b.keepTables(frBytes, l) }); got != wantTables {
 			t.Fatalf("%+v, host memory %d, maxTablesLogN %d: domain keeps tables %v, want %v", spec, host, maxTablesLogN, got, wantTables)
 		}
-		_, note := b.HostSchedule(logN, []int{n}, n)
+		_, note := b.HostSchedule(ecc.BLS12_381, logN, []int{n}, n)
 		if want := map[bool]string{true: "NTT tables kept", false: "NTT tables built as needed"}[wantTables]; !strings.Contains(note, want) {
 			t.Fatalf("HostSchedule's note %q does not say %q", note, want)
 		}
@@ -66,8 +72,8 @@ func TestNTTWithoutTables(t *testing.T) {
 		maxTablesLogN = logN
 		with := run(spec, 1, true) // always kept up to maxTablesLogN
 		maxTablesLogN = logN - 1
-		roomy := run(spec, tableBytes(logN)*tablesShare, true)
-		without := run(spec, tableBytes(logN)*tablesShare-1, false)
+		roomy := run(spec, tableBytes(frBytes, logN)*tablesShare, true)
+		without := run(spec, tableBytes(frBytes, logN)*tablesShare-1, false)
 		if !slices.Equal(with, roomy) {
 			t.Fatalf("%+v: the transform with tables kept for room differs", spec)
 		}

@@ -3,6 +3,8 @@ package cpu
 import (
 	"fmt"
 
+	"github.com/consensys/gnark-crypto/ecc"
+
 	"github.com/g16prover/g16/backend"
 )
 
@@ -41,7 +43,7 @@ func WithMSMScratch(perPoint int64, pass int) Option {
 
 // Scratch is the modelled scratch of k on n elements: an MSM's for its
 // first pass; the NTT and the quotient step work in place and take none.
-func (b *Backend) Scratch(k backend.Kernel, n int) int64 {
+func (b *Backend) Scratch(k backend.Kernel, _ ecc.ID, n int) int64 {
 	switch k {
 	case backend.KernelMSMG1, backend.KernelMSMG2:
 		return b.passScratch(min(max(n, 0), b.cfg.scratchPass))

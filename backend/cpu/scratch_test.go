@@ -13,6 +13,7 @@ import (
 
 	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/backend/cpu"
+	"github.com/g16prover/g16/curve"
 )
 
 // randomMSM draws n random G1 bases and scalars from seed.
@@ -41,11 +42,11 @@ func TestScratchQuery(t *testing.T) {
 		{backend.KernelNTT, 1 << 10, 0},
 		{backend.KernelQuotientStep, 1 << 10, 0},
 	} {
-		if got := b.Scratch(c.k, c.n); got != c.want {
+		if got := b.Scratch(c.k, ecc.BLS12_381, c.n); got != c.want {
 			t.Errorf("Scratch(%v, %d) = %d, want %d", c.k, c.n, got, c.want)
 		}
 	}
-	if got := cpu.MustNew().Scratch(backend.KernelMSMG1, 64); got != 64*cpu.DefaultMSMScratch {
+	if got := cpu.MustNew().Scratch(backend.KernelMSMG1, ecc.BLS12_381, 64); got != 64*cpu.DefaultMSMScratch {
 		t.Errorf("default Scratch(MSMG1, 64) = %d, want %d", got, 64*cpu.DefaultMSMScratch)
 	}
 	for _, o := range []cpu.Option{cpu.WithMSMScratch(-1, 10), cpu.WithMSMScratch(10, 0)} {
@@ -64,7 +65,7 @@ func TestMSMScratchPasses(t *testing.T) {
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
 	points, scalars := randomMSM(t, seed, n)
-	args := int64(n)*backend.G1AffineBytes + int64(n)*backend.ScalarBytes
+	args := int64(n)*curve.Must(ecc.BLS12_381).G1AffineBytes + int64(n)*curve.Must(ecc.BLS12_381).FrBytes
 	var mu sync.Mutex
 	var passes []int64
 	hook := func(op cpu.Op, size int64) error {
@@ -77,11 +78,11 @@ func TestMSMScratchPasses(t *testing.T) {
 	}
 	b := cpu.MustNew(cpu.WithCapacity(args+300*perPoint), cpu.WithMSMScratch(perPoint, 1<<20), cpu.WithHook(hook))
 	q := mustQueue(t, b)
-	bb, err := b.Alloc(q, int64(n)*backend.G1AffineBytes)
+	bb, err := b.Alloc(q, int64(n)*curve.Must(ecc.BLS12_381).G1AffineBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sb, err := b.Alloc(q, int64(n)*backend.ScalarBytes)
+	sb, err := b.Alloc(q, int64(n)*curve.Must(ecc.BLS12_381).FrBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +93,7 @@ func TestMSMScratchPasses(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got, want bls12381.G1Jac
-	if err := b.MSMG1(q, &got, bb, 0, sb, n); err != nil {
+	if err := b.MSMG1(q, ecc.BLS12_381, backend.ValueBytes(&got), bb, 0, sb, n); err != nil {
 		t.Fatalf("MSMG1: %v", err)
 	}
 	if _, err := want.MultiExp(points, scalars, ecc.MultiExpConfig{}); err != nil {
@@ -113,15 +114,15 @@ func TestMSMScratchPasses(t *testing.T) {
 func TestMSMScratchOutOfMemory(t *testing.T) {
 	const n = 1000
 	points, scalars := randomMSM(t, 7, n)
-	args := int64(n)*backend.G1AffineBytes + int64(n)*backend.ScalarBytes
+	args := int64(n)*curve.Must(ecc.BLS12_381).G1AffineBytes + int64(n)*curve.Must(ecc.BLS12_381).FrBytes
 	b := cpu.MustNew(cpu.WithCapacity(args+15*320), cpu.WithMSMScratch(320, 1<<20))
 	q := mustQueue(t, b)
-	bb, _ := b.Alloc(q, int64(n)*backend.G1AffineBytes)
-	sb, _ := b.Alloc(q, int64(n)*backend.ScalarBytes)
+	bb, _ := b.Alloc(q, int64(n)*curve.Must(ecc.BLS12_381).G1AffineBytes)
+	sb, _ := b.Alloc(q, int64(n)*curve.Must(ecc.BLS12_381).FrBytes)
 	_ = b.Upload(q, bb, 0, backend.AsBytes(points))
 	_ = b.Upload(q, sb, 0, backend.AsBytes(scalars))
 	var got bls12381.G1Jac
-	if err := b.MSMG1(q, &got, bb, 0, sb, n); !errors.Is(err, backend.ErrOutOfMemory) {
+	if err := b.MSMG1(q, ecc.BLS12_381, backend.ValueBytes(&got), bb, 0, sb, n); !errors.Is(err, backend.ErrOutOfMemory) {
 		t.Fatalf("MSMG1 = %v; want out of memory", err)
 	}
 	checkMem(t, b, args, 0)
@@ -142,11 +143,11 @@ func TestDirectFreeWaits(t *testing.T) {
 	}
 	b := cpu.MustNew(cpu.WithHook(hook))
 	q := mustQueue(t, b)
-	data, _ := b.Alloc(q, 8*backend.ScalarBytes)
+	data, _ := b.Alloc(q, 8*curve.Must(ecc.BLS12_381).FrBytes)
 	pooled, _ := b.Alloc(q, 64)
 	direct, _ := b.AllocDirect(64)
 	done := make(chan error, 1)
-	go func() { done <- b.NTT(q, data, backend.NTTSpec{LogN: 3, Order: backend.DIF}) }()
+	go func() { done <- b.NTT(q, data, backend.NTTSpec{Curve: ecc.BLS12_381, LogN: 3, Order: backend.DIF}) }()
 	<-started
 	if err := b.Free(q, pooled); err != nil {
 		t.Fatalf("pooled Free: %v", err)

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/consensys/gnark-crypto/ecc"
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
@@ -54,7 +55,7 @@ func BenchmarkMSMG1(b *testing.B) {
 			var r bls12381.G1Jac
 			b.ReportAllocs()
 			for b.Loop() {
-				if err := g.MSMG1(nil, &r, bb, 0, sb, m); err != nil {
+				if err := g.MSMG1(nil, ecc.BLS12_381, backend.ValueBytes(&r), bb, 0, sb, m); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -64,7 +65,7 @@ func BenchmarkMSMG1(b *testing.B) {
 			var r bls12381.G1Jac
 			for b.Loop() {
 				pb, ss := upload(b, g, p[:m]), upload(b, g, s[:m])
-				if err := g.MSMG1(nil, &r, pb, 0, ss, m); err != nil {
+				if err := g.MSMG1(nil, ecc.BLS12_381, backend.ValueBytes(&r), pb, 0, ss, m); err != nil {
 					b.Fatal(err)
 				}
 				g.Free(nil, pb)
@@ -91,7 +92,7 @@ func BenchmarkMSMG2(b *testing.B) {
 		b.Run(fmt.Sprintf("backend=cuda/resident/n=2^%d", k), func(b *testing.B) {
 			var r bls12381.G2Jac
 			for b.Loop() {
-				if err := g.MSMG2(nil, &r, bb, 0, sb, m); err != nil {
+				if err := g.MSMG2(nil, ecc.BLS12_381, backend.ValueBytes(&r), bb, 0, sb, m); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -176,7 +177,7 @@ func TestMSMTable(t *testing.T) {
 			m := 1 << k
 			var r bls12381.G1Jac
 			run := func() {
-				if err := g.MSMG1(nil, &r, bb, 0, sb, m); err != nil {
+				if err := g.MSMG1(nil, ecc.BLS12_381, backend.ValueBytes(&r), bb, 0, sb, m); err != nil {
 					t.Fatalf("MSMG1 2^%d: %v", k, err)
 				}
 			}
@@ -185,7 +186,7 @@ func TestMSMTable(t *testing.T) {
 			tm := g.LastMSMTiming()
 			up := median(1, func() {
 				pb, ss := upload(t, g, p[:m]), upload(t, g, s[:m])
-				if err := g.MSMG1(nil, &r, pb, 0, ss, m); err != nil {
+				if err := g.MSMG1(nil, ecc.BLS12_381, backend.ValueBytes(&r), pb, 0, ss, m); err != nil {
 					t.Fatalf("MSMG1 2^%d: %v", k, err)
 				}
 				g.Free(nil, pb)
@@ -205,7 +206,7 @@ func TestMSMTable(t *testing.T) {
 			bw := upload(t, gw, p[:m])
 			return func() bls12381.G1Jac {
 				var r bls12381.G1Jac
-				if err := gw.MSMG1(nil, &r, bw, 0, sc, m); err != nil {
+				if err := gw.MSMG1(nil, ecc.BLS12_381, backend.ValueBytes(&r), bw, 0, sc, m); err != nil {
 					t.Fatalf("MSMG1 0/1-heavy 2^%d: %v", m, err)
 				}
 				return r
@@ -223,14 +224,14 @@ func TestMSMTable(t *testing.T) {
 		}
 		var want bls12381.G1Jac
 		if sweep := os.Getenv("G16_TABLE_SWEEP"); sweep != "" && kk > 0 {
-			if err := g.MSMG1(nil, &want, bb, 0, sb, 1<<kk); err != nil {
+			if err := g.MSMG1(nil, ecc.BLS12_381, backend.ValueBytes(&want), bb, 0, sb, 1<<kk); err != nil {
 				t.Fatal(err)
 			}
 			sweepVariants(t, "G1", kk, backend.KernelMSMG1, sweep, func(gw *Backend) (func() bls12381.G1Jac, backend.Buffer) {
 				bw, sw := upload(t, gw, p[:1<<kk]), upload(t, gw, s[:1<<kk])
 				return func() bls12381.G1Jac {
 					var r bls12381.G1Jac
-					if err := gw.MSMG1(nil, &r, bw, 0, sw, 1<<kk); err != nil {
+					if err := gw.MSMG1(nil, ecc.BLS12_381, backend.ValueBytes(&r), bw, 0, sw, 1<<kk); err != nil {
 						t.Fatalf("MSMG1: %v", err)
 					}
 					return r
@@ -254,7 +255,7 @@ func TestMSMTable(t *testing.T) {
 			m := 1 << k
 			var r bls12381.G2Jac
 			run := func() {
-				if err := g.MSMG2(nil, &r, bb, 0, sb, m); err != nil {
+				if err := g.MSMG2(nil, ecc.BLS12_381, backend.ValueBytes(&r), bb, 0, sb, m); err != nil {
 					t.Fatalf("MSMG2 2^%d: %v", k, err)
 				}
 			}
@@ -263,7 +264,7 @@ func TestMSMTable(t *testing.T) {
 			tm := g.LastMSMTiming()
 			up := median(1, func() {
 				pb, ss := upload(t, g, p[:m]), upload(t, g, s[:m])
-				if err := g.MSMG2(nil, &r, pb, 0, ss, m); err != nil {
+				if err := g.MSMG2(nil, ecc.BLS12_381, backend.ValueBytes(&r), pb, 0, ss, m); err != nil {
 					t.Fatalf("MSMG2 2^%d: %v", k, err)
 				}
 				g.Free(nil, pb)
@@ -289,7 +290,7 @@ func TestMSMTable(t *testing.T) {
 			bw := upload(t, gw, p[:m])
 			return func() bls12381.G2Jac {
 				var r bls12381.G2Jac
-				if err := gw.MSMG2(nil, &r, bw, 0, sc, m); err != nil {
+				if err := gw.MSMG2(nil, ecc.BLS12_381, backend.ValueBytes(&r), bw, 0, sc, m); err != nil {
 					t.Fatalf("MSMG2 0/1-heavy 2^%d: %v", m, err)
 				}
 				return r
@@ -300,14 +301,14 @@ func TestMSMTable(t *testing.T) {
 		kk := largestBelow(g2Logs, 64)
 		var want bls12381.G2Jac
 		if sweep := os.Getenv("G16_TABLE_SWEEP2"); sweep != "" && kk > 0 {
-			if err := g.MSMG2(nil, &want, bb, 0, sb, 1<<kk); err != nil {
+			if err := g.MSMG2(nil, ecc.BLS12_381, backend.ValueBytes(&want), bb, 0, sb, 1<<kk); err != nil {
 				t.Fatal(err)
 			}
 			sweepVariants(t, "G2", kk, backend.KernelMSMG2, sweep, func(gw *Backend) (func() bls12381.G2Jac, backend.Buffer) {
 				bw, sw := upload(t, gw, p[:1<<kk]), upload(t, gw, s[:1<<kk])
 				return func() bls12381.G2Jac {
 					var r bls12381.G2Jac
-					if err := gw.MSMG2(nil, &r, bw, 0, sw, 1<<kk); err != nil {
+					if err := gw.MSMG2(nil, ecc.BLS12_381, backend.ValueBytes(&r), bw, 0, sw, 1<<kk); err != nil {
 						t.Fatalf("MSMG2: %v", err)
 					}
 					return r

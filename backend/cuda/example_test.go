@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"math/big"
 
+	"github.com/consensys/gnark-crypto/ecc"
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/curve"
 )
 
 // An MSM on GPU 0: bases [i]G and scalars i, whose sum is the closed form
@@ -38,13 +40,13 @@ func ExampleBackend_MSMG1() {
 		return
 	}
 	defer q.Close()
-	bBuf, err := b.Alloc(q, n*backend.G1AffineBytes)
+	bBuf, err := b.Alloc(q, n*curve.Must(ecc.BLS12_381).G1AffineBytes)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	defer b.Free(q, bBuf)
-	sBuf, err := b.Alloc(q, n*backend.ScalarBytes)
+	sBuf, err := b.Alloc(q, n*curve.Must(ecc.BLS12_381).FrBytes)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -59,7 +61,7 @@ func ExampleBackend_MSMG1() {
 		return
 	}
 	var sum bls12381.G1Jac
-	if err := b.MSMG1(q, &sum, bBuf, 0, sBuf, n); err != nil {
+	if err := b.MSMG1(q, ecc.BLS12_381, backend.ValueBytes(&sum), bBuf, 0, sBuf, n); err != nil {
 		fmt.Println(err)
 		return
 	}

@@ -10,6 +10,7 @@ import "C"
 
 import (
 	"fmt"
+	"github.com/consensys/gnark-crypto/ecc"
 
 	"github.com/g16prover/g16/backend"
 )
@@ -18,8 +19,11 @@ var _ backend.Gatherer = (*Backend)(nil)
 
 // Gather sets dst[i] = src[idx[i]] for i < n on the GPU (kernels/gather.h),
 // ordered on q; an index at or beyond src's elements writes zero.
-func (b *Backend) Gather(q backend.Queue, dst, src, idx backend.Buffer, n int) error {
+func (b *Backend) Gather(q backend.Queue, c ecc.ID, dst, src, idx backend.Buffer, n int) error {
 	const op = "Gather"
+	if err := b.supports(op, c); err != nil {
+		return err
+	}
 	if n < 0 {
 		return fmt.Errorf("%v: %s: n: negative length %d", b, op, n)
 	}
@@ -46,13 +50,13 @@ func (b *Backend) Gather(q backend.Queue, dst, src, idx backend.Buffer, n int) e
 	if xd == xs || xd == xi {
 		return fmt.Errorf("%v: %s: dst: the same buffer as src or idx", b, op)
 	}
-	if err := b.span(op, xd, "dst", "", 0, "n", int64(n), backend.ScalarBytes); err != nil {
+	if err := b.span(op, xd, "dst", "", 0, "n", int64(n), scalarBytes); err != nil {
 		return err
 	}
 	if err := b.span(op, xi, "idx", "", 0, "n", int64(n), backend.IndexBytes); err != nil {
 		return err
 	}
-	xd.tables.retire(0, int64(n)*backend.ScalarBytes)
-	nsrc := xs.bytes / backend.ScalarBytes
+	xd.tables.retire(0, int64(n)*scalarBytes)
+	nsrc := xs.bytes / scalarBytes
 	return b.finish(s, b.status(C.g16_gather(b.dev, s, xd.ptr, xs.ptr, C.int64_t(nsrc), (*C.uint32_t)(xi.ptr), C.int64_t(n))))
 }

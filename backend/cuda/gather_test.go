@@ -6,9 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/consensys/gnark-crypto/ecc"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/curve"
 )
 
 // TestGatherCUDA: Gather on the GPU of random values by the index list of
@@ -36,7 +38,7 @@ func TestGatherCUDA(t *testing.T) {
 	want = append(want, fr.Element{})
 	n := len(idx)
 	sb, ib := upload(t, g, src), upload(t, g, idx)
-	db, err := g.Alloc(nil, int64(n)*backend.ScalarBytes)
+	db, err := g.Alloc(nil, int64(n)*curve.Must(ecc.BLS12_381).FrBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +47,7 @@ func TestGatherCUDA(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer q.Close()
-	if err := g.Gather(q, db, sb, ib, n); err != nil {
+	if err := g.Gather(q, ecc.BLS12_381, db, sb, ib, n); err != nil {
 		t.Fatal(err)
 	}
 	got := make([]fr.Element, n)
@@ -68,7 +70,7 @@ func TestGatherCUDA(t *testing.T) {
 		{"n beyond dst", db, sb, ib, n + 1, "n"},
 		{"nil idx", db, sb, nil, n, "idx"},
 	} {
-		if err := g.Gather(nil, c.dst, c.src, c.idx, c.n); err == nil || !strings.Contains(err.Error(), c.want) {
+		if err := g.Gather(nil, ecc.BLS12_381, c.dst, c.src, c.idx, c.n); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want an error saying %q", c.name, err, c.want)
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/curve"
 	"github.com/g16prover/g16/pool"
 )
 
@@ -120,7 +121,7 @@ func TestDeviceLost(t *testing.T) {
 		"Alloc":        func() error { _, err := b.Alloc(nil, 64); return err },
 		"Sync":         b.Sync,
 		"Queue.Wait":   q.Wait,
-		"MSMG1":        func() error { return b.MSMG1(nil, &r, nil, 0, nil, 0) },
+		"MSMG1":        func() error { return b.MSMG1(nil, ecc.BLS12_381, backend.ValueBytes(&r), nil, 0, nil, 0) },
 		"other.Alloc":  func() error { _, err := other.Alloc(nil, 64); return err },
 		"other.TrimPo": func() error { return other.TrimPool(0) },
 	}
@@ -172,7 +173,7 @@ func (j *lostJob) Prepare(ctx context.Context) error {
 	return nil
 }
 
-func (j *lostJob) Buffers() []int64 { return []int64{lostN * backend.ScalarBytes} }
+func (j *lostJob) Buffers() []int64 { return []int64{lostN * curve.Must(ecc.BLS12_381).FrBytes} }
 
 func (j *lostJob) Upload(dev backend.Backend, q backend.Queue, bufs []backend.Buffer) error {
 	return dev.Upload(q, bufs[0], 0, backend.AsBytes(j.scalars))
@@ -182,7 +183,7 @@ func (j *lostJob) Compute(dev backend.Backend, q backend.Queue, bases backend.Bu
 	if j.fault {
 		return j.gpu.injectFault(q)
 	}
-	return dev.MSMG1(q, &j.got, bases, 0, bufs[0], lostN)
+	return dev.MSMG1(q, ecc.BLS12_381, backend.ValueBytes(&j.got), bases, 0, bufs[0], lostN)
 }
 
 func (j *lostJob) Finish(ctx context.Context) error { return nil }
@@ -200,9 +201,9 @@ func TestDeviceLostBatch(t *testing.T) {
 	rng := testRand(t)
 	points := randG1(rng, lostN)
 	res := pool.Resident[backend.Buffer]{
-		Bytes: lostN * backend.G1AffineBytes,
+		Bytes: lostN * curve.Must(ecc.BLS12_381).G1AffineBytes,
 		Load: func(_ int, dev backend.Backend, q backend.Queue) (backend.Buffer, error) {
-			x, err := dev.Alloc(q, lostN*backend.G1AffineBytes)
+			x, err := dev.Alloc(q, lostN*curve.Must(ecc.BLS12_381).G1AffineBytes)
 			if err != nil {
 				return nil, err
 			}

@@ -11,6 +11,7 @@ import "C"
 import (
 	"errors"
 	"fmt"
+	"github.com/consensys/gnark-crypto/ecc"
 	"unsafe"
 
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
@@ -31,19 +32,21 @@ func (b *Backend) LastMSMTiming() MSMTiming {
 }
 
 // MSMG1 computes Σ scalars[i]·bases[i] for i < n on the GPU.
-func (b *Backend) MSMG1(q backend.Queue, out *bls12381.G1Jac, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int) error {
-	if out == nil {
-		return fmt.Errorf("%v: MSMG1: out: nil result pointer", b)
+func (b *Backend) MSMG1(q backend.Queue, c ecc.ID, out []byte, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int) error {
+	p, err := b.resultOf("MSMG1", c, out, false)
+	if err != nil {
+		return err
 	}
-	return msmOn(b, q, "MSMG1", 1, backend.G1AffineBytes, out, &g1Infinity, 4, g1FromXYZZ, bases, basesOff, scalars, n)
+	return msmOn(b, q, "MSMG1", 1, g1AffineBytes, (*bls12381.G1Jac)(p), &g1Infinity, 4, g1FromXYZZ, bases, basesOff, scalars, n)
 }
 
 // MSMG2 is MSMG1 over G2.
-func (b *Backend) MSMG2(q backend.Queue, out *bls12381.G2Jac, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int) error {
-	if out == nil {
-		return fmt.Errorf("%v: MSMG2: out: nil result pointer", b)
+func (b *Backend) MSMG2(q backend.Queue, c ecc.ID, out []byte, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int) error {
+	p, err := b.resultOf("MSMG2", c, out, true)
+	if err != nil {
+		return err
 	}
-	return msmOn(b, q, "MSMG2", 2, backend.G2AffineBytes, out, &g2Infinity, 8, g2FromXYZZ, bases, basesOff, scalars, n)
+	return msmOn(b, q, "MSMG2", 2, g2AffineBytes, (*bls12381.G2Jac)(p), &g2Infinity, 8, g2FromXYZZ, bases, basesOff, scalars, n)
 }
 
 // jacobian is what msmOn needs of gnark's G1Jac and G2Jac.
@@ -127,7 +130,10 @@ var (
 // of at most the chunk's points; the larger msmTableScratch of a live table
 // of precomputed multiples, table.go); the NTT and the quotient step run in
 // place and take none.
-func (b *Backend) Scratch(k backend.Kernel, n int) int64 {
+func (b *Backend) Scratch(k backend.Kernel, c ecc.ID, n int) int64 {
+	if c != kernelCurve {
+		return 0
+	}
 	switch k {
 	case backend.KernelMSMG1:
 		return max(msmScratch(1, n, b.cfg.msmChunk, b.cfg.msmWindow, b.cfg.msmMaxTask, b.cfg.msmFlags&C.G16_MSM_BATCH_AFFINE != 0), b.tableScratch(1, n))
@@ -181,7 +187,7 @@ func (b *Backend) msm(q backend.Queue, op string, curve int, pointBytes int64, b
 	if err != nil {
 		return err
 	}
-	if err := b.span(op, sx, "scalars", "", 0, "n", int64(n), backend.ScalarBytes); err != nil {
+	if err := b.span(op, sx, "scalars", "", 0, "n", int64(n), scalarBytes); err != nil {
 		return err
 	}
 	tb := bx.tables.find(basesOff, n, pointBytes, b.cfg.msmWindow)
@@ -198,13 +204,13 @@ func (b *Backend) msm(q backend.Queue, op string, curve int, pointBytes int64, b
 			w = C.int(tb.w)
 			st = C.g16_msm_table(b.dev, s, C.int(curve),
 				unsafe.Add(tb.ptr, basesOff-tb.off+int64(off)*pointBytes), C.int64_t(tb.n), C.int(tb.copies), w,
-				unsafe.Add(sx.ptr, int64(off)*backend.ScalarBytes),
+				unsafe.Add(sx.ptr, int64(off)*scalarBytes),
 				C.int64_t(c), C.int(b.cfg.msmMaxTask), b.msmFlags(),
 				unsafe.Pointer(&win[0]), &nw, &pairs, &shift, &tm)
 		} else {
 			st = C.g16_msm(b.dev, s, C.int(curve),
 				unsafe.Add(bx.ptr, basesOff+int64(off)*pointBytes),
-				unsafe.Add(sx.ptr, int64(off)*backend.ScalarBytes),
+				unsafe.Add(sx.ptr, int64(off)*scalarBytes),
 				C.int64_t(c), C.int(b.cfg.msmWindow), C.int(b.cfg.msmMaxTask), b.msmFlags(),
 				unsafe.Pointer(&win[0]), &nw, &pairs, &w, &tm)
 			shift = w

@@ -6,6 +6,7 @@ import (
 	mrand "math/rand/v2"
 	"testing"
 
+	"github.com/consensys/gnark-crypto/ecc"
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
@@ -117,10 +118,10 @@ func TestScratchBoundBatchAffine(t *testing.T) {
 		before := b.Memory().InUse
 		b.PeakMemory(true)
 		var r bls12381.G1Jac
-		if err := b.MSMG1(nil, &r, bb, 0, sb, n); err != nil {
+		if err := b.MSMG1(nil, ecc.BLS12_381, backend.ValueBytes(&r), bb, 0, sb, n); err != nil {
 			t.Fatal(err)
 		}
-		used, bound := b.PeakMemory(false)-before, b.Scratch(backend.KernelMSMG1, n)
+		used, bound := b.PeakMemory(false)-before, b.Scratch(backend.KernelMSMG1, ecc.BLS12_381, n)
 		t.Logf("G1 batch-affine n=%d: scratch peak %d bytes, Scratch %d (%.2f)", n, used, bound, float64(used)/float64(bound))
 		if used > bound || used <= 0 {
 			t.Errorf("G1 batch-affine n=%d: scratch peak %d bytes, Scratch says %d", n, used, bound)

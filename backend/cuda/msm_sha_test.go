@@ -248,14 +248,14 @@ func runSha(t *testing.T, b *Backend, in *shaIn, reps int, cpu bool) {
 		}
 		alone("G1", func() bool {
 			var r bls12381.G1Jac
-			if err := b.MSMG1(nil, &r, b1, 0, sb[0], n); err != nil {
+			if err := b.MSMG1(nil, ecc.BLS12_381, backend.ValueBytes(&r), b1, 0, sb[0], n); err != nil {
 				t.Fatal(err)
 			}
 			return r.Equal(&want1[0])
 		})
 		alone("G2", func() bool {
 			var r bls12381.G2Jac
-			if err := b.MSMG2(nil, &r, b2, 0, sb[4], n); err != nil {
+			if err := b.MSMG2(nil, ecc.BLS12_381, backend.ValueBytes(&r), b2, 0, sb[4], n); err != nil {
 				t.Fatal(err)
 			}
 			return r.Equal(&want2)
@@ -273,9 +273,9 @@ func runSha(t *testing.T, b *Backend, in *shaIn, reps int, cpu bool) {
 				go func() {
 					defer wg.Done()
 					if i == 4 {
-						errs[i] = b.MSMG2(queues[i], &r2, b2, 0, sb[i], n)
+						errs[i] = b.MSMG2(queues[i], ecc.BLS12_381, backend.ValueBytes(&r2), b2, 0, sb[i], n)
 					} else {
-						errs[i] = b.MSMG1(queues[i], &r1[i], b1, 0, sb[i], n)
+						errs[i] = b.MSMG1(queues[i], ecc.BLS12_381, backend.ValueBytes(&r1[i]), b1, 0, sb[i], n)
 					}
 				}()
 			}

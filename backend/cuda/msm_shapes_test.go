@@ -8,8 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/consensys/gnark-crypto/ecc"
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	"github.com/g16prover/g16/backend"
 )
 
 // TestMSMBenchmarkedShapes checks, on the GPU, the sizes and windows that
@@ -81,7 +83,7 @@ func TestMSMBenchmarkedShapes(t *testing.T) {
 		defer b.Free(nil, bb)
 		defer b.Free(nil, sb)
 		var got bls12381.G1Jac
-		if err := b.MSMG1(nil, &got, bb, 0, sb, sh.n); err != nil {
+		if err := b.MSMG1(nil, ecc.BLS12_381, backend.ValueBytes(&got), bb, 0, sb, sh.n); err != nil {
 			t.Fatalf("MSMG1 %s n=%d: %v", sh.name, sh.n, err)
 		}
 		e := msmLog(logs1, 0, sc)
@@ -122,7 +124,7 @@ func TestMSMBenchmarkedShapes(t *testing.T) {
 		defer b.Free(nil, bb)
 		defer b.Free(nil, sb)
 		var got bls12381.G2Jac
-		if err := b.MSMG2(nil, &got, bb, 0, sb, sh.n); err != nil {
+		if err := b.MSMG2(nil, ecc.BLS12_381, backend.ValueBytes(&got), bb, 0, sb, sh.n); err != nil {
 			t.Fatalf("MSMG2 %s n=%d: %v", sh.name, sh.n, err)
 		}
 		e := msmLog(logs2, 0, sc)

@@ -13,6 +13,7 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/curve"
 )
 
 // MSM tests: against gnark-crypto's MultiExp (the reference) on fresh
@@ -228,7 +229,7 @@ func gpuG1(t testing.TB, b *Backend, p []bls12381.G1Affine, s []fr.Element) bls1
 	defer b.Free(nil, bb)
 	defer b.Free(nil, sb)
 	var r bls12381.G1Jac
-	if err := b.MSMG1(nil, &r, bb, 0, sb, len(s)); err != nil {
+	if err := b.MSMG1(nil, ecc.BLS12_381, backend.ValueBytes(&r), bb, 0, sb, len(s)); err != nil {
 		t.Fatalf("MSMG1(n=%d): %v", len(s), err)
 	}
 	return r
@@ -240,7 +241,7 @@ func gpuG2(t testing.TB, b *Backend, p []bls12381.G2Affine, s []fr.Element) bls1
 	defer b.Free(nil, bb)
 	defer b.Free(nil, sb)
 	var r bls12381.G2Jac
-	if err := b.MSMG2(nil, &r, bb, 0, sb, len(s)); err != nil {
+	if err := b.MSMG2(nil, ecc.BLS12_381, backend.ValueBytes(&r), bb, 0, sb, len(s)); err != nil {
 		t.Fatalf("MSMG2(n=%d): %v", len(s), err)
 	}
 	return r
@@ -307,7 +308,7 @@ func TestMSMG1Sizes(t *testing.T) {
 			continue
 		}
 		var got bls12381.G1Jac
-		if err := b.MSMG1(nil, &got, bb, off*backend.G1AffineBytes, sb, m); err != nil {
+		if err := b.MSMG1(nil, ecc.BLS12_381, backend.ValueBytes(&got), bb, off*curve.Must(ecc.BLS12_381).G1AffineBytes, sb, m); err != nil {
 			t.Fatalf("MSMG1(n=%d): %v", m, err)
 		}
 		if want := refG1(p[off:off+m], s[off:off+m]); !got.Equal(&want) {
@@ -337,7 +338,7 @@ func TestMSMG2Sizes(t *testing.T) {
 			continue
 		}
 		var got bls12381.G2Jac
-		if err := b.MSMG2(nil, &got, bb, 0, sb, m); err != nil {
+		if err := b.MSMG2(nil, ecc.BLS12_381, backend.ValueBytes(&got), bb, 0, sb, m); err != nil {
 			t.Fatalf("MSMG2(n=%d): %v", m, err)
 		}
 		if want := refG2(p[:m], s[:m]); !got.Equal(&want) {
@@ -375,14 +376,14 @@ func TestOutOfMemory(t *testing.T) {
 	n := 1 << 16
 	p := randG1(rng, n)
 	s := randScalars(rng, n)
-	inputs := int64(n) * (backend.G1AffineBytes + backend.ScalarBytes)
+	inputs := int64(n) * (curve.Must(ecc.BLS12_381).G1AffineBytes + curve.Must(ecc.BLS12_381).FrBytes)
 	b := newTestBackend(t, WithMemoryLimit(inputs+1<<20))
 	if _, err := b.Alloc(nil, inputs+2<<20); !errors.Is(err, backend.ErrOutOfMemory) {
 		t.Fatalf("Alloc past the limit: %v, want ErrOutOfMemory", err)
 	}
 	bb, sb := upload(t, b, p), upload(t, b, s)
 	var r bls12381.G1Jac
-	err := b.MSMG1(nil, &r, bb, 0, sb, n)
+	err := b.MSMG1(nil, ecc.BLS12_381, backend.ValueBytes(&r), bb, 0, sb, n)
 	if !errors.Is(err, backend.ErrOutOfMemory) {
 		t.Fatalf("MSMG1 past the limit: %v, want ErrOutOfMemory", err)
 	}
@@ -392,7 +393,7 @@ func TestOutOfMemory(t *testing.T) {
 	}
 	// The backend still works: a small MSM fits.
 	var small bls12381.G1Jac
-	if err := b.MSMG1(nil, &small, bb, 0, sb, 64); err != nil {
+	if err := b.MSMG1(nil, ecc.BLS12_381, backend.ValueBytes(&small), bb, 0, sb, 64); err != nil {
 		t.Fatalf("small MSM after OOM: %v", err)
 	}
 	if want := refG1(p[:64], s[:64]); !small.Equal(&want) {

@@ -9,6 +9,7 @@ import "C"
 
 import (
 	"fmt"
+	"github.com/consensys/gnark-crypto/ecc"
 	"runtime"
 	"sync"
 	"unsafe"
@@ -45,13 +46,20 @@ func (b *Backend) NTT(q backend.Queue, data backend.Buffer, spec backend.NTTSpec
 }
 
 func (b *Backend) ntt(q backend.Queue, data backend.Buffer, spec backend.NTTSpec, tune nttTune) error {
+	if err := b.supportsArg("NTT", "spec.Curve", spec.Curve); err != nil {
+		return err
+	}
+	shift, err := cosetShift(spec)
+	if err != nil {
+		return fmt.Errorf("%v: NTT: %w", b, err)
+	}
 	if spec.LogN < 0 || spec.LogN > MaxLogN {
 		return fmt.Errorf("%v: NTT: spec.LogN: %d outside [0, %d]", b, spec.LogN, MaxLogN)
 	}
 	if spec.Order != backend.DIF && spec.Order != backend.DIT {
 		return fmt.Errorf("%v: NTT: spec.Order: unknown order %v", b, spec.Order)
 	}
-	if spec.Coset && spec.CosetShift.IsZero() {
+	if spec.Coset && shift.IsZero() {
 		return fmt.Errorf("%v: NTT: spec.CosetShift: zero", b)
 	}
 	if err := b.enter("NTT"); err != nil {
@@ -66,10 +74,10 @@ func (b *Backend) ntt(q backend.Queue, data backend.Buffer, spec backend.NTTSpec
 	if err != nil {
 		return err
 	}
-	if err := b.span("NTT", x, "data", "", 0, "spec.LogN", int64(1)<<spec.LogN, backend.ScalarBytes); err != nil {
+	if err := b.span("NTT", x, "data", "", 0, "spec.LogN", int64(1)<<spec.LogN, scalarBytes); err != nil {
 		return err
 	}
-	x.tables.retire(0, (int64(1)<<spec.LogN)*backend.ScalarBytes) // written in place
+	x.tables.retire(0, (int64(1)<<spec.LogN)*scalarBytes) // written in place
 	if spec.LogN == 0 {
 		return nil // every variant is the identity on one element
 	}
@@ -80,7 +88,7 @@ func (b *Backend) ntt(q backend.Queue, data backend.Buffer, spec backend.NTTSpec
 	}
 	var sc *devTable
 	if spec.Coset {
-		if sc, err = tabs.scale(b, spec.LogN, spec.Inverse, spec.CosetShift); err != nil {
+		if sc, err = tabs.scale(b, spec.LogN, spec.Inverse, shift); err != nil {
 			return err
 		}
 	}
@@ -89,7 +97,14 @@ func (b *Backend) ntt(q backend.Queue, data backend.Buffer, spec backend.NTTSpec
 }
 
 // QuotientStep sets a[i] = (a[i]·b[i] − c[i])·zInv for i < n, ordered on q.
-func (b *Backend) QuotientStep(q backend.Queue, a, bb, c backend.Buffer, n int, zInv fr.Element) error {
+func (b *Backend) QuotientStep(q backend.Queue, cv ecc.ID, a, bb, c backend.Buffer, n int, zInvBytes []byte) error {
+	if err := b.supports("QuotientStep", cv); err != nil {
+		return err
+	}
+	if len(zInvBytes) != int(scalarBytes) {
+		return fmt.Errorf("%v: QuotientStep: zInv: %d bytes, a scalar takes %d", b, len(zInvBytes), scalarBytes)
+	}
+	zInv := *(*fr.Element)(unsafe.Pointer(&zInvBytes[0]))
 	if err := b.enter("QuotientStep"); err != nil {
 		return err
 	}
@@ -105,15 +120,29 @@ func (b *Backend) QuotientStep(q backend.Queue, a, bb, c backend.Buffer, n int, 
 		if err != nil {
 			return err
 		}
-		if err := b.span("QuotientStep", x, arg, "", 0, "n", int64(n), backend.ScalarBytes); err != nil {
+		if err := b.span("QuotientStep", x, arg, "", 0, "n", int64(n), scalarBytes); err != nil {
 			return err
 		}
 		ptr[i] = x.ptr
 		if i == 0 {
-			x.tables.retire(0, int64(n)*backend.ScalarBytes) // a is written in place
+			x.tables.retire(0, int64(n)*scalarBytes) // a is written in place
 		}
 	}
 	return b.finish(s, b.status(C.g16_quotient(b.dev, s, ptr[0], ptr[1], ptr[2], C.int64_t(n), unsafe.Pointer(&zInv))))
+}
+
+// cosetShift is spec's coset shift as a scalar (zero when spec is off the
+// coset), or an error when its bytes are not one scalar.
+func cosetShift(spec backend.NTTSpec) (fr.Element, error) {
+	var g fr.Element
+	if !spec.Coset {
+		return g, nil
+	}
+	if len(spec.CosetShift) != int(scalarBytes) {
+		return g, fmt.Errorf("spec.CosetShift: %d bytes, a scalar takes %d", len(spec.CosetShift), scalarBytes)
+	}
+	copy(backend.ValueBytes(&g), spec.CosetShift)
+	return g, nil
 }
 
 func nInverse(logN int) fr.Element {
@@ -148,7 +177,7 @@ type devTable struct {
 
 // at returns the address of element off.
 func (t *devTable) at(off int) unsafe.Pointer {
-	return unsafe.Add(t.base, off*int(backend.ScalarBytes))
+	return unsafe.Add(t.base, off*int(scalarBytes))
 }
 
 // part returns the address of the scale tables' lo (0) or hi (1) part.
@@ -332,7 +361,7 @@ func (c *nttTables) scale(b *Backend, logN int, inverse bool, g fr.Element) (*de
 // limit and the in-use count, since the tables are the backend's own cache)
 // and waits for the copy, so that a kernel on any queue may read it at once.
 func (c *nttTables) upload(b *Backend, tab []fr.Element) (*devTable, error) {
-	bytes := int64(len(tab)) * backend.ScalarBytes
+	bytes := int64(len(tab)) * scalarBytes
 	var p unsafe.Pointer
 	if err := b.status(C.g16_ntt_table_new(b.dev, unsafe.Pointer(&tab[0]), C.int64_t(bytes), &p)); err != nil {
 		return nil, err
@@ -397,7 +426,11 @@ func hostNTT(data []fr.Element, spec backend.NTTSpec, tune nttTune) error {
 	var sc []fr.Element
 	var shi int
 	if spec.Coset {
-		sc, shi = scaleTables(spec.LogN, spec.Inverse, spec.CosetShift)
+		g, err := cosetShift(spec)
+		if err != nil {
+			return fmt.Errorf("cuda: hostNTT: %w", err)
+		}
+		sc, shi = scaleTables(spec.LogN, spec.Inverse, g)
 	}
 	a := nttArgs(spec, tune, layout, func(off int) unsafe.Pointer { return ptr(tw[off:]) },
 		func(i int) unsafe.Pointer { return ptr(sc[i*shi:]) })

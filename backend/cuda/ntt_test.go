@@ -8,10 +8,12 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/consensys/gnark-crypto/ecc"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/backend/cpu"
+	"github.com/g16prover/g16/curve"
 )
 
 // The NTT and QuotientStep are checked against the CPU backend (gnark-crypto)
@@ -37,7 +39,7 @@ func (v nttVariant) String() string {
 }
 
 func (v nttVariant) spec(logN int, shift fr.Element) backend.NTTSpec {
-	return backend.NTTSpec{LogN: logN, Inverse: v.inverse, Order: v.order, Coset: v.coset, CosetShift: shift}
+	return backend.NTTSpec{Curve: ecc.BLS12_381, LogN: logN, Inverse: v.inverse, Order: v.order, Coset: v.coset, CosetShift: backend.ValueBytes(&shift)}
 }
 
 func nttVariants() []nttVariant {
@@ -89,7 +91,7 @@ func onBackend(tb testing.TB, be backend.Backend, x []fr.Element, f func(q backe
 		tb.Fatal(err)
 	}
 	defer q.Close()
-	buf, err := be.Alloc(q, int64(len(x))*backend.ScalarBytes)
+	buf, err := be.Alloc(q, int64(len(x))*curve.Must(ecc.BLS12_381).FrBytes)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -245,8 +247,8 @@ func TestNTTRoundTrip(t *testing.T) {
 					second = backend.DIF
 				}
 				g := nttShift(rng)
-				fwd := backend.NTTSpec{LogN: logN, Order: first, Coset: coset, CosetShift: g}
-				inv := backend.NTTSpec{LogN: logN, Inverse: true, Order: second, Coset: coset, CosetShift: g}
+				fwd := backend.NTTSpec{Curve: ecc.BLS12_381, LogN: logN, Order: first, Coset: coset, CosetShift: backend.ValueBytes(&g)}
+				inv := backend.NTTSpec{Curve: ecc.BLS12_381, LogN: logN, Inverse: true, Order: second, Coset: coset, CosetShift: backend.ValueBytes(&g)}
 				x := nttRandom(rng, 1<<logN)
 				got := append([]fr.Element(nil), x...)
 				onBackend(t, b, got, func(q backend.Queue, buf backend.Buffer) error {
@@ -269,23 +271,23 @@ func TestNTTErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer q.Close()
-	buf, err := b.Alloc(q, 4*backend.ScalarBytes)
+	buf, err := b.Alloc(q, 4*curve.Must(ecc.BLS12_381).FrBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer b.Free(q, buf)
 	for _, spec := range []backend.NTTSpec{
-		{LogN: -1},
-		{LogN: MaxLogN + 1},
-		{LogN: 3},                          // 8 elements in a buffer of 4
-		{LogN: 2, Order: backend.Order(7)}, // no such order
-		{LogN: 2, Coset: true},             // zero shift
+		{Curve: ecc.BLS12_381, LogN: -1},
+		{Curve: ecc.BLS12_381, LogN: MaxLogN + 1},
+		{Curve: ecc.BLS12_381, LogN: 3},                                            // 8 elements in a buffer of 4
+		{Curve: ecc.BLS12_381, LogN: 2, Order: backend.Order(7)},                   // no such order
+		{Curve: ecc.BLS12_381, LogN: 2, Coset: true, CosetShift: make([]byte, 32)}, // zero shift
 	} {
 		if err := b.NTT(q, buf, spec); err == nil {
 			t.Errorf("NTT(%+v): no error", spec)
 		}
 	}
-	if err := b.QuotientStep(q, buf, buf, buf, 5, fr.One()); err == nil {
+	if err := b.QuotientStep(q, ecc.BLS12_381, buf, buf, buf, 5, scalarOf(fr.One())); err == nil {
 		t.Errorf("QuotientStep past the buffer's end: no error")
 	}
 	if err := q.Wait(); err != nil {
@@ -326,7 +328,7 @@ func quotientOn(t *testing.T, be backend.Backend, a, b, c []fr.Element, n int, z
 		t.Fatal(err)
 	}
 	defer q.Close()
-	bytes := max(int64(n)*backend.ScalarBytes, 1)
+	bytes := max(int64(n)*curve.Must(ecc.BLS12_381).FrBytes, 1)
 	var bufs [3]backend.Buffer
 	for i, v := range [][]fr.Element{a, b, c} {
 		if bufs[i], err = be.Alloc(q, bytes); err != nil {
@@ -337,7 +339,7 @@ func quotientOn(t *testing.T, be backend.Backend, a, b, c []fr.Element, n int, z
 			t.Fatal(err)
 		}
 	}
-	if err := be.QuotientStep(q, bufs[0], bufs[1], bufs[2], n, z); err != nil {
+	if err := be.QuotientStep(q, ecc.BLS12_381, bufs[0], bufs[1], bufs[2], n, backend.ValueBytes(&z)); err != nil {
 		t.Fatal(err)
 	}
 	out := make([]fr.Element, n)
@@ -361,7 +363,7 @@ func benchData(b *testing.B, be *Backend, n int) (backend.Queue, backend.Buffer,
 	for i := range x {
 		x[i] = fr.Element{rng.Uint64(), rng.Uint64(), rng.Uint64(), rng.Uint64() >> 2}
 	}
-	buf, err := be.Alloc(q, int64(n)*backend.ScalarBytes)
+	buf, err := be.Alloc(q, int64(n)*curve.Must(ecc.BLS12_381).FrBytes)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -392,8 +394,8 @@ func benchNTTSizes(b *testing.B, sizes []int) {
 	for _, logN := range sizes {
 		q, buf, x := benchData(b, be, 1<<logN)
 		for _, spec := range []backend.NTTSpec{
-			{LogN: logN, Inverse: true, Order: backend.DIF},
-			{LogN: logN, Order: backend.DIT, Coset: true, CosetShift: g},
+			{Curve: ecc.BLS12_381, LogN: logN, Inverse: true, Order: backend.DIF},
+			{Curve: ecc.BLS12_381, LogN: logN, Order: backend.DIT, Coset: true, CosetShift: backend.ValueBytes(&g)},
 		} {
 			name := fmt.Sprintf("backend=cuda/n=2^%d/%v", logN, nttVariant{spec.Inverse, spec.Order, spec.Coset})
 			b.Run(name, func(b *testing.B) { benchNTT(b, be, q, buf, spec, nttTune{}) })
@@ -402,10 +404,10 @@ func benchNTTSizes(b *testing.B, sizes []int) {
 		if err := be.Upload(q, buf, 0, backend.AsBytes(x)); err != nil {
 			b.Fatal(err)
 		}
-		if err := be.NTT(q, buf, backend.NTTSpec{LogN: logN, Order: backend.DIF, Coset: true, CosetShift: g}); err != nil {
+		if err := be.NTT(q, buf, backend.NTTSpec{Curve: ecc.BLS12_381, LogN: logN, Order: backend.DIF, Coset: true, CosetShift: backend.ValueBytes(&g)}); err != nil {
 			b.Fatal(err)
 		}
-		if err := be.NTT(q, buf, backend.NTTSpec{LogN: logN, Inverse: true, Order: backend.DIT, Coset: true, CosetShift: g}); err != nil {
+		if err := be.NTT(q, buf, backend.NTTSpec{Curve: ecc.BLS12_381, LogN: logN, Inverse: true, Order: backend.DIT, Coset: true, CosetShift: backend.ValueBytes(&g)}); err != nil {
 			b.Fatal(err)
 		}
 		got := make([]fr.Element, len(x))
@@ -429,7 +431,7 @@ func BenchmarkNTTShapes(b *testing.B) {
 	be := newTestBackend(b)
 	const logN = 24
 	q, buf, _ := benchData(b, be, 1<<logN)
-	spec := backend.NTTSpec{LogN: logN, Inverse: true, Order: backend.DIF}
+	spec := backend.NTTSpec{Curve: ecc.BLS12_381, LogN: logN, Inverse: true, Order: backend.DIF}
 	for _, tune := range []nttTune{{}, {maxK: 12, logBlock: 12, threads: 512}, {maxK: 10, logBlock: 11, threads: 256},
 		{maxK: 10, logBlock: 11, threads: 512}, {maxK: 10, logBlock: 10, threads: 256}, {maxK: 9, logBlock: 10, threads: 128},
 		{maxK: 10, logBlock: 10, threads: 64}} {
@@ -472,7 +474,7 @@ func BenchmarkQuotientStep(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if err := be.QuotientStep(q, a, bb, c, n, z); err != nil {
+				if err := be.QuotientStep(q, ecc.BLS12_381, a, bb, c, n, backend.ValueBytes(&z)); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -500,3 +502,6 @@ func TestQuotientHost(t *testing.T) {
 	}
 	sameElements(t, "host quotient", a, want)
 }
+
+// scalarOf is x's bytes, as the Backend takes a scalar.
+func scalarOf(x fr.Element) []byte { return backend.ValueBytes(&x) }

@@ -5,9 +5,11 @@ package cuda
 import (
 	"testing"
 
+	"github.com/consensys/gnark-crypto/ecc"
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 
 	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/curve"
 )
 
 // TestScratchBound: the peak of device memory during an MSM, less what was
@@ -26,10 +28,10 @@ func TestScratchBound(t *testing.T) {
 		before := b.Memory().InUse
 		b.PeakMemory(true)
 		var r bls12381.G1Jac
-		if err := b.MSMG1(nil, &r, bb, 0, sb, n); err != nil {
+		if err := b.MSMG1(nil, ecc.BLS12_381, backend.ValueBytes(&r), bb, 0, sb, n); err != nil {
 			t.Fatal(err)
 		}
-		used, bound := b.PeakMemory(false)-before, b.Scratch(backend.KernelMSMG1, n)
+		used, bound := b.PeakMemory(false)-before, b.Scratch(backend.KernelMSMG1, ecc.BLS12_381, n)
 		t.Logf("G1 n=%d: scratch peak %d bytes, Scratch %d (%.2f)", n, used, bound, float64(used)/float64(bound))
 		if used > bound || used <= 0 {
 			t.Errorf("G1 n=%d: scratch peak %d bytes, Scratch says %d", n, used, bound)
@@ -46,10 +48,10 @@ func TestScratchBound(t *testing.T) {
 		before := b.Memory().InUse
 		b.PeakMemory(true)
 		var r bls12381.G2Jac
-		if err := b.MSMG2(nil, &r, bb, 0, sb, n); err != nil {
+		if err := b.MSMG2(nil, ecc.BLS12_381, backend.ValueBytes(&r), bb, 0, sb, n); err != nil {
 			t.Fatal(err)
 		}
-		used, bound := b.PeakMemory(false)-before, b.Scratch(backend.KernelMSMG2, n)
+		used, bound := b.PeakMemory(false)-before, b.Scratch(backend.KernelMSMG2, ecc.BLS12_381, n)
 		t.Logf("G2 n=%d: scratch peak %d bytes, Scratch %d (%.2f)", n, used, bound, float64(used)/float64(bound))
 		if used > bound || used <= 0 {
 			t.Errorf("G2 n=%d: scratch peak %d bytes, Scratch says %d", n, used, bound)
@@ -67,8 +69,8 @@ func TestMSMShorterPasses(t *testing.T) {
 	n := 1 << 18
 	p, s := randG1(rng, n), randScalars(rng, n)
 	probe := newTestBackend(t)
-	inputs := int64(n) * (backend.G1AffineBytes + backend.ScalarBytes)
-	b := newTestBackend(t, WithMemoryLimit(inputs+probe.Scratch(backend.KernelMSMG1, n)/2))
+	inputs := int64(n) * (curve.Must(ecc.BLS12_381).G1AffineBytes + curve.Must(ecc.BLS12_381).FrBytes)
+	b := newTestBackend(t, WithMemoryLimit(inputs+probe.Scratch(backend.KernelMSMG1, ecc.BLS12_381, n)/2))
 	got := gpuG1(t, b, p, s)
 	if want := refG1(p, s); !got.Equal(&want) {
 		t.Fatal("MSM in shorter passes differs from gnark")

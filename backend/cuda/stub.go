@@ -3,10 +3,12 @@
 package cuda
 
 import (
-	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
-	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	"fmt"
+
+	"github.com/consensys/gnark-crypto/ecc"
 
 	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/curve"
 )
 
 // This file is the build without the cuda tag: the API of cuda.go, msm.go
@@ -67,7 +69,13 @@ func (b *Backend) Memory() backend.MemStats { return backend.MemStats{} }
 func (b *Backend) PeakMemory(reset bool) int64 { return 0 }
 
 // Scratch is 0: nothing runs in this build.
-func (b *Backend) Scratch(backend.Kernel, int) int64 { return 0 }
+func (b *Backend) Scratch(backend.Kernel, ecc.ID, int) int64 { return 0 }
+
+// Supports returns an error matching backend.ErrUnsupportedCurve and
+// ErrNotBuilt.
+func (b *Backend) Supports(c ecc.ID) error {
+	return fmt.Errorf("cuda: Supports: curve: %s: %w: %w", curve.Name(c), backend.ErrUnsupportedCurve, ErrNotBuilt)
+}
 
 // NewQueue returns ErrNotBuilt.
 func (b *Backend) NewQueue() (backend.Queue, error) { return nil, ErrNotBuilt }
@@ -82,17 +90,17 @@ func (b *Backend) Download(backend.Queue, []byte, backend.Buffer, int64) error {
 func (b *Backend) NTT(backend.Queue, backend.Buffer, backend.NTTSpec) error { return ErrNotBuilt }
 
 // QuotientStep returns ErrNotBuilt.
-func (b *Backend) QuotientStep(backend.Queue, backend.Buffer, backend.Buffer, backend.Buffer, int, fr.Element) error {
+func (b *Backend) QuotientStep(backend.Queue, ecc.ID, backend.Buffer, backend.Buffer, backend.Buffer, int, []byte) error {
 	return ErrNotBuilt
 }
 
 // MSMG1 returns ErrNotBuilt.
-func (b *Backend) MSMG1(backend.Queue, *bls12381.G1Jac, backend.Buffer, int64, backend.Buffer, int) error {
+func (b *Backend) MSMG1(backend.Queue, ecc.ID, []byte, backend.Buffer, int64, backend.Buffer, int) error {
 	return ErrNotBuilt
 }
 
 // MSMG2 returns ErrNotBuilt.
-func (b *Backend) MSMG2(backend.Queue, *bls12381.G2Jac, backend.Buffer, int64, backend.Buffer, int) error {
+func (b *Backend) MSMG2(backend.Queue, ecc.ID, []byte, backend.Buffer, int64, backend.Buffer, int) error {
 	return ErrNotBuilt
 }
 

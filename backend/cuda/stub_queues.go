@@ -5,7 +5,11 @@ package cuda
 // The methods of urgent.go and gather.go in the build without the cuda
 // tag, each returning ErrNotBuilt.
 
-import "github.com/g16prover/g16/backend"
+import (
+	"github.com/consensys/gnark-crypto/ecc"
+
+	"github.com/g16prover/g16/backend"
+)
 
 var _ backend.UrgentQueuer = (*Backend)(nil)
 
@@ -15,6 +19,6 @@ func (b *Backend) NewUrgentQueue() (backend.Queue, error) { return nil, ErrNotBu
 var _ backend.Gatherer = (*Backend)(nil)
 
 // Gather returns ErrNotBuilt.
-func (b *Backend) Gather(backend.Queue, backend.Buffer, backend.Buffer, backend.Buffer, int) error {
+func (b *Backend) Gather(backend.Queue, ecc.ID, backend.Buffer, backend.Buffer, backend.Buffer, int) error {
 	return ErrNotBuilt
 }

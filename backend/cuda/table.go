@@ -60,9 +60,9 @@ func (b *Backend) PrecomputeBases(q backend.Queue, bases backend.Buffer, off int
 	var pointBytes int64
 	switch k {
 	case backend.KernelMSMG1:
-		curve, pointBytes = 1, backend.G1AffineBytes
+		curve, pointBytes = 1, g1AffineBytes
 	case backend.KernelMSMG2:
-		curve, pointBytes = 2, backend.G2AffineBytes
+		curve, pointBytes = 2, g2AffineBytes
 	default:
 		return fmt.Errorf("%v: %s: k: %v is not an MSM", b, op, k)
 	}

@@ -5,10 +5,12 @@ package cuda
 import (
 	"testing"
 
+	"github.com/consensys/gnark-crypto/ecc"
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/curve"
 )
 
 // TestTableRetiredByDeviceWrites: an NTT or a QuotientStep in place over a
@@ -27,16 +29,16 @@ func TestTableRetiredByDeviceWrites(t *testing.T) {
 	for _, write := range []string{"NTT", "QuotientStep"} {
 		b := upload(t, g, p)
 		// The table over the second half of the points: bytes [3072, 6144).
-		half := int64(n/2) * backend.G1AffineBytes
+		half := int64(n/2) * curve.Must(ecc.BLS12_381).G1AffineBytes
 		if err := g.PrecomputeBases(nil, b, half, n/2, backend.KernelMSMG1, 4, 6); err != nil {
 			t.Fatal(err)
 		}
 		// A write of the first 2^6 scalars (2048 bytes) stays below the range.
 		var err error
 		if write == "NTT" {
-			err = g.NTT(nil, b, backend.NTTSpec{LogN: 6, Order: backend.DIF})
+			err = g.NTT(nil, b, backend.NTTSpec{Curve: ecc.BLS12_381, LogN: 6, Order: backend.DIF})
 		} else {
-			err = g.QuotientStep(nil, b, sb, sb, 64, fr.One())
+			err = g.QuotientStep(nil, ecc.BLS12_381, b, sb, sb, 64, scalarOf(fr.One()))
 		}
 		if err != nil {
 			t.Fatalf("%s below the range: %v", write, err)
@@ -46,9 +48,9 @@ func TestTableRetiredByDeviceWrites(t *testing.T) {
 		}
 		// A write over 2^7 scalars (4096 bytes) reaches into the range.
 		if write == "NTT" {
-			err = g.NTT(nil, b, backend.NTTSpec{LogN: 7, Order: backend.DIF})
+			err = g.NTT(nil, b, backend.NTTSpec{Curve: ecc.BLS12_381, LogN: 7, Order: backend.DIF})
 		} else {
-			err = g.QuotientStep(nil, b, sb, sb, 128, fr.One())
+			err = g.QuotientStep(nil, ecc.BLS12_381, b, sb, sb, 128, scalarOf(fr.One()))
 		}
 		if err != nil {
 			t.Fatalf("%s into the range: %v", write, err)
@@ -59,7 +61,7 @@ func TestTableRetiredByDeviceWrites(t *testing.T) {
 		// The MSM over the range reads the buffer, not the table (the
 		// buffer's bytes are no curve points now: only the path is checked).
 		var r bls12381.G1Jac
-		if err := g.MSMG1(nil, &r, b, half, sb, n/2); err != nil {
+		if err := g.MSMG1(nil, ecc.BLS12_381, backend.ValueBytes(&r), b, half, sb, n/2); err != nil {
 			t.Fatal(err)
 		}
 		if tm := g.LastMSMTiming(); tm.Copies != 1 {

@@ -8,10 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/consensys/gnark-crypto/ecc"
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/curve"
 )
 
 // Tables of precomputed multiples (table.go): the table against gnark's
@@ -207,7 +209,7 @@ func TestTableMSM(t *testing.T) {
 			}
 			for _, m := range []int{n, n - 5} {
 				var r1 bls12381.G1Jac
-				if err := g.MSMG1(nil, &r1, b1, 0, sb, m); err != nil {
+				if err := g.MSMG1(nil, ecc.BLS12_381, backend.ValueBytes(&r1), b1, 0, sb, m); err != nil {
 					t.Fatal(err)
 				}
 				if tm := g.LastMSMTiming(); tm.Copies != sh.copies || tm.Window != sh.w {
@@ -217,7 +219,7 @@ func TestTableMSM(t *testing.T) {
 					t.Errorf("G1 %s m=%d w=%d copies=%d: differs from gnark", sc.name, m, sh.w, sh.copies)
 				}
 				var r2 bls12381.G2Jac
-				if err := g.MSMG2(nil, &r2, b2, 0, sb, m); err != nil {
+				if err := g.MSMG2(nil, ecc.BLS12_381, backend.ValueBytes(&r2), b2, 0, sb, m); err != nil {
 					t.Fatal(err)
 				}
 				if want := refG2(p2[:m], sc.s[:m]); !r2.Equal(&want) {
@@ -235,7 +237,7 @@ func TestTableMSM(t *testing.T) {
 	s := randScalars(rng, n)
 	sb := upload(t, g, s)
 	b1 := upload(t, g, p1)
-	half := int64(n/2) * backend.G1AffineBytes
+	half := int64(n/2) * curve.Must(ecc.BLS12_381).G1AffineBytes
 	before := g.Memory().InUse
 	if err := g.PrecomputeBases(nil, b1, half, n/2, backend.KernelMSMG1, 6, 0); err != nil {
 		t.Fatal(err)
@@ -249,7 +251,7 @@ func TestTableMSM(t *testing.T) {
 	run := func(off int64, m int, want bls12381.G1Jac, copies int, what string) {
 		t.Helper()
 		var r bls12381.G1Jac
-		if err := g.MSMG1(nil, &r, b1, off, sb, m); err != nil {
+		if err := g.MSMG1(nil, ecc.BLS12_381, backend.ValueBytes(&r), b1, off, sb, m); err != nil {
 			t.Fatal(err)
 		}
 		if !r.Equal(&want) {
@@ -260,11 +262,11 @@ func TestTableMSM(t *testing.T) {
 		}
 	}
 	run(half, n/2, refG1(p1[n/2:], s[:n/2]), 6, "second half")
-	run(half+64*backend.G1AffineBytes, 100, refG1(p1[n/2+64:n/2+164], s[:100]), 6, "inside the second half")
+	run(half+64*curve.Must(ecc.BLS12_381).G1AffineBytes, 100, refG1(p1[n/2+64:n/2+164], s[:100]), 6, "inside the second half")
 	run(0, n, refG1(p1, s), 1, "whole buffer")
 	// Rewrite one point of the table's range: the table is retired.
 	q := randG1(rng, 1)
-	if err := g.Upload(nil, b1, half+backend.G1AffineBytes, backend.AsBytes(q)); err != nil {
+	if err := g.Upload(nil, b1, half+curve.Must(ecc.BLS12_381).G1AffineBytes, backend.AsBytes(q)); err != nil {
 		t.Fatal(err)
 	}
 	p1[n/2+1] = q[0]
@@ -331,7 +333,7 @@ func TestScratchBoundTables(t *testing.T) {
 			bb = upload(t, b, p)
 			run = func(bb backend.Buffer) bool {
 				var r bls12381.G1Jac
-				if err := b.MSMG1(nil, &r, bb, 0, sb, n); err != nil {
+				if err := b.MSMG1(nil, ecc.BLS12_381, backend.ValueBytes(&r), bb, 0, sb, n); err != nil {
 					t.Fatal(err)
 				}
 				want := refG1(p, s)
@@ -343,7 +345,7 @@ func TestScratchBoundTables(t *testing.T) {
 			bb = upload(t, b, p)
 			run = func(bb backend.Buffer) bool {
 				var r bls12381.G2Jac
-				if err := b.MSMG2(nil, &r, bb, 0, sb, n); err != nil {
+				if err := b.MSMG2(nil, ecc.BLS12_381, backend.ValueBytes(&r), bb, 0, sb, n); err != nil {
 					t.Fatal(err)
 				}
 				want := refG2(p, s)
@@ -367,7 +369,7 @@ func TestScratchBoundTables(t *testing.T) {
 		if used > bound || used <= 0 {
 			t.Errorf("%v 2^%d w=%d copies=%d: scratch peak %d bytes, bound %d", k, c.lg, info.Window, c.copies, used, bound)
 		}
-		if s := b.Scratch(k, n); s < bound {
+		if s := b.Scratch(k, ecc.BLS12_381, n); s < bound {
 			t.Errorf("%v 2^%d: Scratch %d with the table live, below its bound %d", k, c.lg, s, bound)
 		}
 		_ = b.Free(nil, bb)
@@ -392,7 +394,7 @@ func TestTableConfiguredWindow(t *testing.T) {
 		t.Fatalf("Tables: %+v, want one of window 11", info)
 	}
 	var r bls12381.G1Jac
-	if err := g.MSMG1(nil, &r, bb, 0, sb, n); err != nil {
+	if err := g.MSMG1(nil, ecc.BLS12_381, backend.ValueBytes(&r), bb, 0, sb, n); err != nil {
 		t.Fatal(err)
 	}
 	if tm := g.LastMSMTiming(); tm.Copies != 5 || tm.Window != 11 {

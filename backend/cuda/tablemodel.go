@@ -41,9 +41,9 @@ func TableWindow(n, copies int) int {
 func TableBytes(k backend.Kernel, n, copies int) int64 {
 	switch k {
 	case backend.KernelMSMG1:
-		return int64(copies) * int64(n) * backend.G1AffineBytes
+		return int64(copies) * int64(n) * g1AffineBytes
 	case backend.KernelMSMG2:
-		return int64(copies) * int64(n) * backend.G2AffineBytes
+		return int64(copies) * int64(n) * g2AffineBytes
 	}
 	return 0
 }

@@ -3,7 +3,9 @@ package cuda
 import (
 	"testing"
 
+	"github.com/consensys/gnark-crypto/ecc"
 	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/curve"
 )
 
 func TestTableWindow(t *testing.T) {
@@ -26,7 +28,7 @@ func TestTableWindow(t *testing.T) {
 	if a, b := TableWindow(1<<20, 64), TableWindow(1<<20, 40); a != b {
 		t.Errorf("2^20: window %d with 64 copies, %d with 40", a, b)
 	}
-	if got := TableBytes(backend.KernelMSMG2, 1000, 3); got != 3000*backend.G2AffineBytes {
+	if got := TableBytes(backend.KernelMSMG2, 1000, 3); got != 3000*curve.Must(ecc.BLS12_381).G2AffineBytes {
 		t.Errorf("TableBytes G2: %d", got)
 	}
 	if got := TableBytes(backend.KernelNTT, 1000, 3); got != 0 {

@@ -5,10 +5,10 @@ import (
 	"io"
 	"strings"
 
+	"github.com/consensys/gnark-crypto/ecc"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
 	groth16bls "github.com/consensys/gnark/backend/groth16/bls12-381"
-
-	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/curve"
 )
 
 // keyHostBytes is what the proving key's bases take in host memory, in
@@ -23,7 +23,7 @@ func keyHostBytes(pk gnarkgroth16.ProvingKey) int64 {
 	for _, ck := range k.CommitmentKeys {
 		g1 += int64(len(ck.Basis) + len(ck.BasisExpSigma))
 	}
-	return g1*backend.G1AffineBytes + int64(len(k.G2.B))*backend.G2AffineBytes
+	return g1*curve.Must(ecc.BLS12_381).G1AffineBytes + int64(len(k.G2.B))*curve.Must(ecc.BLS12_381).G2AffineBytes
 }
 
 // peakDevice is what a backend that records it (cuda.Backend) says was its

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc"
 
 	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/backend/cpu"
@@ -21,9 +21,11 @@ type corruptMSM struct{ backend.Backend }
 
 func (c corruptMSM) String() string { return "corrupt-msm(" + c.Backend.String() + ")" }
 
-func (c corruptMSM) MSMG1(q backend.Queue, out *bls12381.G1Jac, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int) error {
-	err := c.Backend.MSMG1(q, out, bases, basesOff, scalars, n)
-	out.X[0] ^= 1
+func (c corruptMSM) MSMG1(q backend.Queue, cv ecc.ID, out []byte, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int) error {
+	err := c.Backend.MSMG1(q, cv, out, bases, basesOff, scalars, n)
+	if len(out) > 0 {
+		out[0] ^= 1 // the lowest limb of X, little-endian
+	}
 	return err
 }
 

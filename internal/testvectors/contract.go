@@ -17,6 +17,7 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/curve"
 	"github.com/g16prover/g16/internal/testvectors/internal/draw"
 )
 
@@ -234,14 +235,14 @@ func (f *ContractFixture) GoodCalls() error {
 			name = "nil queue"
 		}
 		var got1 bls12381.G1Jac
-		if err := f.B.MSMG1(q, &got1, f.G1, 0, f.Scalars, contractLen); err != nil {
+		if err := f.B.MSMG1(q, ecc.BLS12_381, backend.ValueBytes(&got1), f.G1, 0, f.Scalars, contractLen); err != nil {
 			return fmt.Errorf("%s: MSMG1: %w", name, err)
 		}
 		if !got1.Equal(&want1) {
 			return fmt.Errorf("%s: MSMG1 differs from gnark-crypto's MultiExp", name)
 		}
 		var got2 bls12381.G2Jac
-		if err := f.B.MSMG2(q, &got2, f.G2, 0, f.Scalars, contractLen); err != nil {
+		if err := f.B.MSMG2(q, ecc.BLS12_381, backend.ValueBytes(&got2), f.G2, 0, f.Scalars, contractLen); err != nil {
 			return fmt.Errorf("%s: MSMG2: %w", name, err)
 		}
 		if !got2.Equal(&want2) {
@@ -249,7 +250,7 @@ func (f *ContractFixture) GoodCalls() error {
 		}
 		// Offsets and lengths at the edges are allowed.
 		var last bls12381.G1Jac
-		if err := f.B.MSMG1(q, &last, f.G1, (contractLen-1)*backend.G1AffineBytes, f.Scalars, 1); err != nil {
+		if err := f.B.MSMG1(q, ecc.BLS12_381, backend.ValueBytes(&last), f.G1, (contractLen-1)*curve.Must(ecc.BLS12_381).G1AffineBytes, f.Scalars, 1); err != nil {
 			return fmt.Errorf("%s: MSMG1 of the last point: %w", name, err)
 		}
 		var wantLast bls12381.G1Jac
@@ -259,13 +260,13 @@ func (f *ContractFixture) GoodCalls() error {
 			return fmt.Errorf("%s: MSMG1 of the last point is wrong", name)
 		}
 		var empty bls12381.G1Jac
-		if err := f.B.MSMG1(q, &empty, f.G1, contractLen*backend.G1AffineBytes, f.Scalars, 0); err != nil {
+		if err := f.B.MSMG1(q, ecc.BLS12_381, backend.ValueBytes(&empty), f.G1, contractLen*curve.Must(ecc.BLS12_381).G1AffineBytes, f.Scalars, 0); err != nil {
 			return fmt.Errorf("%s: MSMG1 of no points at the end of the buffer: %w", name, err)
 		}
 		if !empty.Z.IsZero() {
 			return fmt.Errorf("%s: MSMG1 of no points is not the point at infinity", name)
 		}
-		x, err := f.B.Alloc(q, 3*backend.ScalarBytes)
+		x, err := f.B.Alloc(q, 3*curve.Must(ecc.BLS12_381).FrBytes)
 		if err != nil {
 			return fmt.Errorf("%s: Alloc: %w", name, err)
 		}
@@ -298,7 +299,7 @@ func closedErrors(b backend.Backend) []error {
 	if err != nil {
 		return []error{err}
 	}
-	x, err := b.Alloc(q, 4*backend.ScalarBytes)
+	x, err := b.Alloc(q, 4*curve.Must(ecc.BLS12_381).FrBytes)
 	if err != nil {
 		return []error{err}
 	}
@@ -322,10 +323,10 @@ func closedErrors(b backend.Backend) []error {
 		{"NewQueue", func() error { _, err := b.NewQueue(); return err }},
 		{"Upload", func() error { return b.Upload(nil, x, 0, make([]byte, 8)) }},
 		{"Download", func() error { return b.Download(nil, make([]byte, 8), x, 0) }},
-		{"NTT", func() error { return b.NTT(nil, x, backend.NTTSpec{LogN: 2}) }},
-		{"QuotientStep", func() error { return b.QuotientStep(nil, x, x, x, 4, fr.One()) }},
-		{"MSMG1", func() error { return b.MSMG1(nil, &p1, x, 0, x, 0) }},
-		{"MSMG2", func() error { return b.MSMG2(nil, &p2, x, 0, x, 0) }},
+		{"NTT", func() error { return b.NTT(nil, x, backend.NTTSpec{Curve: ecc.BLS12_381, LogN: 2}) }},
+		{"QuotientStep", func() error { return b.QuotientStep(nil, ecc.BLS12_381, x, x, x, 4, scalarOf(fr.One())) }},
+		{"MSMG1", func() error { return b.MSMG1(nil, ecc.BLS12_381, backend.ValueBytes(&p1), x, 0, x, 0) }},
+		{"MSMG2", func() error { return b.MSMG2(nil, ecc.BLS12_381, backend.ValueBytes(&p2), x, 0, x, 0) }},
 	}
 	for _, c := range calls {
 		err := safeCall(c.call)
@@ -349,7 +350,7 @@ func scratchErrors(b backend.Backend) error {
 	for _, k := range []backend.Kernel{backend.KernelMSMG1, backend.KernelMSMG2, backend.KernelNTT, backend.KernelQuotientStep, 99} {
 		for _, n := range []int{math.MinInt, -1, 0, 1, 1 << 20, 1 << 40, math.MaxInt} {
 			var v int64
-			if err := safeCall(func() error { v = b.Scratch(k, n); return nil }); err != nil {
+			if err := safeCall(func() error { v = b.Scratch(k, ecc.BLS12_381, n); return nil }); err != nil {
 				return fmt.Errorf("Scratch(%v, %d): %w", k, n, err)
 			}
 			if v < 0 {
@@ -369,12 +370,16 @@ func safeCall(f func() error) (err error) {
 	return f()
 }
 
-// Lengths and offsets whose byte size overflows int64.
+// Lengths and offsets whose byte size overflows int64, for BLS12-381's
+// scalars (32 bytes) and affine points (96 and 192 bytes).
 const (
-	overScalars = int(math.MaxInt64/backend.ScalarBytes + 1)
-	overG1      = int(math.MaxInt64/backend.G1AffineBytes + 1)
-	overG2      = int(math.MaxInt64/backend.G2AffineBytes + 1)
+	overScalars = int(math.MaxInt64/32 + 1)
+	overG1      = int(math.MaxInt64/96 + 1)
+	overG2      = int(math.MaxInt64/192 + 1)
 )
+
+// scalarOf is x's bytes, as the Backend takes a scalar.
+func scalarOf(x fr.Element) []byte { return backend.ValueBytes(&x) }
 
 // ContractCases lists the bad calls every backend must reject.
 func ContractCases() []ContractCase {
@@ -445,7 +450,7 @@ func ContractCases() []ContractCase {
 		call := tr.call
 		bufs(tr.method, tr.buf, func(f *ContractFixture, x backend.Buffer) error { return call(f, f.Q, x, 0, 8) })
 		queues(tr.method, func(f *ContractFixture, q backend.Queue) error { return call(f, q, f.Scalars, 0, 8) })
-		size := int64(contractLen) * backend.ScalarBytes
+		size := int64(contractLen) * curve.Must(ecc.BLS12_381).FrBytes
 		add(tr.method, "off=-1", "off", nil, func(f *ContractFixture) error { return call(f, f.Q, f.Scalars, -1, 8) })
 		add(tr.method, "off=MinInt64", "off", nil, func(f *ContractFixture) error { return call(f, f.Q, f.Scalars, math.MinInt64, 8) })
 		add(tr.method, "off=bytes+1", "off", nil, func(f *ContractFixture) error { return call(f, f.Q, f.Scalars, size+1, 0) })
@@ -458,21 +463,36 @@ func ContractCases() []ContractCase {
 	ntt := func(spec backend.NTTSpec) func(f *ContractFixture) error {
 		return func(f *ContractFixture) error { return f.B.NTT(f.Q, f.Scalars, spec) }
 	}
-	bufs("NTT", "data", func(f *ContractFixture, x backend.Buffer) error { return f.B.NTT(f.Q, x, backend.NTTSpec{LogN: 3}) })
-	queues("NTT", func(f *ContractFixture, q backend.Queue) error {
-		return f.B.NTT(q, f.Scalars, backend.NTTSpec{LogN: 3})
+	bufs("NTT", "data", func(f *ContractFixture, x backend.Buffer) error {
+		return f.B.NTT(f.Q, x, backend.NTTSpec{Curve: ecc.BLS12_381, LogN: 3})
 	})
-	add("NTT", "LogN=-1", "spec.LogN", nil, ntt(backend.NTTSpec{LogN: -1}))
-	add("NTT", "LogN=63", "spec.LogN", nil, ntt(backend.NTTSpec{LogN: 63}))
-	add("NTT", "LogN=MaxInt", "spec.LogN", nil, ntt(backend.NTTSpec{LogN: math.MaxInt}))
-	add("NTT", "LogN=4-over-8-elements", "spec.LogN", nil, ntt(backend.NTTSpec{LogN: 4}))
-	add("NTT", "LogN=20-over-8-elements", "spec.LogN", nil, ntt(backend.NTTSpec{LogN: 20}))
-	add("NTT", "order=7", "spec.Order", nil, ntt(backend.NTTSpec{LogN: 3, Order: 7}))
-	add("NTT", "coset-shift=0", "spec.CosetShift", nil, ntt(backend.NTTSpec{LogN: 3, Coset: true}))
+	queues("NTT", func(f *ContractFixture, q backend.Queue) error {
+		return f.B.NTT(q, f.Scalars, backend.NTTSpec{Curve: ecc.BLS12_381, LogN: 3})
+	})
+	// A curve no backend computes on (g16 does not support BW6-633).
+	add("NTT", "curve=bw6-633", "spec.Curve", backend.ErrUnsupportedCurve, ntt(backend.NTTSpec{Curve: ecc.BW6_633, LogN: 2}))
+	add("QuotientStep", "curve=bw6-633", "curve", backend.ErrUnsupportedCurve, func(f *ContractFixture) error {
+		return f.B.QuotientStep(f.Q, ecc.BW6_633, f.Scalars, f.Scalars, f.Scalars, 1, make([]byte, 48))
+	})
+	add("MSMG1", "curve=bw6-633", "curve", backend.ErrUnsupportedCurve, func(f *ContractFixture) error {
+		return f.B.MSMG1(f.Q, ecc.BW6_633, make([]byte, 3*80), f.G1, 0, f.Scalars, 1)
+	})
+	add("MSMG2", "curve=bw6-633", "curve", backend.ErrUnsupportedCurve, func(f *ContractFixture) error {
+		return f.B.MSMG2(f.Q, ecc.BW6_633, make([]byte, 3*80), f.G2, 0, f.Scalars, 1)
+	})
+	add("NTT", "LogN=-1", "spec.LogN", nil, ntt(backend.NTTSpec{Curve: ecc.BLS12_381, LogN: -1}))
+	add("NTT", "LogN=63", "spec.LogN", nil, ntt(backend.NTTSpec{Curve: ecc.BLS12_381, LogN: 63}))
+	add("NTT", "LogN=MaxInt", "spec.LogN", nil, ntt(backend.NTTSpec{Curve: ecc.BLS12_381, LogN: math.MaxInt}))
+	add("NTT", "LogN=4-over-8-elements", "spec.LogN", nil, ntt(backend.NTTSpec{Curve: ecc.BLS12_381, LogN: 4}))
+	add("NTT", "LogN=20-over-8-elements", "spec.LogN", nil, ntt(backend.NTTSpec{Curve: ecc.BLS12_381, LogN: 20}))
+	add("NTT", "order=7", "spec.Order", nil, ntt(backend.NTTSpec{Curve: ecc.BLS12_381, LogN: 3, Order: 7}))
+	add("NTT", "coset-shift=0", "spec.CosetShift", nil, ntt(backend.NTTSpec{Curve: ecc.BLS12_381, LogN: 3, Coset: true}))
 
 	// QuotientStep.
 	qs := func(a, b, c func(f *ContractFixture) backend.Buffer, n int) func(f *ContractFixture) error {
-		return func(f *ContractFixture) error { return f.B.QuotientStep(f.Q, a(f), b(f), c(f), n, fr.One()) }
+		return func(f *ContractFixture) error {
+			return f.B.QuotientStep(f.Q, ecc.BLS12_381, a(f), b(f), c(f), n, scalarOf(fr.One()))
+		}
 	}
 	sc := func(f *ContractFixture) backend.Buffer { return f.Scalars }
 	short := func(f *ContractFixture) backend.Buffer { return f.Short }
@@ -480,11 +500,11 @@ func ContractCases() []ContractCase {
 		bufs("QuotientStep", arg, func(f *ContractFixture, x backend.Buffer) error {
 			in := []backend.Buffer{f.Scalars, f.Scalars, f.Scalars}
 			in[i] = x
-			return f.B.QuotientStep(f.Q, in[0], in[1], in[2], contractLen, fr.One())
+			return f.B.QuotientStep(f.Q, ecc.BLS12_381, in[0], in[1], in[2], contractLen, scalarOf(fr.One()))
 		})
 	}
 	queues("QuotientStep", func(f *ContractFixture, q backend.Queue) error {
-		return f.B.QuotientStep(q, f.Scalars, f.Scalars, f.Scalars, contractLen, fr.One())
+		return f.B.QuotientStep(q, ecc.BLS12_381, f.Scalars, f.Scalars, f.Scalars, contractLen, scalarOf(fr.One()))
 	})
 	add("QuotientStep", "n=-1", "n", nil, qs(sc, sc, sc, -1))
 	add("QuotientStep", "n=MinInt", "n", nil, qs(sc, sc, sc, math.MinInt))
@@ -500,14 +520,14 @@ func ContractCases() []ContractCase {
 		if out {
 			p = new(bls12381.G1Jac)
 		}
-		return f.B.MSMG1(q, p, bases, off, scalars, n)
+		return f.B.MSMG1(q, ecc.BLS12_381, backend.ValueBytes(p), bases, off, scalars, n)
 	}
 	msm2 := func(f *ContractFixture, q backend.Queue, out bool, bases backend.Buffer, off int64, scalars backend.Buffer, n int) error {
 		var p *bls12381.G2Jac
 		if out {
 			p = new(bls12381.G2Jac)
 		}
-		return f.B.MSMG2(q, p, bases, off, scalars, n)
+		return f.B.MSMG2(q, ecc.BLS12_381, backend.ValueBytes(p), bases, off, scalars, n)
 	}
 	for _, m := range []struct {
 		method    string
@@ -516,8 +536,8 @@ func ContractCases() []ContractCase {
 		pointSize int64
 		over      int
 	}{
-		{"MSMG1", msm1, func(f *ContractFixture) backend.Buffer { return f.G1 }, backend.G1AffineBytes, overG1},
-		{"MSMG2", msm2, func(f *ContractFixture) backend.Buffer { return f.G2 }, backend.G2AffineBytes, overG2},
+		{"MSMG1", msm1, func(f *ContractFixture) backend.Buffer { return f.G1 }, curve.Must(ecc.BLS12_381).G1AffineBytes, overG1},
+		{"MSMG2", msm2, func(f *ContractFixture) backend.Buffer { return f.G2 }, curve.Must(ecc.BLS12_381).G2AffineBytes, overG2},
 	} {
 		call, bases, size := m.call, m.bases, m.pointSize
 		with := func(off int64, n int) func(f *ContractFixture) error {
@@ -525,6 +545,14 @@ func ContractCases() []ContractCase {
 		}
 		add(m.method, "out=nil", "out", nil, func(f *ContractFixture) error {
 			return call(f, f.Q, false, bases(f), 0, f.Scalars, contractLen)
+		})
+		method := m.method
+		add(m.method, "out=short", "out", nil, func(f *ContractFixture) error {
+			short := make([]byte, 8)
+			if method == "MSMG1" {
+				return f.B.MSMG1(f.Q, ecc.BLS12_381, short, bases(f), 0, f.Scalars, contractLen)
+			}
+			return f.B.MSMG2(f.Q, ecc.BLS12_381, short, bases(f), 0, f.Scalars, contractLen)
 		})
 		bufs(m.method, "bases", func(f *ContractFixture, x backend.Buffer) error { return call(f, f.Q, true, x, 0, f.Scalars, 1) })
 		bufs(m.method, "scalars", func(f *ContractFixture, x backend.Buffer) error { return call(f, f.Q, true, bases(f), 0, x, 1) })

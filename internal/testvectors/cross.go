@@ -10,6 +10,7 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/consensys/gnark-crypto/ecc"
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr/fft"
@@ -79,13 +80,15 @@ func CrossChecks(seed uint64) []Check {
 		rng := stream("ntt", i)
 		r := rand.New(rng)
 		spec := backend.NTTSpec{
+			Curve:   ecc.BLS12_381,
 			LogN:    1 + r.IntN(maxCrossLogN),
 			Inverse: r.IntN(2) == 1,
 			Order:   backend.Order(r.IntN(2)),
 			Coset:   r.IntN(2) == 1,
 		}
 		if spec.Coset {
-			spec.CosetShift = draw.Element(rng)
+			g := draw.Element(rng)
+			spec.CosetShift = backend.ValueBytes(&g)
 		}
 		in := draw.Elements(rng, 1<<spec.LogN)
 		name := fmt.Sprintf("NTT/%d/n=2^%d/%s", i, spec.LogN, specString(spec))

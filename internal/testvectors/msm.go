@@ -3,10 +3,12 @@ package testvectors
 import (
 	"fmt"
 
+	"github.com/consensys/gnark-crypto/ecc"
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/curve"
 	"github.com/g16prover/g16/internal/testvectors/vecfile"
 )
 
@@ -46,16 +48,20 @@ var (
 	msmG1 = &msmGroup[bls12381.G1Affine, bls12381.G1Jac, *bls12381.G1Affine]{
 		name:       GroupMSMG1,
 		generator:  g1Generator,
-		pointBytes: backend.G1AffineBytes,
-		msm:        backend.Backend.MSMG1,
-		str:        g1String,
+		pointBytes: curve.Must(ecc.BLS12_381).G1AffineBytes,
+		msm: func(b backend.Backend, q backend.Queue, out *bls12381.G1Jac, bases backend.Buffer, off int64, scalars backend.Buffer, n int) error {
+			return b.MSMG1(q, ecc.BLS12_381, backend.ValueBytes(out), bases, off, scalars, n)
+		},
+		str: g1String,
 	}
 	msmG2 = &msmGroup[bls12381.G2Affine, bls12381.G2Jac, *bls12381.G2Affine]{
 		name:       GroupMSMG2,
 		generator:  g2Generator,
-		pointBytes: backend.G2AffineBytes,
-		msm:        backend.Backend.MSMG2,
-		str:        g2String,
+		pointBytes: curve.Must(ecc.BLS12_381).G2AffineBytes,
+		msm: func(b backend.Backend, q backend.Queue, out *bls12381.G2Jac, bases backend.Buffer, off int64, scalars backend.Buffer, n int) error {
+			return b.MSMG2(q, ecc.BLS12_381, backend.ValueBytes(out), bases, off, scalars, n)
+		},
+		str: g2String,
 	}
 )
 

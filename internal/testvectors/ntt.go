@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 
+	"github.com/consensys/gnark-crypto/ecc"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/g16prover/g16/backend"
@@ -31,9 +32,9 @@ func nttVariants(r *vecfile.NTT) (names []string, cases []nttCase) {
 			y, kind = r.Coset, "coset"
 		}
 		yr := bitReversed(y)
-		spec := backend.NTTSpec{LogN: r.LogN, Coset: coset}
+		spec := backend.NTTSpec{Curve: ecc.BLS12_381, LogN: r.LogN, Coset: coset}
 		if coset {
-			spec.CosetShift = r.Shift
+			spec.CosetShift = scalarOf(r.Shift)
 		}
 		add := func(dir string, inverse bool, order backend.Order, in, out []fr.Element) {
 			s := spec
@@ -118,8 +119,8 @@ func runQuotient(b backend.Backend, logN int, shift fr.Element, a, bb, c []fr.El
 		}
 	}
 	toCoset := []backend.NTTSpec{
-		{LogN: logN, Inverse: true, Order: backend.DIF},
-		{LogN: logN, Order: backend.DIT, Coset: true, CosetShift: shift},
+		{Curve: ecc.BLS12_381, LogN: logN, Inverse: true, Order: backend.DIF},
+		{Curve: ecc.BLS12_381, LogN: logN, Order: backend.DIT, Coset: true, CosetShift: backend.ValueBytes(&shift)},
 	}
 	for i, buf := range bufs {
 		for _, s := range toCoset {
@@ -132,10 +133,10 @@ func runQuotient(b backend.Backend, logN int, shift fr.Element, a, bb, c []fr.El
 	var zInv, one fr.Element
 	one.SetOne()
 	zInv.Exp(shift, big.NewInt(int64(n))).Sub(&zInv, &one).Inverse(&zInv)
-	if err := b.QuotientStep(d.q, bufs[0], bufs[1], bufs[2], n, zInv); err != nil {
+	if err := b.QuotientStep(d.q, ecc.BLS12_381, bufs[0], bufs[1], bufs[2], n, backend.ValueBytes(&zInv)); err != nil {
 		return nil, fmt.Errorf("QuotientStep: %w", err)
 	}
-	back := backend.NTTSpec{LogN: logN, Inverse: true, Order: backend.DIF, Coset: true, CosetShift: shift}
+	back := backend.NTTSpec{Curve: ecc.BLS12_381, LogN: logN, Inverse: true, Order: backend.DIF, Coset: true, CosetShift: backend.ValueBytes(&shift)}
 	if err := b.NTT(d.q, bufs[0], back); err != nil {
 		return nil, fmt.Errorf("NTT (%+v): %w", back, err)
 	}

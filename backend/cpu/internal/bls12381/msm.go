@@ -1,8 +1,8 @@
-package cpu
+package bls12381
 
 import (
 	"github.com/consensys/gnark-crypto/ecc"
-	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	curve "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 )
 
@@ -12,15 +12,15 @@ var sumBlock = 1 << 18
 
 // multiExpG1 sets r to Σ s[i]·points[i] with tasks goroutines: the ±1
 // terms by sumSignedG1, the others by MultiExp (msmsplit.go).
-func multiExpG1(r *bls12381.G1Jac, points []bls12381.G1Affine, s []fr.Element, tasks int) error {
-	return multiExpSplit(r, points, s, tasks, g1Infinity(), sumSignedG1, (*bls12381.G1Jac).AddMixed,
-		(*bls12381.G1Jac).AddAssign, (*bls12381.G1Jac).MultiExp)
+func multiExpG1(r *curve.G1Jac, points []curve.G1Affine, s []fr.Element, tasks int) error {
+	return multiExpSplit(r, points, s, tasks, g1Infinity(), sumSignedG1, (*curve.G1Jac).AddMixed,
+		(*curve.G1Jac).AddAssign, (*curve.G1Jac).MultiExp)
 }
 
 // multiExpG2 is multiExpG1 over G2.
-func multiExpG2(r *bls12381.G2Jac, points []bls12381.G2Affine, s []fr.Element, tasks int) error {
-	return multiExpSplit(r, points, s, tasks, g2Infinity(), sumSignedG2, (*bls12381.G2Jac).AddMixed,
-		(*bls12381.G2Jac).AddAssign, (*bls12381.G2Jac).MultiExp)
+func multiExpG2(r *curve.G2Jac, points []curve.G2Affine, s []fr.Element, tasks int) error {
+	return multiExpSplit(r, points, s, tasks, g2Infinity(), sumSignedG2, (*curve.G2Jac).AddMixed,
+		(*curve.G2Jac).AddAssign, (*curve.G2Jac).MultiExp)
 }
 
 // multiExpSplit is multiExpG1 and multiExpG2 for one group: Jac its
@@ -64,4 +64,18 @@ func multiExpSplit[Jac, Aff any](r *Jac, points []Aff, s []fr.Element, tasks int
 		add(r, &o)
 	}
 	return nil
+}
+
+func g1Infinity() curve.G1Jac {
+	var p curve.G1Jac
+	p.X.SetOne()
+	p.Y.SetOne()
+	return p
+}
+
+func g2Infinity() curve.G2Jac {
+	var p curve.G2Jac
+	p.X.SetOne()
+	p.Y.SetOne()
+	return p
 }

@@ -1,7 +1,7 @@
-package cpu
+package bls12381
 
 import (
-	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	curve "github.com/consensys/gnark-crypto/ecc/bls12-381"
 )
 
 // sumSignedG2 computes Σ ±pts[i] over the signed indices sel (i for
@@ -11,7 +11,7 @@ import (
 // rest, each once, for the caller to add up: the pairs with equal x, and
 // the few points of the last level. The sum of what rest receives is the
 // sum asked for.
-func sumSignedG2(pts []bls12381.G2Affine, sel []int32, work []bls12381.G2Affine, rest func(p *bls12381.G2Affine)) {
+func sumSignedG2(pts []curve.G2Affine, sel []int32, work []curve.G2Affine, rest func(p *curve.G2Affine)) {
 	sc := new(addScratchG2)
 	// The first level reads pts through sel, a batch at a time.
 	m := 0 // points in work
@@ -58,8 +58,8 @@ func sumSignedG2(pts []bls12381.G2Affine, sel []int32, work []bls12381.G2Affine,
 // level with signs applied, the batch's denominators and their running
 // products, and which pairs are left to rest.
 type addScratchG2 struct {
-	in      [2 * addBatch]bls12381.G2Affine
-	d, acc  [addBatch]bls12381.E2
+	in      [2 * addBatch]curve.G2Affine
+	d, acc  [addBatch]curve.E2
 	pending [addBatch]bool
 }
 
@@ -67,7 +67,7 @@ type addScratchG2 struct {
 // and passes both points of the others to rest. It returns how many sums
 // it wrote. len(in) is even and at most 2·addBatch; out may overlap in from
 // its start (out[j] is written after in[2j] and in[2j+1] are read).
-func addPairsG2(in, out []bls12381.G2Affine, sc *addScratchG2, rest func(p *bls12381.G2Affine)) int {
+func addPairsG2(in, out []curve.G2Affine, sc *addScratchG2, rest func(p *curve.G2Affine)) int {
 	d, acc, pending := &sc.d, &sc.acc, &sc.pending
 	k := 0
 	for j := 0; j+1 < len(in); j += 2 {
@@ -85,7 +85,7 @@ func addPairsG2(in, out []bls12381.G2Affine, sc *addScratchG2, rest func(p *bls1
 		k++
 	}
 	if k > 0 {
-		var inv, t bls12381.E2
+		var inv, t curve.E2
 		inv.Inverse(&acc[k-1])
 		for j := k - 1; j > 0; j-- {
 			t.Mul(&inv, &acc[j-1]) // dⱼ⁻¹
@@ -103,7 +103,7 @@ func addPairsG2(in, out []bls12381.G2Affine, sc *addScratchG2, rest func(p *bls1
 			continue
 		}
 		p, q := &in[j], &in[j+1]
-		var lambda, x3, y3 bls12381.E2
+		var lambda, x3, y3 curve.E2
 		lambda.Sub(&q.Y, &p.Y)
 		lambda.Mul(&lambda, &d[o])
 		x3.Square(&lambda)

@@ -1,7 +1,7 @@
-package cpu
+package bls12381
 
 import (
-	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	curve "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fp"
 )
 
@@ -12,7 +12,7 @@ import (
 // rest, each once, for the caller to add up: the pairs with equal x, and
 // the few points of the last level. The sum of what rest receives is the
 // sum asked for.
-func sumSignedG1(pts []bls12381.G1Affine, sel []int32, work []bls12381.G1Affine, rest func(p *bls12381.G1Affine)) {
+func sumSignedG1(pts []curve.G1Affine, sel []int32, work []curve.G1Affine, rest func(p *curve.G1Affine)) {
 	sc := new(addScratchG1)
 	// The first level reads pts through sel, a batch at a time.
 	m := 0 // points in work
@@ -59,7 +59,7 @@ func sumSignedG1(pts []bls12381.G1Affine, sel []int32, work []bls12381.G1Affine,
 // level with signs applied, the batch's denominators and their running
 // products, and which pairs are left to rest.
 type addScratchG1 struct {
-	in      [2 * addBatch]bls12381.G1Affine
+	in      [2 * addBatch]curve.G1Affine
 	d, acc  [addBatch]fp.Element
 	pending [addBatch]bool
 }
@@ -68,7 +68,7 @@ type addScratchG1 struct {
 // and passes both points of the others to rest. It returns how many sums
 // it wrote. len(in) is even and at most 2·addBatch; out may overlap in from
 // its start (out[j] is written after in[2j] and in[2j+1] are read).
-func addPairsG1(in, out []bls12381.G1Affine, sc *addScratchG1, rest func(p *bls12381.G1Affine)) int {
+func addPairsG1(in, out []curve.G1Affine, sc *addScratchG1, rest func(p *curve.G1Affine)) int {
 	d, acc, pending := &sc.d, &sc.acc, &sc.pending
 	k := 0
 	for j := 0; j+1 < len(in); j += 2 {

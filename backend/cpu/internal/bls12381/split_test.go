@@ -1,0 +1,264 @@
+package bls12381
+
+import (
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/consensys/gnark-crypto/ecc"
+	curve "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+)
+
+// splitCase is one MSM of the split tests: n terms whose scalars are 0, 1,
+// r − 1, below 2³² or random with the given weights, and bases with some
+// repeated, negated and infinite points when special is set.
+type splitCase struct {
+	n                                  int
+	zero, one, minusOne, small, random int
+	special                            bool
+}
+
+func (c splitCase) String() string {
+	sp := ""
+	if c.special {
+		sp = "/special"
+	}
+	return fmt.Sprintf("n=%d/w=%d.%d.%d.%d.%d%s", c.n, c.zero, c.one, c.minusOne, c.small, c.random, sp)
+}
+
+func splitCases() []splitCase {
+	cases := []splitCase{
+		{n: 1, one: 1},
+		{n: 2, one: 1, special: true},
+		{n: 7, zero: 1, one: 1, minusOne: 1},
+		{n: 100, one: 1},
+		{n: 100, minusOne: 1},
+		{n: 100, zero: 1},
+		{n: 513, zero: 4, one: 4, minusOne: 1, random: 1},
+		{n: 1025, one: 1, special: true},
+		{n: 3000, zero: 1, one: 1, minusOne: 1, random: 1, special: true},
+		{n: 1000, one: 1, random: 30}, // too few ±1: MultiExp alone
+		{n: 9001, zero: 5, one: 4, minusOne: 1, random: 1, special: true},
+		{n: 5000, zero: 29, one: 1, small: 4, random: 6}, // sha256's wires
+	}
+	if !testing.Short() {
+		cases = append(cases, splitCase{n: 40000, zero: 5, one: 4, minusOne: 1, random: 1, special: true})
+	}
+	return cases
+}
+
+// draw returns c's scalars, drawn from rng, and how each base is made
+// from the earlier ones: base[i] is fresh when from[i] == i, else base
+// from[i], negated when neg[i]; inf[i] makes it the point at infinity.
+// Only special cases repeat, negate or leave out bases.
+func (c splitCase) draw(rng *rand.Rand) (scalars []fr.Element, from []int, neg, inf []bool) {
+	scalars = make([]fr.Element, c.n)
+	from, neg, inf = make([]int, c.n), make([]bool, c.n), make([]bool, c.n)
+	total := c.zero + c.one + c.minusOne + c.small + c.random
+	for i := range c.n {
+		switch w := rng.IntN(total); {
+		case w < c.zero:
+		case w < c.zero+c.one:
+			scalars[i].SetOne()
+		case w < c.zero+c.one+c.minusOne:
+			scalars[i].SetOne()
+			scalars[i].Neg(&scalars[i])
+		case w < c.zero+c.one+c.minusOne+c.small:
+			scalars[i].SetUint64(uint64(rng.Uint32()))
+		default:
+			scalars[i] = fr.Element{rng.Uint64(), rng.Uint64(), rng.Uint64(), rng.Uint64() >> 4}
+		}
+		from[i] = i
+		if c.special && i > 0 {
+			switch rng.IntN(8) {
+			case 0:
+				from[i] = rng.IntN(i)
+			case 1:
+				from[i], neg[i] = rng.IntN(i), true
+			case 2:
+				from[i] = i - 1
+			case 3:
+				from[i], neg[i] = i-1, true
+			case 4:
+				inf[i] = true
+			}
+		}
+	}
+	return scalars, from, neg, inf
+}
+
+// basesRun is how many fresh bases share a random start S and step T:
+// S, S+T, S+2T, ... (distinct, and far cheaper than a scalar
+// multiplication each).
+const basesRun = 64
+
+// g1Bases makes the G1 bases draw describes, from rng.
+func g1Bases(rng *rand.Rand, from []int, neg, inf []bool) []curve.G1Affine {
+	jac := make([]curve.G1Jac, len(from))
+	var step curve.G1Affine
+	for i := range jac {
+		if i%basesRun == 0 {
+			var s curve.G1Affine
+			s.ScalarMultiplicationBase(new(big.Int).SetUint64(rng.Uint64()))
+			step.ScalarMultiplicationBase(new(big.Int).SetUint64(rng.Uint64()))
+			jac[i].FromAffine(&s)
+		} else {
+			jac[i] = jac[i-1]
+			jac[i].AddMixed(&step)
+		}
+	}
+	p := curve.BatchJacobianToAffineG1(jac)
+	for i := range p {
+		switch {
+		case inf[i]:
+			p[i] = curve.G1Affine{}
+		case neg[i]:
+			p[i].Neg(&p[from[i]])
+		case from[i] != i:
+			p[i] = p[from[i]]
+		}
+	}
+	return p
+}
+
+// g2Bases is g1Bases over G2.
+func g2Bases(rng *rand.Rand, from []int, neg, inf []bool) []curve.G2Affine {
+	p := make([]curve.G2Affine, len(from))
+	var acc curve.G2Jac
+	var step curve.G2Affine
+	for i := range p {
+		if i%basesRun == 0 {
+			var s curve.G2Affine
+			s.ScalarMultiplicationBase(new(big.Int).SetUint64(rng.Uint64()))
+			step.ScalarMultiplicationBase(new(big.Int).SetUint64(rng.Uint64()))
+			acc.FromAffine(&s)
+		} else {
+			acc.AddMixed(&step)
+		}
+		p[i].FromJacobian(&acc)
+	}
+	for i := range p {
+		switch {
+		case inf[i]:
+			p[i] = curve.G2Affine{}
+		case neg[i]:
+			p[i].Neg(&p[from[i]])
+		case from[i] != i:
+			p[i] = p[from[i]]
+		}
+	}
+	return p
+}
+
+// TestMultiExpSplit: multiExpG1 and multiExpG2, which sum the ±1 terms
+// apart, give gnark-crypto's MultiExp over witness-like scalars, with 1, 2
+// and 5 tasks.
+func TestMultiExpSplit(t *testing.T) {
+	testMultiExpSplit(t, splitCases())
+}
+
+// TestMultiExpSplitBlocks is TestMultiExpSplit with the ±1 terms summed in
+// blocks of 300.
+func TestMultiExpSplitBlocks(t *testing.T) {
+	defer func(b int) { sumBlock = b }(sumBlock)
+	sumBlock = 300
+	testMultiExpSplit(t, []splitCase{
+		{n: 2000, one: 1, minusOne: 1, special: true},
+		{n: 3001, zero: 1, one: 2, minusOne: 1, random: 1, special: true},
+	})
+}
+
+func testMultiExpSplit(t *testing.T, cases []splitCase) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 2))
+	for _, c := range cases {
+		scalars, from, neg, inf := c.draw(rng)
+		p1 := g1Bases(rng, from, neg, inf)
+		var p2 []curve.G2Affine
+		if c.n <= 10000 {
+			p2 = g2Bases(rng, from, neg, inf)
+		}
+		var want1 curve.G1Jac
+		if _, err := want1.MultiExp(p1, scalars, ecc.MultiExpConfig{}); err != nil {
+			t.Fatal(err)
+		}
+		var want2 curve.G2Jac
+		if p2 != nil {
+			if _, err := want2.MultiExp(p2, scalars, ecc.MultiExpConfig{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, tasks := range []int{1, 2, 5} {
+			t.Run(fmt.Sprintf("%v/tasks=%d", c, tasks), func(t *testing.T) {
+				var got1 curve.G1Jac
+				if err := multiExpG1(&got1, p1, scalars, tasks); err != nil {
+					t.Fatal(err)
+				}
+				if !got1.Equal(&want1) {
+					t.Errorf("G1 differs from MultiExp (seed %d)", seed)
+				}
+				if p2 == nil {
+					return
+				}
+				var got2 curve.G2Jac
+				if err := multiExpG2(&got2, p2, scalars, tasks); err != nil {
+					t.Fatal(err)
+				}
+				if !got2.Equal(&want2) {
+					t.Errorf("G2 differs from MultiExp (seed %d)", seed)
+				}
+			})
+		}
+	}
+}
+
+// TestSplitScalars: splitScalars sorts the scalars into ±1 and others, in
+// order, and declines when too few are 0 or ±1.
+func TestSplitScalars(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 3))
+	c := splitCase{n: 20000, zero: 3, one: 3, minusOne: 2, random: 2}
+	s, _, _, _ := c.draw(rng)
+	var one, minusOne fr.Element
+	one.SetOne()
+	minusOne.Neg(&one)
+	var wantSigned, wantOthers []int32
+	for i := range s {
+		switch {
+		case s[i].IsZero():
+		case s[i] == one:
+			wantSigned = append(wantSigned, int32(i))
+		case s[i] == minusOne:
+			wantSigned = append(wantSigned, ^int32(i))
+		default:
+			wantOthers = append(wantOthers, int32(i))
+		}
+	}
+	for _, tasks := range []int{1, 3} {
+		sp, ok := splitScalars(s, tasks)
+		if !ok {
+			t.Fatalf("tasks=%d: split declined with %d of %d scalars 0 or ±1", tasks, len(s)-len(wantOthers), len(s))
+		}
+		if fmt.Sprint(sp.signed) != fmt.Sprint(wantSigned) || fmt.Sprint(sp.others) != fmt.Sprint(wantOthers) {
+			t.Errorf("tasks=%d: split differs from the scalars' kinds", tasks)
+		}
+	}
+	random := splitCase{n: 1000, zero: 1, random: 9}
+	s, _, _, _ = random.draw(rng)
+	if _, ok := splitScalars(s, 2); ok {
+		// about 10% zeros: above 1/8 only by chance; count to be sure.
+		zeros := 0
+		for i := range s {
+			if s[i].IsZero() {
+				zeros++
+			}
+		}
+		if zeros < len(s)/splitShare {
+			t.Errorf("split taken with %d of %d scalars zero", zeros, len(s))
+		}
+	}
+}

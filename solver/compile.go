@@ -63,10 +63,10 @@ type lookupTable struct {
 // op, and follows which wires are solved when: which wire of each R1C is the
 // unknown depends on the circuit's structure only (every instruction sets
 // all of its outputs), so it is found here once instead of in every solve.
-// The R1Cs with no unknown solve nothing: they go to s.checks, evaluated
-// and checked after every wire is solved; every other op goes to s.ops, in
-// the levels. It returns a non-empty reason when the circuit must be left
-// to gnark's solver.
+// The R1Cs with no unknown solve nothing: they are checks, evaluated into
+// their rows of A, B and C and checked in their level like any other op.
+// It returns a non-empty reason when the circuit must be left to gnark's
+// solver.
 func (s *Solver) compile() (string, error) {
 	r := s.r1cs
 	if r.Type != constraint.SystemR1CS {
@@ -110,7 +110,6 @@ func (s *Solver) compile() (string, error) {
 
 	rank := uint32(0)
 	for _, level := range r.Levels {
-		levelStart := uint32(len(s.ops)) // the ops of the earlier levels
 		if n := len(s.levels); n == 0 || s.levels[n-1] != len(s.ops) {
 			s.levels = append(s.levels, len(s.ops))
 		}
@@ -168,17 +167,16 @@ func (s *Solver) compile() (string, error) {
 				if unknown > 1 {
 					return fmt.Sprintf("constraint %d has %d unsolved wires", o.cid, unknown), nil
 				}
+				cost = 4 + int64(len(pairs)/2)
 				if unknown == 0 {
-					s.checks = append(s.checks, o)
-					s.checkNeed = append(s.checkNeed, levelStart)
-					continue
+					o.loc, o.wire, o.coeff = locNone, 0, 0
+					break // a check: it solves nothing
 				}
 				if o.coeff == constraint.CoeffIdZero {
 					return fmt.Sprintf("constraint %d has its unknown wire with coefficient 0", o.cid), nil
 				}
 				s.needInverse(o.coeff)
 				solved[o.wire] = true
-				cost = 4 + int64(len(pairs)/2)
 			case *constraint.BlueprintGenericHint:
 				o.kind = opHint
 				id := csolver.HintID(calldata[1])
@@ -317,4 +315,46 @@ func (s *Solver) outputs(o *op) (lo, hi uint32) {
 		return pi.WireOffset, pi.WireOffset + uint32(bp.NbOutputs(pi.Unpack(&r.System)))
 	}
 	return 0, 0
+}
+
+// reads calls visit for each wire op o reads (the unknown wire of an R1C
+// too, which it writes) and returns true, or returns false when what o
+// reads is not known here: a lookup reads entries of its table that any
+// earlier level may have solved, another blueprint whatever it reads.
+func (s *Solver) reads(o *op, visit func(uint32)) bool {
+	r := s.r1cs
+	switch o.kind {
+	case opR1C:
+		src := r.CallData
+		if o.own {
+			src = s.own
+		}
+		pairs := src[o.t : o.t+2*uint64(o.nL+o.nR+o.nO)]
+		for k := 1; k < len(pairs); k += 2 {
+			visit(pairs[k])
+		}
+	case opHint:
+		calldata := r.CallData[r.Instructions[o.inst].StartCallData:]
+		visitExpressions(calldata, 3, int(calldata[2]), visit)
+	case opBatchInverse:
+		calldata := r.CallData[r.Instructions[o.inst].StartCallData:]
+		visitExpressions(calldata, 2, int(calldata[1]), visit)
+	case opLookup, opBlueprint:
+		return false
+	}
+	return true
+}
+
+// visitExpressions calls visit for each wire of n linear expressions
+// starting at calldata[j], constant terms left out.
+func visitExpressions(calldata []uint32, j, n int, visit func(uint32)) {
+	for i := 0; i < n; i++ {
+		m := int(calldata[j])
+		for k := 0; k < m; k++ {
+			if w := calldata[j+2+2*k]; w != constantWire {
+				visit(w)
+			}
+		}
+		j += 1 + 2*m
+	}
 }

@@ -6,16 +6,30 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 )
 
-// SetParallelism makes every solve use tasks goroutines, cut levels of
-// more than 2·minCost into tasks, and take the checks in blocks of
-// max(minCost, 4); it returns a function restoring the defaults.
+// SetParallelism makes every solve use tasks goroutines (0: the default),
+// split every level whose estimated work exceeds minCost among them, and
+// cut an instruction's own work into parts of minCost; it returns a
+// function restoring the defaults.
 func SetParallelism(tasks int, minCost int64) (restore func()) {
-	oldTasks, oldCost, oldBlock := forceTasks, minTaskCost, checkBlock
-	forceTasks, minTaskCost = tasks, minCost
-	if tasks > 0 {
-		checkBlock = max(minCost, 4)
-	}
-	return func() { forceTasks, minTaskCost, checkBlock = oldTasks, oldCost, oldBlock }
+	oldTasks, oldCost, oldChunk := forceTasks, minTaskCost, minChunkCost
+	forceTasks, minTaskCost, minChunkCost = tasks, minCost, minCost
+	return func() { forceTasks, minTaskCost, minChunkCost = oldTasks, oldCost, oldChunk }
+}
+
+// SetScheduleHook makes every worker of a solve call hook(worker, chunk)
+// before each of its chunks, once the chunks it waits for are done; with
+// dropWaits it does not wait at all (a broken schedule, for the test that
+// shows the waits matter). It returns a function restoring the defaults.
+func SetScheduleHook(hook func(worker, chunk int), dropWaits bool) (restore func()) {
+	testHook, testDropWaits = hook, dropWaits
+	return func() { testHook, testDropWaits = nil, false }
+}
+
+// ScheduleStats describes s's schedule on tasks workers: how many chunks
+// and how many waits between them.
+func (s *Solver) ScheduleStats(tasks int) (chunks, waits int) {
+	sc := s.scheduleFor(tasks)
+	return len(sc.chunks), len(sc.waits)
 }
 
 // RationalReconstructExtHint is the native form of gnark's

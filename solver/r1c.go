@@ -1,13 +1,12 @@
 package solver
 
 import (
-	"fmt"
-
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/consensys/gnark/constraint"
 )
 
-// chunk solves ops[lo:hi], instructions of one level, in three passes:
+// chunk solves the ops of list, instructions of one level in rank order,
+// in three passes:
 //
 //  1. every instruction but the R1Cs that divide and the InvZeroHints of
 //     non-zero inputs is solved; those R1Cs evaluate their known terms and
@@ -18,12 +17,12 @@ import (
 //
 // It stops at the first instruction that fails, sets sc.failAt to its rank
 // and returns its error; the divisions queued before it are done.
-func (st *state) chunk(lo, hi int, sc *scratch) error {
+func (st *state) chunk(list []uint32, sc *scratch) error {
 	s := st.s
 	sc.pending = sc.pending[:0]
 	sc.divisors = sc.divisors[:0]
 	sc.invWires, sc.invVals = sc.invWires[:0], sc.invVals[:0]
-	for i := lo; i < hi; i++ {
+	for _, i := range list {
 		o := &s.ops[i]
 		var err error
 		switch o.kind {
@@ -130,15 +129,6 @@ func (st *state) rows(o *op) (a, b, c *fr.Element) {
 	st.eval(b, r)
 	st.eval(c, out)
 	return a, b, c
-}
-
-// check returns the unsatisfied-constraint error when a·b ≠ c.
-func (st *state) check(o *op, a, b, c *fr.Element) error {
-	var ab fr.Element
-	if ab.Mul(a, b).Equal(c) {
-		return nil
-	}
-	return st.unsatisfied(o.cid, fmt.Errorf("%s ⋅ %s != %s", a.String(), b.String(), c.String()))
 }
 
 // setTerm sets the unknown wire of o from the value of its term

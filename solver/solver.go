@@ -8,7 +8,6 @@ import (
 	"runtime"
 	"slices"
 	"sync"
-	"sync/atomic"
 
 	"github.com/consensys/gnark-crypto/ecc"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
@@ -26,22 +25,21 @@ type Solver struct {
 	fallback string // why gnark's solver solves this circuit; "" when we do
 
 	nbWires int
-	ops     []op  // the instructions that solve wires, in level order
-	levels  []int // ops[levels[i]:levels[i+1]] is level i
-	checks  []op  // the R1Cs with every wire known, in level order
-	// checkNeed[i] is how many ops solve the wires checks[i] reads: the
-	// ops of the levels before its own.
-	checkNeed []uint32
-	cost      []int64          // cost[i] is the estimated work of ops[:i]
-	own       []uint32         // the terms of R1Cs of other blueprints than gnark's generic one
-	hintIDs   []csolver.HintID // the hints the circuit calls, by slot
-	lookups   []lookupTable
-	tables    []constTable // count hints' constant tables
+	ops     []op             // the instructions, in level order (ops[i].rank == i)
+	levels  []int            // ops[levels[i]:levels[i+1]] is level i
+	cost    []int64          // cost[i] is the estimated work of ops[:i]
+	own     []uint32         // the terms of R1Cs of other blueprints than gnark's generic one
+	hintIDs []csolver.HintID // the hints the circuit calls, by slot
+	lookups []lookupTable
+	tables  []constTable // count hints' constant tables
 
 	coeffInv  []fr.Element // 1/coefficient, for the coefficients of solved wires
 	coeffHave []bool
 
 	states sync.Pool // *state
+
+	schedMu sync.Mutex
+	scheds  map[schedKey]*schedule // by worker count
 }
 
 // New decodes r1cs for solving. It fails when the linked gnark is not the
@@ -146,10 +144,7 @@ type state struct {
 
 	scratch []*scratch // one per task
 	nt      int        // tasks of this solve
-
-	opsDone atomic.Uint32 // ops[:opsDone] are solved (for the checker)
-	ck      *checker      // the checker of this solve, or nil
-	ckMem   checker
+	exec    exec       // the workers' progress
 }
 
 func (s *Solver) getState() *state {

@@ -18,13 +18,15 @@ import (
 )
 
 // ProveBatch proves many witnesses of one circuit (partitions): it is
-// NewProver, then the Prover's ProveBatch, then Close. It takes the
+// NewProver, then the Prover's ProveBatch, then Close, with the circuit's
+// prepared solver kept for the next call as Prove keeps it. It takes the
 // options of NewProver and of Prover.ProveBatch.
 func ProveBatch(ctx context.Context, ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, witnesses []witness.Witness, opts ...Option) ([]gnarkgroth16.Proof, error) {
 	cfg, err := newConfig("ProveBatch", atProver|atBatch, opts)
 	if err != nil {
 		return nil, err
 	}
+	cfg.prepared = true
 	pr, err := newProverFrom(ccs, pk, &cfg.proverConfig)
 	if err != nil {
 		return nil, err

@@ -56,6 +56,7 @@ type proverConfig struct {
 	deviceKey  *DeviceKey
 	proverOpts []gnarkbackend.ProverOption
 	logger     *slog.Logger
+	prepared   bool // the package-level Prove and ProveBatch: the solver from prepared.go's cache
 }
 
 // callConfig is one Prove or ProveBatch call's settings.

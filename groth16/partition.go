@@ -81,7 +81,7 @@ type prover struct {
 
 // newProver checks that the inputs fit together and precomputes what every
 // proof of the batch shares.
-func newProver(r1cs *cs.R1CS, pk *gnarkgroth16.ProvingKey, proverOpts []gnarkbackend.ProverOption) (*prover, error) {
+func newProver(r1cs *cs.R1CS, pk *gnarkgroth16.ProvingKey, proverOpts []gnarkbackend.ProverOption, cached bool) (*prover, error) {
 	if err := checkKey(r1cs, pk); err != nil {
 		return nil, err
 	}
@@ -98,7 +98,12 @@ func newProver(r1cs *cs.R1CS, pk *gnarkgroth16.ProvingKey, proverOpts []gnarkbac
 		solverOpts:     gcfg.SolverOpts,
 		userHash:       gcfg.HashToFieldFn,
 	}
-	if p.witnessSolver, err = newWitnessSolver(r1cs); err != nil {
+	if cached {
+		p.witnessSolver, err = preparedSolver(r1cs)
+	} else {
+		p.witnessSolver, err = newWitnessSolver(r1cs)
+	}
+	if err != nil {
 		return nil, err
 	}
 	for 1<<p.logN < p.n {

@@ -14,8 +14,10 @@ import (
 )
 
 // Prove proves that fullWitness satisfies ccs, with the proving key pk: it
-// is NewProver, then the Prover's Prove, then Close. For more than one
-// proof, a Prover keeps the key on the device between them.
+// is NewProver, then the Prover's Prove, then Close, except that the
+// circuit's prepared solver is kept for the next Prove or ProveBatch of the
+// same ccs (the last four systems; ReleasePrepared drops them). For more
+// than one proof, a Prover also keeps the key on the device between them.
 //
 // ccs must be a BLS12-381 R1CS, pk the Groth16 key gnark's Setup made for
 // it, fullWitness its full (public and secret) witness. The proof is
@@ -30,6 +32,7 @@ func Prove(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, fullWitn
 	if err != nil {
 		return nil, err
 	}
+	cfg.prepared = true
 	pr, err := newProverFrom(ccs, pk, &cfg.proverConfig)
 	if err != nil {
 		return nil, err

@@ -79,7 +79,7 @@ func newProverFrom(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, 
 	// The solver's own output (the circuit's api.Println lines) is dropped
 	// unless the caller's solver options give it a logger.
 	quiet := gnarkbackend.WithSolverOptions(solver.WithLogger(zerolog.Nop()))
-	p, err := newProver(r1cs, key, append([]gnarkbackend.ProverOption{quiet}, cfg.proverOpts...))
+	p, err := newProver(r1cs, key, append([]gnarkbackend.ProverOption{quiet}, cfg.proverOpts...), cfg.prepared)
 	if err != nil {
 		return nil, err
 	}

@@ -21,7 +21,7 @@ func TestSetBytesMatchesBuffers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := newProver(ccs.(*cs.R1CS), pk, nil)
+	p, err := newProver(ccs.(*cs.R1CS), pk, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}

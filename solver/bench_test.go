@@ -2,6 +2,7 @@ package solver_test
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -68,5 +69,32 @@ func BenchmarkNew(b *testing.B) {
 		if _, err := solver.New(cc.r1cs); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkSchedule reports, for the benchmark circuits, the speedup over
+// one worker that the solve's schedule allows on 2 to 16 workers in a model
+// (SimulatedSpeedup: estimated instruction costs, 8 units ≈ 100 ns a
+// wait), and the schedule's chunks and waits. It measures no time; it says
+// how far the schedule itself would let a solve scale.
+//
+//	go test ./solver -run '^$' -bench Schedule -benchtime 1x
+func BenchmarkSchedule(b *testing.B) {
+	for _, c := range []testCircuit{
+		std("sha256-400B", "sha256", 400, true),
+		std("ecdsa-secp256k1", "ecdsa", 1, true),
+	} {
+		b.Run("circuit="+c.name, func(b *testing.B) {
+			cc := compile(b, c)
+			for b.Loop() {
+			}
+			total, levelMax, path, top := cc.s.Shape()
+			b.Logf("work %d, Σ levels' costliest %d, costliest path %d; costliest: %v", total, levelMax, path, top)
+			for _, nt := range []int{2, 4, 8, 16} {
+				chunks, waits := cc.s.ScheduleStats(nt)
+				b.Logf("%2d workers: %6d chunks, %6d waits, model speedup %.2f", nt, chunks, waits, cc.s.SimulatedSpeedup(nt, 8))
+				b.ReportMetric(cc.s.SimulatedSpeedup(nt, 8), fmt.Sprintf("speedup-%d", nt))
+			}
+		})
 	}
 }

@@ -1,7 +1,9 @@
 package solver
 
 import (
+	"fmt"
 	"math/big"
+	"sort"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 )
@@ -30,6 +32,42 @@ func SetScheduleHook(hook func(worker, chunk int), dropWaits bool) (restore func
 func (s *Solver) ScheduleStats(tasks int) (chunks, waits int) {
 	sc := s.scheduleFor(tasks)
 	return len(sc.chunks), len(sc.waits)
+}
+
+// SimulatedSpeedup runs s's schedule on tasks workers in a model where an
+// instruction takes its estimated cost and each wait waitCost more, and
+// returns the work of all instructions over the model's makespan: the
+// speedup the schedule allows over one worker, load balance and waits
+// counted, memory and hint calls' real costs not.
+func (s *Solver) SimulatedSpeedup(tasks int, waitCost int64) float64 {
+	sc := s.scheduleFor(tasks)
+	finish := make([]int64, len(sc.chunks))
+	type ref struct{ w, c int }
+	var all []ref
+	for w := 0; w < sc.nt; w++ {
+		for c := sc.wStart[w]; c < sc.wStart[w+1]; c++ {
+			all = append(all, ref{w, c})
+		}
+	}
+	sort.SliceStable(all, func(i, j int) bool { return sc.chunks[all[i].c].level < sc.chunks[all[j].c].level })
+	var makespan int64
+	for _, r := range all {
+		ch := sc.chunks[r.c]
+		start := int64(0)
+		if r.c > sc.wStart[r.w] {
+			start = finish[r.c-1]
+		}
+		for _, wt := range sc.waits[ch.waitLo:ch.waitHi] {
+			start = max(start, finish[sc.wStart[wt.worker]+int(wt.done)-1]) + waitCost
+		}
+		work := int64(0)
+		for _, i := range sc.order[ch.lo:ch.hi] {
+			work += s.cost[i+1] - s.cost[i]
+		}
+		finish[r.c] = start + work
+		makespan = max(makespan, finish[r.c])
+	}
+	return float64(s.cost[len(s.cost)-1]) / float64(makespan)
 }
 
 // RationalReconstructExtHint is the native form of gnark's
@@ -76,3 +114,62 @@ const (
 	MulHintName    = mulHintName
 	PolyMvHintName = polyMvHintName
 )
+
+// Shape returns s's total estimated work, the sum over levels of each
+// level's costliest instruction, the costliest path through the
+// instructions' reads, and the costliest instructions' costs and kinds.
+func (s *Solver) Shape() (total, levelMax, path int64, top []string) {
+	n := len(s.ops)
+	total = s.cost[n]
+	for l := 0; l+1 < len(s.levels); l++ {
+		m := int64(0)
+		for i := s.levels[l]; i < s.levels[l+1]; i++ {
+			m = max(m, s.cost[i+1]-s.cost[i])
+		}
+		levelMax += m
+	}
+	producer := make([]int32, s.nbWires)
+	for i := range producer {
+		producer[i] = -1
+	}
+	for i := range s.ops {
+		lo, hi := s.outputs(&s.ops[i])
+		for w := lo; w < hi; w++ {
+			producer[w] = int32(i)
+		}
+	}
+	end := make([]int64, n)
+	levelEnd := make([]int64, len(s.levels))
+	for l := 0; l+1 < len(s.levels); l++ {
+		for i := s.levels[l]; i < s.levels[l+1]; i++ {
+			start := int64(0)
+			if !s.reads(&s.ops[i], func(w uint32) {
+				if p := producer[w]; p >= 0 && int(p) < s.levels[l] {
+					start = max(start, end[p])
+				}
+			}) && l > 0 {
+				start = levelEnd[l-1]
+			}
+			end[i] = start + s.cost[i+1] - s.cost[i]
+			path = max(path, end[i])
+		}
+		levelEnd[l] = path
+		if l > 0 {
+			levelEnd[l] = max(levelEnd[l], levelEnd[l-1])
+		}
+	}
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool { return s.cost[idx[a]+1]-s.cost[idx[a]] > s.cost[idx[b]+1]-s.cost[idx[b]] })
+	for _, i := range idx[:min(5, n)] {
+		o := &s.ops[i]
+		name := fmt.Sprint("kind ", o.kind)
+		if o.kind == opHint {
+			name = s.r1cs.MHintsDependencies[s.hintIDs[o.slot]]
+		}
+		top = append(top, fmt.Sprintf("%d (%s)", s.cost[i+1]-s.cost[i], name))
+	}
+	return
+}

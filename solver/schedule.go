@@ -87,18 +87,33 @@ func buildSchedule(g *graph, nt int, minCost int64) *schedule {
 	total := make([]int64, nt)       // work placed on each worker so far
 	load := make([]int64, nt)        // work placed on each worker in this level
 	need := make([]uint32, nt)
-	// per worker: its chunks, each its ops and waits, kept apart until the
-	// end, where they are laid out worker by worker.
-	type wchunk struct {
-		ops   []uint32
-		level uint32
-		waits []wait
-	}
-	perWorker := make([][]wchunk, nt)
+	// each worker's ops, chunks and waits, laid out worker by worker at the
+	// end (a chunk's lo, hi, waitLo and waitHi index its worker's own).
+	wOrder := make([][]uint32, nt)
+	wChunks := make([][]chunk, nt)
+	wWaits := make([][]wait, nt)
 	levelOps := make([][]uint32, nt)
 
+	// the visitors of g.reads, made once: lo is the level's first op, last
+	// the latest op an op reads from.
+	var lo int
+	var last int32
+	latest := func(wire uint32) {
+		if p := producer[wire]; p > last && int(p) < lo {
+			last = p
+		}
+	}
+	needs := func(wire uint32) {
+		p := producer[wire]
+		if p < 0 || int(p) >= lo {
+			return // an input, or the op's own output
+		}
+		q := worker[p]
+		need[q] = max(need[q], chunkOf[p]+1)
+	}
 	for l := 0; l+1 < len(g.levels); l++ {
-		lo, hi := g.levels[l], g.levels[l+1]
+		var hi int
+		lo, hi = g.levels[l], g.levels[l+1]
 		work := g.cost[hi] - g.cost[lo]
 		k := int64(min(int64(nt), max(1, work/max(minCost, 1))))
 		share := (work + k - 1) / k
@@ -110,12 +125,9 @@ func buildSchedule(g *graph, nt int, minCost int64) *schedule {
 		}
 		for i := lo; i < hi; i++ {
 			c := g.cost[i+1] - g.cost[i]
-			pref, last := -1, int32(-1)
-			if g.reads(i, func(wire uint32) {
-				if p := producer[wire]; p > last && int(p) < lo {
-					last = p
-				}
-			}) {
+			pref := -1
+			last = -1
+			if g.reads(i, latest) {
 				if last >= 0 {
 					pref = int(worker[last])
 				}
@@ -150,36 +162,32 @@ func buildSchedule(g *graph, nt int, minCost int64) *schedule {
 					}
 					continue
 				}
-				g.reads(int(i), func(wire uint32) {
-					p := producer[wire]
-					if p < 0 || int(p) >= lo {
-						return // an input, or the op's own output
-					}
-					q := worker[p]
-					need[q] = max(need[q], chunkOf[p]+1)
-				})
+				g.reads(int(i), needs)
 			}
-			var ws []wait
+			ch := chunk{level: uint32(l), lo: uint32(len(wOrder[w])), waitLo: uint32(len(wWaits[w]))}
 			for q := 0; q < nt; q++ {
 				if q == w || need[q] <= waited[w*nt+q] {
 					continue
 				}
 				waited[w*nt+q] = need[q]
-				ws = append(ws, wait{worker: uint32(q), done: need[q]})
+				wWaits[w] = append(wWaits[w], wait{worker: uint32(q), done: need[q]})
 			}
-			perWorker[w] = append(perWorker[w], wchunk{ops: append([]uint32(nil), ops...), level: uint32(l), waits: ws})
+			wOrder[w] = append(wOrder[w], ops...)
+			ch.hi, ch.waitHi = uint32(len(wOrder[w])), uint32(len(wWaits[w]))
+			wChunks[w] = append(wChunks[w], ch)
 			nChunks[w]++
 		}
 	}
 	for w := 0; w < nt; w++ {
 		sc.wStart[w] = len(sc.chunks)
-		for _, c := range perWorker[w] {
-			ch := chunk{lo: uint32(len(sc.order)), level: c.level, waitLo: uint32(len(sc.waits))}
-			sc.order = append(sc.order, c.ops...)
-			sc.waits = append(sc.waits, c.waits...)
-			ch.hi, ch.waitHi = uint32(len(sc.order)), uint32(len(sc.waits))
+		base, waitBase := uint32(len(sc.order)), uint32(len(sc.waits))
+		for _, ch := range wChunks[w] {
+			ch.lo, ch.hi = ch.lo+base, ch.hi+base
+			ch.waitLo, ch.waitHi = ch.waitLo+waitBase, ch.waitHi+waitBase
 			sc.chunks = append(sc.chunks, ch)
 		}
+		sc.order = append(sc.order, wOrder[w]...)
+		sc.waits = append(sc.waits, wWaits[w]...)
 	}
 	sc.wStart[nt] = len(sc.chunks)
 	return sc

@@ -42,8 +42,10 @@ type Solver struct {
 	scheds  map[schedKey]*schedule // by worker count
 }
 
-// New decodes r1cs for solving. It fails when the linked gnark is not the
-// version whose constraint-system layout this package reads.
+// New decodes r1cs for solving and schedules it on the workers of a solve
+// with the default options (a solve on another number of workers schedules
+// it on first use). It fails when the linked gnark is not the version whose
+// constraint-system layout this package reads.
 func New(r1cs *cs.R1CS) (*Solver, error) {
 	if r1cs == nil {
 		return nil, errors.New("solver: nil constraint system")
@@ -58,7 +60,9 @@ func New(r1cs *cs.R1CS) (*Solver, error) {
 	}
 	if reason != "" {
 		*s = Solver{r1cs: r1cs, fallback: reason}
+		return s, nil
 	}
+	s.scheduleFor(tasks(&csolver.Config{})) // the default solve's
 	return s, nil
 }
 

@@ -3,29 +3,34 @@
 //
 // New decodes a compiled circuit once: it walks gnark's Levels in order,
 // decodes every instruction, finds which wire each R1C solves (that
-// depends on the circuit's structure only), and indexes the constant tables
-// of log-derivative count hints. Solve then solves one full witness in two
-// passes:
+// depends on the circuit's structure only; the R1Cs whose wires are all
+// known by their level, most of a hash's or a signature's, solve nothing
+// and are checks), indexes the constant tables of log-derivative count
+// hints, and schedules the instructions on the workers of a solve.
 //
-//   - the instructions that solve wires (R1Cs with an unknown wire, hints,
-//     blueprints), level by level; the R1Cs whose wires are all known by
-//     then (most of a hash's or a signature's) solve nothing and wait for
-//     the second pass;
-//   - those R1Cs, evaluated into A, B and C and checked: with more than
-//     one task, a checker goroutine takes them in order while the wires
-//     are solved, each block of them once the levels it reads are done;
-//     the rest, once every wire is solved, cut into blocks that every task
-//     takes in turn;
+// # The schedule
 //
-// and in the first pass:
+// A solve runs on one goroutine a core (runtime.GOMAXPROCS, at most the
+// options' NbTasks; one on a single core), the caller's included.
+// Each level's instructions are split among them by estimated cost, each
+// instruction preferring the worker that solved the latest wire it reads;
+// what one worker gets of one level is a chunk, and a worker runs its
+// chunks in level order. There is no barrier between levels: before a
+// chunk, a worker waits only for the chunks of other workers that solve a
+// wire the chunk reads (counted once per circuit and worker count; a
+// lookup, or a blueprint this package does not know, waits for every
+// earlier level), each worker publishing how many chunks it has finished
+// in a counter of its own (a waiter yields, then sleeps until woken). A
+// worker writes only its instructions' output wires and rows of A, B and
+// C: no atomics or locks per wire. The schedule is built by New for the
+// default worker count, and on first use for another.
 //
-//   - a level large enough is cut into contiguous runs of
-//     about equal estimated cost, one per goroutine (runtime.GOMAXPROCS, at
-//     most the options' NbTasks; with one core a solve uses one goroutine,
-//     and no checker); small levels run on the caller's
-//     goroutine. Every run writes only its own instructions' output wires
-//     and R1C rows: no atomics or locks per wire;
-//   - the R1Cs of a run whose unknown wire needs a division share one
+// Within a chunk:
+//
+//   - every instruction is solved or checked in rank order, its R1C rows
+//     of A, B and C evaluated from the compiled terms (coefficients 0, ±1
+//     and 2 without a multiplication);
+//   - the R1Cs of a chunk whose unknown wire needs a division share one
 //     field inversion (Montgomery's batch inversion);
 //   - hints get big.Int inputs and outputs from per-goroutine buffers
 //     reused across calls and solves; bits.nBits, rangecheck.DecomposeHint
@@ -47,7 +52,7 @@
 //   - gnark's batch-inverse and log-derivative lookup blueprints are solved
 //     here; any other blueprint that solves itself is called through
 //     gnark's constraint.Solver interface, implemented by the solve's state;
-//   - the context is checked between levels.
+//   - the context is checked before each chunk and while a worker waits.
 //
 // # Guarantees
 //
@@ -61,9 +66,10 @@
 // Where gnark's parallel solver reports whichever failing instruction of a
 // level its goroutines reach first, Solve reports the first in level order,
 // on any number of goroutines, as gnark's does on one (WithNbTasks(1)): a
-// check of the second pass is reported before a failure of the first pass
-// of a higher rank, and the wires of instructions after the reported one
-// read "<unsolved>" in the circuit's logs, as in gnark. The tests compare
+// worker stops at its first failure, and the others still run every chunk
+// of the levels up to the lowest failing one, so the failure of lowest rank
+// is found; the wires of instructions after it read "<unsolved>" in the
+// circuit's logs, as in gnark. The tests compare
 // all of this with gnark's solver on gnark's std circuits.
 //
 // # Fallback

@@ -33,8 +33,9 @@ const (
 // probability, with no relation among them that a multi-scalar
 // multiplication could exploit, and about a microsecond a point to draw.
 //
-// The G1 sequence is α, β, δ, A (one point a wire), B (one a wire), K, Z
-// (n − 1), then each commitment's bases; the G2 sequence is β, δ, B.
+// The G1 sequence is α, β, δ, A (one point a wire, or with
+// WithSetupInfinity one a wire that the A query holds), B (likewise), K,
+// Z (n − 1), then each commitment's bases; the G2 sequence is β, δ, B.
 // A KeySource is safe for concurrent use.
 type KeySource struct {
 	ks         keyShape
@@ -54,22 +55,22 @@ type KeySource struct {
 }
 
 // NewKeySource prepares the tables of a random key for ccs from seed.
-func NewKeySource(ccs constraint.ConstraintSystem, seed uint64) (*KeySource, error) {
-	ks, err := shapeOf(ccs)
+func NewKeySource(ccs constraint.ConstraintSystem, seed uint64, opts ...KeyOption) (*KeySource, error) {
+	ks, err := shapeOf(ccs, opts...)
 	if err != nil {
 		return nil, err
 	}
 	s := &KeySource{ks: ks}
 	s.offG1[VectorA] = 3
-	s.offG1[VectorB] = s.offG1[VectorA] + ks.nbWires
-	s.offG1[VectorK] = s.offG1[VectorB] + ks.nbWires
+	s.offG1[VectorB] = s.offG1[VectorA] + ks.nbA
+	s.offG1[VectorK] = s.offG1[VectorB] + ks.nbB
 	s.offG1[VectorZ] = s.offG1[VectorK] + ks.nbK
 	s.offG1[4] = s.offG1[VectorZ] + int(ks.n) - 1
 	s.nG1 = s.offG1[4]
 	for i := range ks.ci {
 		s.nG1 += len(ks.ci[i].PrivateCommitted)
 	}
-	s.nG2 = 2 + ks.nbWires
+	s.nG2 = 2 + ks.nbB
 
 	var rs [32]byte
 	binary.LittleEndian.PutUint64(rs[:], seed)
@@ -129,8 +130,8 @@ func (s *KeySource) Len(v int) int {
 	return s.offG1[v+1] - s.offG1[v]
 }
 
-// G2Len is the number of B points in G2 (one a wire).
-func (s *KeySource) G2Len() int { return s.ks.nbWires }
+// G2Len is the number of B points in G2 (as many as in G1).
+func (s *KeySource) G2Len() int { return s.ks.nbB }
 
 // G1Bases writes points [lo, lo+len(out)) of vector v to out.
 func (s *KeySource) G1Bases(v, lo int, out []curve.G1Affine) error {
@@ -146,8 +147,8 @@ func (s *KeySource) G1Bases(v, lo int, out []curve.G1Affine) error {
 
 // G2Bases writes the B points [lo, lo+len(out)) in G2 to out.
 func (s *KeySource) G2Bases(lo int, out []curve.G2Affine) error {
-	if lo < 0 || len(out) > s.ks.nbWires-lo {
-		return fmt.Errorf("random key: G2 bases [%d, %d) outside the %d B points", lo, lo+len(out), s.ks.nbWires)
+	if lo < 0 || len(out) > s.ks.nbB-lo {
+		return fmt.Errorf("random key: G2 bases [%d, %d) outside the %d B points", lo, lo+len(out), s.ks.nbB)
 	}
 	s.g2Range(2+lo, out)
 	return nil
@@ -268,7 +269,7 @@ func (s *KeySource) Key() (*groth16bls.ProvingKey, error) {
 	pk.G1.B = make([]curve.G1Affine, s.Len(VectorB))
 	pk.G1.K = make([]curve.G1Affine, s.Len(VectorK))
 	pk.G1.Z = make([]curve.G1Affine, s.Len(VectorZ))
-	pk.G2.B = make([]curve.G2Affine, s.ks.nbWires)
+	pk.G2.B = make([]curve.G2Affine, s.ks.nbB)
 	s.draw(pk)
 	return pk, nil
 }
@@ -298,7 +299,7 @@ func (s *KeySource) KeyOutsideHeap() (*groth16bls.ProvingKey, int64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	if pk.G2.B, err = offHeap[curve.G2Affine](s.ks.nbWires); err != nil {
+	if pk.G2.B, err = offHeap[curve.G2Affine](s.ks.nbB); err != nil {
 		return nil, 0, err
 	}
 	s.draw(pk)
@@ -342,7 +343,7 @@ func (s *KeySource) Hostless() (*groth16bls.ProvingKey, error) {
 	if pk.G1.Z, err = placeholder[curve.G1Affine](s.Len(VectorZ)); err != nil {
 		return nil, err
 	}
-	if pk.G2.B, err = placeholder[curve.G2Affine](s.ks.nbWires); err != nil {
+	if pk.G2.B, err = placeholder[curve.G2Affine](s.ks.nbB); err != nil {
 		return nil, err
 	}
 	return pk, nil
@@ -379,8 +380,13 @@ func (s *KeySource) drawFrame() (*groth16bls.ProvingKey, error) {
 	var head2 [2]curve.G2Affine
 	s.g2Range(0, head2[:])
 	pk.G2.Beta, pk.G2.Delta = head2[0], head2[1]
-	pk.InfinityA = make([]bool, s.ks.nbWires)
-	pk.InfinityB = make([]bool, s.ks.nbWires)
+	pk.InfinityA, pk.InfinityB = s.ks.infA, s.ks.infB
+	if pk.InfinityA == nil {
+		pk.InfinityA = make([]bool, s.ks.nbWires)
+		pk.InfinityB = make([]bool, s.ks.nbWires)
+	}
+	pk.NbInfinityA = uint64(s.ks.nbWires - s.ks.nbA)
+	pk.NbInfinityB = uint64(s.ks.nbWires - s.ks.nbB)
 	if ci := s.ks.ci; len(ci) > 0 {
 		// pedersen.Setup's keys, drawn here: its σ·base, one scalar
 		// multiplication a base on one goroutine, took a minute for

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/consensys/gnark-crypto/ecc"
@@ -19,16 +20,17 @@ import (
 )
 
 // RandomKey builds a proving key for ccs with random, distinct bases (a
-// KeySource's, from a fresh seed), in host memory. It has the shape gnark's
-// Setup gives (no point at infinity), so every prover accepts it, but it
-// belongs to no toxic waste: its proofs do not verify. It is for timing at
-// sizes where a real setup takes too long.
-func RandomKey(ccs constraint.ConstraintSystem) (gnarkgroth16.ProvingKey, error) {
+// KeySource's, from a fresh seed), in host memory. It has the shape of
+// gnark's Setup (with every A and B point present, or with
+// WithSetupInfinity those at infinity left out as Setup leaves them), so
+// every prover accepts it, but it belongs to no toxic waste: its proofs do
+// not verify. It is for timing at sizes where a real setup takes too long.
+func RandomKey(ccs constraint.ConstraintSystem, opts ...KeyOption) (gnarkgroth16.ProvingKey, error) {
 	var seed [8]byte
 	if _, err := cryptorand.Read(seed[:]); err != nil {
 		return nil, fmt.Errorf("random key: seed: %w", err)
 	}
-	src, err := NewKeySource(ccs, binary.LittleEndian.Uint64(seed[:]))
+	src, err := NewKeySource(ccs, binary.LittleEndian.Uint64(seed[:]), opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -38,11 +40,28 @@ func RandomKey(ccs constraint.ConstraintSystem) (gnarkgroth16.ProvingKey, error)
 // keyShape is what a proving key's size follows from.
 type keyShape struct {
 	nbWires, nbK int
+	nbA, nbB     int    // A and B points (not at infinity)
+	infA, infB   []bool // the wires whose A and B points are at infinity; nil: none
 	n            uint64 // domain size
 	ci           constraint.Groth16Commitments
 }
 
-func shapeOf(ccs constraint.ConstraintSystem) (keyShape, error) {
+// A KeyOption sets how a random key is drawn.
+type KeyOption func(*keyConfig)
+
+type keyConfig struct{ setupInfinity bool }
+
+// WithSetupInfinity makes the key's A and B points at infinity where
+// gnark's Setup makes them: for each wire whose column of the A (or B)
+// query is empty, that is, that no constraint has on its left (right)
+// side. Without it every wire has an A and a B point.
+func WithSetupInfinity() KeyOption { return func(c *keyConfig) { c.setupInfinity = true } }
+
+func shapeOf(ccs constraint.ConstraintSystem, opts ...KeyOption) (keyShape, error) {
+	var cfg keyConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
 	r1cs, ok := ccs.(*cs.R1CS)
 	if !ok {
 		return keyShape{}, fmt.Errorf("random key: %T is not a BLS12-381 R1CS", ccs)
@@ -68,7 +87,64 @@ func shapeOf(ccs constraint.ConstraintSystem) (keyShape, error) {
 			nbK--
 		}
 	}
-	return keyShape{nbWires: nbWires, nbK: nbK, n: ecc.NextPowerOfTwo(uint64(r1cs.GetNbConstraints())), ci: ci}, nil
+	ks := keyShape{nbWires: nbWires, nbK: nbK, nbA: nbWires, nbB: nbWires, n: ecc.NextPowerOfTwo(uint64(r1cs.GetNbConstraints())), ci: ci}
+	if cfg.setupInfinity {
+		ks.infA, ks.infB = emptyColumns(r1cs, nbWires)
+		ks.nbA -= countTrue(ks.infA)
+		ks.nbB -= countTrue(ks.infB)
+	}
+	return ks, nil
+}
+
+// emptyColumns marks the wires that no constraint of r1cs has on its left
+// side (inA) and on its right side (inB): the wires whose A and B points
+// gnark's Setup puts at infinity. A term of coefficient 0 does not count,
+// as in Setup (a nonzero sum of terms that is zero at Setup's τ is
+// negligibly rare).
+func emptyColumns(r1cs *cs.R1CS, nbWires int) (infA, infB []bool) {
+	words := (nbWires + 31) / 32
+	inA, inB := make([]atomic.Uint32, words), make([]atomic.Uint32, words)
+	parallelChunks(len(r1cs.Instructions), func(lo, hi int) {
+		var c constraint.R1C
+		for i := lo; i < hi; i++ {
+			pi := r1cs.Instructions[i]
+			bp, ok := r1cs.Blueprints[pi.BlueprintID].(constraint.BlueprintR1C)
+			if !ok {
+				continue
+			}
+			bp.DecompressR1C(&c, pi.Unpack(&r1cs.System))
+			for _, t := range c.L {
+				if t.CoeffID() == constraint.CoeffIdZero {
+					continue
+				}
+				w := t.WireID()
+				inA[w/32].Or(1 << (w % 32))
+			}
+			for _, t := range c.R {
+				if t.CoeffID() == constraint.CoeffIdZero {
+					continue
+				}
+				w := t.WireID()
+				inB[w/32].Or(1 << (w % 32))
+			}
+		}
+	})
+	infA, infB = make([]bool, nbWires), make([]bool, nbWires)
+	for w := range nbWires {
+		infA[w] = inA[w/32].Load()&(1<<(w%32)) == 0
+		infB[w] = inB[w/32].Load()&(1<<(w%32)) == 0
+	}
+	return infA, infB
+}
+
+func countTrue(v []bool) int {
+	n := 0
+	for _, b := range v {
+		if b {
+			n++
+		}
+	}
+	return n
 }
 
 // maxTablesLogN is the largest domain, 2^maxTablesLogN, whose tables a
@@ -78,19 +154,18 @@ const maxTablesLogN = 22
 func withTables(n uint64) bool { return n <= 1<<maxTablesLogN }
 
 // RandomKeyBytes is the host memory RandomKey's key for ccs takes: its G1
-// bases (A, B, K, Z and the commitment bases, 96 bytes a point), its G2
-// bases (192 bytes), the infinity flags and the domain's tables, if kept
-// (four of n elements).
-func RandomKeyBytes(ccs constraint.ConstraintSystem) (int64, error) {
-	ks, err := shapeOf(ccs)
+// bases (A, B, K, Z and the commitment bases), its G2 bases, the infinity
+// flags and the domain's tables, if kept (four of n elements).
+func RandomKeyBytes(ccs constraint.ConstraintSystem, opts ...KeyOption) (int64, error) {
+	ks, err := shapeOf(ccs, opts...)
 	if err != nil {
 		return 0, err
 	}
-	g1 := int64(3+2*ks.nbWires+ks.nbK) + int64(ks.n) - 1
+	g1 := int64(3+ks.nbA+ks.nbB+ks.nbK) + int64(ks.n) - 1
 	for i := range ks.ci {
 		g1 += 2 * int64(len(ks.ci[i].PrivateCommitted))
 	}
-	g2 := int64(2 + ks.nbWires)
+	g2 := int64(2 + ks.nbB)
 	var tables int64
 	if withTables(ks.n) {
 		tables = 4 * int64(ks.n) * fr.Bytes

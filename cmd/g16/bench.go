@@ -50,11 +50,13 @@ type benchFlags struct {
 	gpus        string
 	gpuCounts   []int // parsed from gpus; nil: all
 	deviceMem   bytesFlag
-	unlimited   bool   // --compare-unlimited: under --device-memory, an unlimited backend beside
-	cache       string // --cache: compiled synthetic circuits and random keys
-	cachedR1CS  bool   // the circuit came from the cache
-	cpuFrugal   bool   // --cpu-frugal: also the CPU backend's frugal schedule
-	msmHostTail bool   // --msm-host-tail: cuda.WithMSMHostTail
+	unlimited   bool              // --compare-unlimited: under --device-memory, an unlimited backend beside
+	cache       string            // --cache: compiled synthetic circuits and random keys
+	cachedR1CS  bool              // the circuit came from the cache
+	cpuFrugal   bool              // --cpu-frugal: also the CPU backend's frugal schedule
+	msmHostTail bool              // --msm-host-tail: cuda.WithMSMHostTail
+	porepTail   float64           // --porep-tail
+	keyOpts     []synth.KeyOption // how a random key for the circuit is drawn
 }
 
 func runBench(args []string, stdout, stderr io.Writer) error {
@@ -73,6 +75,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&f.noGnark, "no-gnark", false, "do not run gnark's prover")
 	fs.BoolVar(&f.cpuFrugal, "cpu-frugal", false, "beside our CPU backend, time a second one on its frugal schedule (MSMs one at a time, no NTT tables above 2^18), whatever the host's memory")
 	fs.StringVar(&f.mix, "circuit", synth.Mix, circuitHelp)
+	fs.Float64Var(&f.porepTail, "porep-tail", synth.PorepTailDefault, fmt.Sprintf("with --circuit porep: the share of wires whose values are full field elements (%v to %v)", synth.PorepTailMin, synth.PorepTailMax))
 	fs.IntVar(&f.msgBytes, "msg-bytes", 400, "with --circuit sha256 or sha3: message bytes hashed")
 	fs.IntVar(&f.signatures, "signatures", 1, "with --circuit ecdsa or eddsa: signatures verified")
 	fs.StringVar(&f.keys, "keys", "setup", "setup: gnark's Setup, cached on disk; random: independent random bases (fast; proofs do not verify)")
@@ -109,6 +112,12 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	}
 	given := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { given[fl.Name] = true })
+	if given["porep-tail"] && f.mix != synth.Porep {
+		return &failure{code: exitUsage, err: fmt.Errorf("--porep-tail sets the PoRep-shaped circuit's tail: it needs --circuit %s", synth.Porep)}
+	}
+	if f.mix == synth.Porep && !(f.porepTail >= synth.PorepTailMin && f.porepTail <= synth.PorepTailMax) {
+		return &failure{code: exitUsage, err: fmt.Errorf("--porep-tail %v: want a share from %v to %v", f.porepTail, synth.PorepTailMin, synth.PorepTailMax)}
+	}
 	if f.backend != "cuda" && given["msm-host-tail"] {
 		return &failure{code: exitUsage, err: errors.New("--msm-host-tail tunes the cuda backend: it needs --backend cuda")}
 	}
@@ -160,13 +169,13 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		for _, d := range devs {
 			onHost = onHost || backend.IsHostBound(d.dev)
 		}
-		if err := randomKeyPreflight(ccs, hostmem.Available(), onHost, stdout); err != nil {
+		if err := randomKeyPreflight(ccs, hostmem.Available(), onHost, stdout, f.keyOpts...); err != nil {
 			return err
 		}
 		keyNote = "random bases (proofs cannot verify; backends must still agree byte for byte)"
 		if onDevice {
 			fmt.Fprintf(stderr, "keys: random bases for %d constraints, drawn on the devices\n", n)
-			if src, err = synth.NewKeySource(ccs, f.seed); err != nil {
+			if src, err = synth.NewKeySource(ccs, f.seed, f.keyOpts...); err != nil {
 				return err
 			}
 			if pk, err = src.Hostless(); err != nil {
@@ -175,7 +184,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 			keyNote = "random key drawn on the device, no host copy (proofs cannot verify; backends must still agree byte for byte)"
 		} else if f.cache != "" {
 			var cached bool
-			if pk, cached, err = cachedRandomKey(f.cache, circuit.name, ccs); err != nil {
+			if pk, cached, err = cachedRandomKey(f.cache, circuit.name, ccs, f.keyOpts...); err != nil {
 				return err
 			}
 			if cached {
@@ -183,7 +192,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 			}
 		} else {
 			fmt.Fprintf(stderr, "keys: drawing random bases for %d constraints\n", n)
-			if pk, err = synth.RandomKey(ccs); err != nil {
+			if pk, err = synth.RandomKey(ccs, f.keyOpts...); err != nil {
 				return err
 			}
 		}
@@ -307,7 +316,7 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(
 	// With src (a random key without a host copy) each device's key is
 	// drawn into its own memory; a device the key does not fit would
 	// stream it from a host copy, which is then drawn for every device.
-	hostCopy := func() error { return randomKeyPreflight(ccs, hostmem.Available(), true, stdout) }
+	hostCopy := func() error { return randomKeyPreflight(ccs, hostmem.Available(), true, stdout, f.keyOpts...) }
 	keys, pk, err := residentKeys(f.residentKey, devs, pk, src, hostCopy, stdout)
 	for _, k := range keys {
 		if k != nil {
@@ -664,8 +673,8 @@ const solverFormPerConstraint = 80
 // the device), our solver's form of the circuit (estimated), and one
 // proof's vectors: W and the K MSM's wires, a, b and c padded to the
 // domain.
-func hostBudget(ccs constraint.ConstraintSystem, hostKey bool) (keyAll, key, solver, vectors int64, err error) {
-	if keyAll, err = synth.RandomKeyBytes(ccs); err != nil {
+func hostBudget(ccs constraint.ConstraintSystem, hostKey bool, opts ...synth.KeyOption) (keyAll, key, solver, vectors int64, err error) {
+	if keyAll, err = synth.RandomKeyBytes(ccs, opts...); err != nil {
 		return 0, 0, 0, 0, err
 	}
 	if hostKey {
@@ -682,8 +691,8 @@ func hostBudget(ccs constraint.ConstraintSystem, hostKey bool) (keyAll, key, sol
 // solver's form and one proof's vectors take, beside what the host has
 // available, and fails before the key is drawn when they cannot fit in
 // it. avail is the host's available memory (0: unknown, no check).
-func randomKeyPreflight(ccs constraint.ConstraintSystem, avail int64, hostKey bool, stdout io.Writer) error {
-	keyAll, key, solver, vectors, err := hostBudget(ccs, hostKey)
+func randomKeyPreflight(ccs constraint.ConstraintSystem, avail int64, hostKey bool, stdout io.Writer, opts ...synth.KeyOption) error {
+	keyAll, key, solver, vectors, err := hostBudget(ccs, hostKey, opts...)
 	if err != nil {
 		return err
 	}

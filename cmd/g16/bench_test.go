@@ -129,3 +129,44 @@ func TestBenchKeepsLevelsForGnark(t *testing.T) {
 		t.Errorf("bench with gnark: want the levels kept and the proofs equal\n%s", out)
 	}
 }
+
+// TestBenchPorep: the PoRep-shaped circuit with gnark's Setup gives proofs
+// byte-identical to gnark's that gnark verifies; with a random key (its
+// A and B points at infinity where Setup puts them) our proofs equal
+// gnark's, drawn on the device or from the cache; --porep-tail outside
+// [0.05, 0.5] or without --circuit porep is a usage error that names it.
+func TestBenchPorep(t *testing.T) {
+	code, out := g16("bench", "--circuit", "porep", "--size", "2^12", "--porep-tail", "0.3", "--proofs", "1", "--warmup=false", "--keydir", t.TempDir())
+	if code != 0 {
+		t.Fatalf("bench: exit %d\n%s", code, out)
+	}
+	for _, want := range []string{"porep-tail0.3-", "byte-identical across provers: yes; verified by gnark"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("bench output lacks %q\n%s", want, out)
+		}
+	}
+	code, out = g16("bench", "--circuit", "porep", "--size", "2^12", "--proofs", "1", "--warmup=false", "--keys", "random", "--cache", t.TempDir())
+	if code != 0 {
+		t.Fatalf("bench --keys random: exit %d\n%s", code, out)
+	}
+	if !strings.Contains(out, "byte-identical across provers: yes") {
+		t.Errorf("random key: our proof differs from gnark's\n%s", out)
+	}
+	code, out = g16("bench", "--circuit", "porep", "--size", "2^12", "--proofs", "1", "--warmup=false", "--keys", "random", "--no-gnark")
+	if code != 0 || !strings.Contains(out, "drawn on the device") {
+		t.Fatalf("bench --keys random --no-gnark: exit %d\n%s", code, out)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--circuit", "porep", "--porep-tail", "0.6"}, "--porep-tail 0.6: want a share from 0.05 to 0.5"},
+		{[]string{"--circuit", "porep", "--porep-tail", "0.01"}, "--porep-tail 0.01: want a share from 0.05 to 0.5"},
+		{[]string{"--circuit", "mix", "--porep-tail", "0.2"}, "--porep-tail sets the PoRep-shaped circuit's tail"},
+	} {
+		code, out := g16(append([]string{"bench", "--size", "2^12"}, c.args...)...)
+		if code != exitUsage || !strings.Contains(out, c.want) {
+			t.Errorf("bench %v: exit %d, want %d and %q\n%s", c.args, code, exitUsage, c.want, out)
+		}
+	}
+}

@@ -52,15 +52,46 @@ func cachedSynth(dir, mix string, target int) (constraint.ConstraintSystem, synt
 	return ccs, shape, false, nil
 }
 
+// cachedPorep returns the PoRep-shaped circuit of target and tail from
+// dir, or builds it and writes it there.
+func cachedPorep(dir string, target int, tail float64) (constraint.ConstraintSystem, synth.PorepShape, bool, error) {
+	base := filepath.Join(dir, fmt.Sprintf("%s-tail%g-target%d", synth.Porep, tail, target))
+	var shape synth.PorepShape
+	if raw, err := os.ReadFile(base + ".shape.json"); err == nil && json.Unmarshal(raw, &shape) == nil {
+		r1cs := new(cs.R1CS)
+		if err := readFrom(base+".r1cs", r1cs); err == nil {
+			return r1cs, shape, true, nil
+		}
+	}
+	ccs, shape, err := synth.CompilePorep(target, tail)
+	if err != nil {
+		return nil, shape, false, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, shape, false, err
+	}
+	if err := writeAtomic(base+".r1cs", func(w io.Writer) error { _, err := ccs.WriteTo(w); return err }); err != nil {
+		return nil, shape, false, err
+	}
+	raw, err := json.Marshal(shape)
+	if err != nil {
+		return nil, shape, false, err
+	}
+	if err := writeAtomic(base+".shape.json", func(w io.Writer) error { _, err := w.Write(raw); return err }); err != nil {
+		return nil, shape, false, err
+	}
+	return ccs, shape, false, nil
+}
+
 // cachedRandomKey returns a random key for the circuit called name from
 // dir, or draws one (synth.RandomKey) and writes it there (raw format).
-func cachedRandomKey(dir, name string, ccs constraint.ConstraintSystem) (gnarkgroth16.ProvingKey, bool, error) {
+func cachedRandomKey(dir, name string, ccs constraint.ConstraintSystem, opts ...synth.KeyOption) (gnarkgroth16.ProvingKey, bool, error) {
 	path := filepath.Join(dir, name+".random.pk")
 	pk := gnarkgroth16.NewProvingKey(ecc.BLS12_381)
 	if err := readRaw(path, pk); err == nil {
 		return pk, true, nil
 	}
-	pk, err := synth.RandomKey(ccs)
+	pk, err := synth.RandomKey(ccs, opts...)
 	if err != nil {
 		return nil, false, err
 	}

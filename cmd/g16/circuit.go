@@ -27,12 +27,34 @@ type benchCircuit struct {
 var stdKinds = map[string]bool{"sha256": true, "sha3": true, "ecdsa": true, "eddsa": true}
 
 // circuitHelp is --circuit's usage line.
-const circuitHelp = "circuit: mix (chain, bit decompositions, range checks with a BSB22 commitment) or chain, sized by --size; " +
+const circuitHelp = "circuit: mix (chain, bit decompositions, range checks with a BSB22 commitment), chain, or porep (PoRep-shaped: 328 public inputs, " +
+	"many independent SHA-256-like lanes, A over 99.7% and B over 25% of the wires, --porep-tail of the wire values full field elements, the rest bits), sized by --size; " +
 	"or from gnark's std: sha256 or sha3 (of --msg-bytes bytes), ecdsa (secp256k1, emulated; --signatures) or eddsa (Jubjub with MiMC; --signatures)"
 
 // compileBenchCircuit compiles the circuit the flags name (or, for the
 // synthetic circuits with --cache, reads it from the cache).
 func compileBenchCircuit(f *benchFlags) (*benchCircuit, error) {
+	if f.mix == synth.Porep {
+		var ccs constraint.ConstraintSystem
+		var s synth.PorepShape
+		var err error
+		if f.cache != "" {
+			ccs, s, f.cachedR1CS, err = cachedPorep(f.cache, int(f.size), f.porepTail)
+		} else {
+			ccs, s, err = synth.CompilePorep(int(f.size), f.porepTail)
+		}
+		if err != nil {
+			return nil, err
+		}
+		// A random key leaves out the points at infinity as gnark's
+		// Setup does: B then holds a quarter of the wires.
+		f.keyOpts = []synth.KeyOption{synth.WithSetupInfinity()}
+		return &benchCircuit{
+			ccs:     ccs,
+			name:    fmt.Sprintf("%s-tail%g-%d", synth.Porep, f.porepTail, ccs.GetNbConstraints()),
+			witness: func(i int) (witness.Witness, error) { return synth.PorepWitness(s, f.seed+uint64(i)) },
+		}, nil
+	}
 	if !stdKinds[f.mix] {
 		var ccs constraint.ConstraintSystem
 		var s synth.Shape

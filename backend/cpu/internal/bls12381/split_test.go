@@ -262,3 +262,117 @@ func TestSplitScalars(t *testing.T) {
 		}
 	}
 }
+
+// TestMultiExpSplitAdversarial: multiExpG1 and multiExpG2 give
+// gnark-crypto's MultiExp on the mixes of issue 26 that stress the split:
+// all ones (+1, −1), all zeros, all tail (no split), alternating 0/1, 1/tail
+// and +1/−1, a tail of exactly one element among ones or zeros (first,
+// middle, last), and points at infinity among the ones, up to every base.
+func TestMultiExpSplitAdversarial(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 4))
+	var one, minusOne fr.Element
+	one.SetOne()
+	minusOne.Neg(&one)
+	tail := func() fr.Element {
+		var e fr.Element
+		for e.IsZero() || e == one || e == minusOne {
+			e.MustSetRandom()
+		}
+		return e
+	}
+	type mix struct {
+		name   string
+		scalar func(i, n int) fr.Element
+		inf    func(i int) bool // base i is the point at infinity
+	}
+	none := func(int) bool { return false }
+	mixes := []mix{
+		{"all ones", func(int, int) fr.Element { return one }, none},
+		{"all minus ones", func(int, int) fr.Element { return minusOne }, none},
+		{"all zeros", func(int, int) fr.Element { return fr.Element{} }, none},
+		{"all tail", func(int, int) fr.Element { return tail() }, none},
+		{"alternating 0/1", func(i, _ int) fr.Element { return [2]fr.Element{{}, one}[i%2] }, none},
+		{"alternating 1/tail", func(i, _ int) fr.Element {
+			if i%2 == 0 {
+				return one
+			}
+			return tail()
+		}, none},
+		{"alternating +1/-1", func(i, _ int) fr.Element { return [2]fr.Element{one, minusOne}[i%2] }, none},
+		{"ones, tail of one element first", func(i, _ int) fr.Element {
+			if i == 0 {
+				return tail()
+			}
+			return one
+		}, none},
+		{"ones, tail of one element in the middle", func(i, n int) fr.Element {
+			if i == n/2 {
+				return tail()
+			}
+			return one
+		}, none},
+		{"zeros, tail of one element last", func(i, n int) fr.Element {
+			if i == n-1 {
+				return tail()
+			}
+			return fr.Element{}
+		}, none},
+		{"ones on bases a third at infinity", func(int, int) fr.Element { return one }, func(i int) bool { return i%3 == 1 }},
+		{"ones and a tenth tail on bases at random at infinity", func(int, int) fr.Element {
+			if rng.IntN(10) == 0 {
+				return tail()
+			}
+			return [2]fr.Element{one, minusOne}[rng.IntN(2)]
+		}, func(int) bool { return rng.IntN(4) == 0 }},
+		{"ones on bases all at infinity", func(int, int) fr.Element { return one }, func(int) bool { return true }},
+	}
+	sizes := []int{1, 2, 1000, 9001}
+	if testing.Short() {
+		sizes = []int{1, 2, 1000}
+	}
+	for _, n := range sizes {
+		for _, m := range mixes {
+			s := make([]fr.Element, n)
+			from, neg, inf := make([]int, n), make([]bool, n), make([]bool, n)
+			for i := range n {
+				s[i] = m.scalar(i, n)
+				from[i] = i
+				inf[i] = m.inf(i)
+			}
+			p1 := g1Bases(rng, from, neg, inf)
+			var want1 curve.G1Jac
+			if _, err := want1.MultiExp(p1, s, ecc.MultiExpConfig{}); err != nil {
+				t.Fatal(err)
+			}
+			var p2 []curve.G2Affine
+			var want2 curve.G2Jac
+			if n <= 1000 {
+				p2 = g2Bases(rng, from, neg, inf)
+				if _, err := want2.MultiExp(p2, s, ecc.MultiExpConfig{}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, tasks := range []int{1, 3} {
+				var got1 curve.G1Jac
+				if err := multiExpG1(&got1, p1, s, tasks); err != nil {
+					t.Fatal(err)
+				}
+				if !got1.Equal(&want1) {
+					t.Errorf("n=%d %s tasks=%d: G1 differs from MultiExp (seed %d)", n, m.name, tasks, seed)
+				}
+				if p2 == nil {
+					continue
+				}
+				var got2 curve.G2Jac
+				if err := multiExpG2(&got2, p2, s, tasks); err != nil {
+					t.Fatal(err)
+				}
+				if !got2.Equal(&want2) {
+					t.Errorf("n=%d %s tasks=%d: G2 differs from MultiExp (seed %d)", n, m.name, tasks, seed)
+				}
+			}
+		}
+	}
+}

@@ -5,7 +5,7 @@
 # root, with a bundle made by scripts/gpu-bundle.sh:
 #   bash scripts/gpu-e2e.sh BUNDLE_DIR [STEP...]
 # Steps: tests examples sanitize bench20 bench22 batch22 bench24 gpus sha256 sha256batch cpusha256 ecdsa service solver
-# limit25 batch24limit big25s stream25 big26 big27 big27s f64
+# limit25 batch24limit big25s stream25 big26 big27 big27s f64 porep24 porepsweep porepbatch porep27 porepcpu
 # (default: all but gpus, solver, f64 (the FP64-pipe Fp product's rates beside fp_t's and G1 2^24
 # with 12 copies on the hybrid addition's flags against the default), the std circuits sha256, sha256batch, cpusha256, ecdsa, and the
 # large sizes limit25, batch24limit, big25s, stream25, big26, big27, big27s: each of those is one command
@@ -18,7 +18,13 @@
 # proof it must equal byte for byte, under timeout 120 s; stream25 is the
 # limited backend alone, for its host memory, under timeout 90 s; big27s
 # is 2^27 so, its 72 GiB host copy beside the prover's state, under
-# timeout 300 s).
+# timeout 300 s). The porep steps (issue 26) prove the PoRep-shaped circuit:
+# porep24 at 2^24 (tail 10%), porepsweep at 2^24 with tails 5, 25 and 50%,
+# porepbatch ten 2^24 partitions, each keeping its circuit and random key in
+# $G16_KEYS, so that later steps of the lease reuse them; porep27 one 2^27
+# partition, its random key drawn on the device (at most 420 s); porepcpu
+# the CPU backend at 2^22 beside gnark under /usr/bin/time -v (host memory
+# and solve on this host's cores).
 # Logs go to $OUT (or ./e2e-logs). The std circuits' gnark setup keys are
 # cached in $G16_KEYS (default $TMPDIR/g16-keys), outside $OUT: sha256batch
 # after sha256 in one run reuses the key.
@@ -51,7 +57,7 @@ step() { # name, log, command...
 	local t0=$SECONDS
 	"$@" >"$logs/$log" 2>&1
 	local r=$?
-	grep -E '^(--- |ok|FAIL|PASS|panic|Benchmark|=+ ERROR SUMMARY)|^ *(phase|total|ours|solve|commit|upload|H |MSM|assemble|prover|gnark|g16|byte|partitions|staged|host|staging|compute|cuda|cpu|compile|keys|setup|memory|proofs sha256|device|nvidia-smi)|^[0-9]+ +(ProveBatch|service|proofs per prover)|^(median|every service|MISMATCH|R1CS)' "$logs/$log" | tail -n 40
+	grep -E '^(--- |ok|FAIL|PASS|panic|Benchmark|=+ ERROR SUMMARY)|^ *(phase|total|ours|solve|commit|upload|H |MSM|assemble|prover|gnark|g16|byte|partitions|staged|host|staging|compute|cuda|cpu|compile|keys|setup|memory|proofs sha256|device|nvidia-smi)|^[0-9]+ +(ProveBatch|service|proofs per prover)|^(median|every service|MISMATCH|R1CS)|Maximum resident set size|Elapsed \(wall' "$logs/$log" | tail -n 40
 	echo "== $name: exit $r, $((SECONDS - t0)) s"
 	[ $r -eq 0 ] || rc=1
 }
@@ -117,6 +123,15 @@ for s in $steps; do
 	big26) step "2^26, random key drawn on the device (at most 150 s)" big26.log smipeak timeout 150 "$bin/g16" bench --backend cuda --size 2^26 --keys random --proofs 1 --no-gnark --compare-cpu=false --warmup=false ;;
 	big27) step "2^27, random key drawn on the device (at most 240 s)" big27.log smipeak timeout 240 "$bin/g16" bench --backend cuda --size 2^27 --keys random --proofs 1 --no-gnark --compare-cpu=false --warmup=false ;;
 	big27s) step "2^27 under a 16 GiB limit alone, the key's host copy drawn in the run (at most 300 s)" big27s.log smipeak timeout 300 "$bin/g16" bench --backend cuda --size 2^27 --keys random --proofs 1 --no-gnark --compare-cpu=false --warmup=false --device-memory 16GiB --compare-unlimited=false ;;
+	porep24) step "porep 2^24, tail 10%" porep24.log "$bin/g16" bench --backend cuda --circuit porep --size 2^24 --keys random --proofs 3 --no-gnark --compare-cpu=false --cache "$keys" ;;
+	porepsweep)
+		for t in 0.05 0.25 0.5; do
+			step "porep 2^24, tail $t" "porep24-tail$t.log" "$bin/g16" bench --backend cuda --circuit porep --size 2^24 --porep-tail "$t" --keys random --proofs 2 --no-gnark --compare-cpu=false --cache "$keys"
+		done
+		;;
+	porepbatch) step "porep batch 10 x 2^24, tail 10%" porepbatch24.log "$bin/g16" bench --backend cuda --circuit porep --size 2^24 --keys random --partitions 10 --no-gnark --compare-cpu=false --cache "$keys" --trace "$logs/trace-porep24.json" ;;
+	porep27) step "porep 2^27, tail 10%, random key drawn on the device (at most 420 s)" porep27.log smipeak timeout 420 "$bin/g16" bench --backend cuda --circuit porep --size 2^27 --keys random --proofs 1 --no-gnark --compare-cpu=false --warmup=false ;;
+	porepcpu) step "porep 2^22 on the CPU backend beside gnark, host memory" porepcpu22.log /usr/bin/time -v "$bin/g16" bench --backend cpu --circuit porep --size 2^22 --keys random --proofs 1 --warmup=false ;;
 	gpus) step "batch 10 x 2^22, 1 and 2 GPUs" gpus22.log "$bin/g16" bench --backend cuda --size 2^22 --keys random --partitions 10 --gpus 1,2 --no-gnark --compare-cpu=false ;;
 	esac
 done

@@ -86,9 +86,13 @@ func buildPorep(s PorepShape) (*cs.R1CS, error) {
 	b := &porepBuilder{sys: sys, s: s, bp: genericR1C(sys), wire: uint32(nbInputs)}
 	nInst := s.Constraints()
 	sys.Instructions = make([]constraint.PackedInstruction, 0, nInst)
-	// 14 words a bit gadget, 16 a majority, 12 a chain step; the
-	// outputs' checks are longer, the checks of the state bits shorter.
-	sys.CallData = make([]uint32, 0, 14*nInst+s.Lanes*(2*state+2*max(1, s.Chains[0])+16))
+	// At most 16 words an instruction (a majority's second half, an XOR
+	// with its round constant), but the outputs' checks: 6 and two a term.
+	outs := 0
+	for l := range s.Lanes {
+		outs += 6 + 2*(state+s.Chains[l]+1)
+	}
+	sys.CallData = make([]uint32, 0, 16*nInst+outs)
 
 	// Per lane: F, the state before and after the round, the majorities'
 	// temporaries, the chains' last elements.

@@ -11,6 +11,7 @@ import (
 	"github.com/consensys/gnark/constraint"
 	"github.com/consensys/gnark/frontend"
 	"github.com/consensys/gnark/frontend/cs/r1cs"
+	"github.com/consensys/gnark/frontend/cs/scs"
 
 	"github.com/g16prover/g16/groth16"
 )
@@ -35,6 +36,12 @@ func TestBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// A PLONK system of the same circuit.
+	plonkCCS, err := frontend.Compile(ecc.BLS12_381.ScalarField(), scs.NewBuilder, &mulChain{N: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+
 	emptyW, err := witness.New(ecc.BLS12_381.ScalarField())
 	if err != nil {
 		t.Fatal(err)
@@ -55,6 +62,7 @@ func TestBadInput(t *testing.T) {
 		{"curve/bn254-ccs", bnCCS, chain.pk, chain.witness, true, "bn254"},
 		{"curve/bn254-key", chain.ccs, bnPK, chain.witness, true, "bn254"},
 		{"curve/bn254-witness", chain.ccs, chain.pk, bnW, true, "another curve"},
+		{"system/plonk", plonkCCS, chain.pk, chain.witness, true, "PLONK"},
 		{"nil/ccs", nil, chain.pk, chain.witness, true, "nil constraint system"},
 		{"nil/key", chain.ccs, nil, chain.witness, true, "nil proving key"},
 		{"nil/witness", chain.ccs, chain.pk, nil, true, "nil witness"},
@@ -72,6 +80,12 @@ func TestBadInput(t *testing.T) {
 					t.Fatalf("panic: %v", r)
 				}
 			}()
+			if c.inInput && c.name != "empty/witness" && !strings.HasPrefix(c.name, "witness/") && c.name != "nil/witness" && c.name != "curve/bn254-witness" {
+				// NewProver checks the system and key alike.
+				if _, err := groth16.NewProver(c.ccs, c.pk); err == nil || !errors.Is(err, groth16.ErrInput) || !strings.Contains(err.Error(), c.want) {
+					t.Errorf("NewProver: error %v, want ErrInput mentioning %q", err, c.want)
+				}
+			}
 			proof, err := groth16.Prove(c.ccs, c.pk, c.w)
 			if err == nil {
 				t.Fatalf("no error (proof %v)", proof)

@@ -14,6 +14,8 @@ import (
 	"github.com/consensys/gnark/backend/witness"
 	"github.com/consensys/gnark/constraint"
 	cs "github.com/consensys/gnark/constraint/bls12-381"
+
+	g16curve "github.com/g16prover/g16/curve"
 )
 
 // ErrInput is matched (errors.Is) by every error that reports bad input:
@@ -44,14 +46,18 @@ func asBLS12381(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey) (*c
 	r1cs, ok := ccs.(*cs.R1CS)
 	if !ok {
 		if name := curveOf(ccs.Field()); name != proverCurve.String() {
-			return nil, nil, inputErr("constraint system is over %s; g16 proves BLS12-381 only", name)
+			return nil, nil, inputErr("constraint system is over %s; g16's prover runs on bls12-381 only so far", name)
 		}
-		return nil, nil, inputErr("constraint system is a %T, not an R1CS (Groth16 needs R1CS; PLONK's SparseR1CS is not supported)", ccs)
+		return nil, nil, inputErr("constraint system is a %T, not an R1CS: a PLONK system (SparseR1CS)? g16 proves Groth16, whose systems are R1CS (frontend.Compile with r1cs.NewBuilder)", ccs)
+	}
+	if r1cs.Type == constraint.SystemSparseR1CS {
+		// gnark's R1CS and SparseR1CS are one Go type: the system says.
+		return nil, nil, inputErr("constraint system is a PLONK system (SparseR1CS), not an R1CS: g16 proves Groth16, whose systems are R1CS (frontend.Compile with r1cs.NewBuilder)")
 	}
 	key, ok := pk.(*groth16bls.ProvingKey)
 	if !ok {
 		if id := pk.CurveID(); id != proverCurve {
-			return nil, nil, inputErr("proving key is for %s; g16 proves BLS12-381 only", id)
+			return nil, nil, inputErr("proving key is for %s; g16's prover runs on bls12-381 only so far", g16curve.Name(id))
 		}
 		return nil, nil, inputErr("proving key is a %T, not a Groth16 BLS12-381 key", pk)
 	}
@@ -62,7 +68,7 @@ func asBLS12381(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey) (*c
 func curveOf(q *big.Int) string {
 	for _, id := range []ecc.ID{ecc.BN254, ecc.BLS12_377, proverCurve, ecc.BLS24_315, ecc.BLS24_317, ecc.BW6_761, ecc.BW6_633} {
 		if f := id.ScalarField(); f != nil && f.Cmp(q) == 0 {
-			return id.String()
+			return g16curve.Name(id)
 		}
 	}
 	return fmt.Sprintf("an unknown %d-bit field", q.BitLen())

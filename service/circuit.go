@@ -130,11 +130,17 @@ func (s *store) loadCircuit(ctx context.Context, c *RegisterInfo, cacheDir strin
 	}
 	ccs, err := gnarkio.ReadR1CS(bufio.NewReaderSize(r, 1<<20))
 	r.Close()
+	if errors.Is(err, gnarkio.ErrUnsupported) {
+		return nil, fmt.Errorf("service: R1CS: %w", err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("service: R1CS is corrupt: %w", err)
 	}
 	f.ccs = ccs
 	pk, err := gnarkio.ReadProvingKey(func() (io.ReadCloser, error) { return s.fetchBlob(ctx, c.PK, cacheDir) }, true)
+	if errors.Is(err, gnarkio.ErrUnsupported) {
+		return nil, fmt.Errorf("service: proving key: %w", err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("service: proving key is corrupt: %w", err)
 	}

@@ -14,10 +14,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/consensys/gnark-crypto/ecc"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
 	"github.com/consensys/gnark/backend/witness"
 	"github.com/consensys/gnark/constraint"
+	"github.com/consensys/gnark/frontend"
+	gnarkr1cs "github.com/consensys/gnark/frontend/cs/r1cs"
+	"github.com/consensys/gnark/frontend/cs/scs"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/g16prover/g16/backend"
@@ -458,11 +462,40 @@ func TestCorruptCircuitRefused(t *testing.T) {
 	for i := range 48 {
 		corrupt[off+i] ^= byte(rng.Uint32() | 1)
 	}
+	// Well-formed files g16 does not prove with: a circuit over BN254 (and
+	// its key beside a BLS12-381 system), and a PLONK system.
+	bnCCS, err := frontend.Compile(ecc.BN254.ScalarField(), gnarkr1cs.NewBuilder, &squareCircuit{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bnPK, err := gnarkgroth16.DummySetup(bnCCS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plonk, err := frontend.Compile(ecc.BLS12_381.ScalarField(), scs.NewBuilder, &squareCircuit{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	encoded := func(w io.WriterTo) []byte {
+		var b bytes.Buffer
+		if _, err := w.WriteTo(&b); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	var bnRaw bytes.Buffer
+	if _, err := bnPK.WriteRawTo(&bnRaw); err != nil {
+		t.Fatal(err)
+	}
+	bnKey := upload(bnRaw.Bytes())
 	cases := []struct {
 		name string
 		req  client.RegisterRequest
 		want string
 	}{
+		{"bn254 circuit", client.RegisterRequest{R1CS: upload(encoded(bnCCS)), PK: bnKey}, "R1CS over bn254"},
+		{"bn254 key", client.RegisterRequest{R1CS: r1cs, PK: bnKey}, "proving key over bn254"},
+		{"plonk system", client.RegisterRequest{R1CS: upload(encoded(plonk)), PK: pk}, "PLONK"},
 		{"corrupt key", client.RegisterRequest{R1CS: r1cs, PK: upload(corrupt)}, "corrupt"},
 		{"truncated key", client.RegisterRequest{R1CS: r1cs, PK: upload(fs[0].pkRaw[:len(fs[0].pkRaw)/3])}, "corrupt"},
 		{"corrupt R1CS", client.RegisterRequest{R1CS: upload(fs[0].r1cs[:len(fs[0].r1cs)/2]), PK: pk}, "R1CS"},
@@ -647,4 +680,15 @@ func checkMetrics(t *testing.T, url string, want map[string]float64, positive []
 			t.Errorf("metric %s = %v, want > 0", name, values[name])
 		}
 	}
+}
+
+// squareCircuit is X² = Y.
+type squareCircuit struct {
+	X frontend.Variable
+	Y frontend.Variable `gnark:",public"`
+}
+
+func (c *squareCircuit) Define(api frontend.API) error {
+	api.AssertIsEqual(api.Mul(c.X, c.X), c.Y)
+	return nil
 }

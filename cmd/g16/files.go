@@ -8,14 +8,18 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
+	"github.com/consensys/gnark"
 	"github.com/consensys/gnark-crypto/ecc"
 	curve "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
 	groth16bls "github.com/consensys/gnark/backend/groth16/bls12-381"
+	"github.com/consensys/gnark/backend/witness"
 
+	g16curve "github.com/g16prover/g16/curve"
 	"github.com/g16prover/g16/groth16"
 	"github.com/g16prover/g16/internal/gnarkio"
 	"github.com/g16prover/g16/internal/synth"
@@ -201,15 +205,15 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	if *vkPath == "" || *proofPath == "" || *pubPath == "" {
 		return errors.New("need --vk, --proof and --public (or --dir)")
 	}
-	vk := gnarkgroth16.NewVerifyingKey(ecc.BLS12_381)
-	if err := readFile(*vkPath, "verifying key", vk.ReadFrom); err != nil {
+	vk, id, err := readVerifyingKey(*vkPath)
+	if err != nil {
 		return err
 	}
-	proof := gnarkgroth16.NewProof(ecc.BLS12_381)
+	proof := gnarkgroth16.NewProof(id)
 	if err := readFile(*proofPath, "proof", proof.ReadFrom); err != nil {
-		return err
+		return fmt.Errorf("%w (the verifying key is over %s)", err, g16curve.Name(id))
 	}
-	pub, err := readChecked(*pubPath, "public witness", gnarkio.ReadWitness)
+	pub, err := readChecked(*pubPath, "public witness", func(r io.Reader) (witness.Witness, error) { return gnarkio.ReadWitnessOver(r, id) })
 	if err != nil {
 		return err
 	}
@@ -330,4 +334,25 @@ func firstOffCurve(n int, ok func(int) bool) int {
 		}
 	}
 	return -1
+}
+
+// readVerifyingKey decodes a Groth16 verifying key over whichever curve
+// gnark supports reads all of the file (gnark's decoder checks that every
+// point is on its curve and in its subgroup, so a key decodes over one
+// curve only), BLS12-381 first, and returns it with its curve. Verifying
+// is gnark's, so g16 verify takes proofs on every curve gnark proves on.
+func readVerifyingKey(path string) (gnarkgroth16.VerifyingKey, ecc.ID, error) {
+	ids := append([]ecc.ID{ecc.BLS12_381}, slices.DeleteFunc(gnark.Curves(), func(id ecc.ID) bool { return id == ecc.BLS12_381 })...)
+	var first error
+	for _, id := range ids {
+		vk := gnarkgroth16.NewVerifyingKey(id)
+		err := readFile(path, "verifying key", vk.ReadFrom)
+		if err == nil {
+			return vk, id, nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	return nil, ecc.UNKNOWN, fmt.Errorf("%w (nor a verifying key over any other curve gnark supports)", first)
 }

@@ -27,7 +27,8 @@ type KeyOpener func() (io.ReadCloser, error)
 
 // ReadProvingKey checks, then decodes, a BLS12-381 Groth16 proving key as
 // gnark's WriteTo (compressed points) or WriteRawTo (raw points) writes
-// it. With unsafe it decodes with gnark's UnsafeReadFrom, which skips the
+// it; a key over another curve gives an error naming it that matches
+// ErrUnsupported. With unsafe it decodes with gnark's UnsafeReadFrom, which skips the
 // subgroup checks of raw points (the caller checks the points are on the
 // curve, as g16's prover does).
 func ReadProvingKey(open KeyOpener, unsafe bool) (*groth16bls.ProvingKey, error) {
@@ -142,6 +143,12 @@ func CheckProvingKey(r io.Reader) error {
 	if !ok {
 		br = bufio.NewReaderSize(r, 1<<20)
 	}
+	// The curve, from the domain's n⁻¹: a key over another curve is named
+	// as such rather than failing on its first point.
+	head, _ := br.Peek(256)
+	if err := checkKeyCurve(head); err != nil {
+		return err
+	}
 	k := &keyWalker{r: br}
 	// The domain: cardinality, five field elements, a precompute flag.
 	card := k.uint(8, "domain cardinality")
@@ -201,6 +208,12 @@ func CheckProvingKey(r io.Reader) error {
 // WriteTo writes it (public and secret counts, then a vector), after
 // CheckWitness. It reads all of r.
 func ReadWitness(r io.Reader) (witness.Witness, error) {
+	return ReadWitnessOver(r, ecc.BLS12_381)
+}
+
+// ReadWitnessOver is ReadWitness for a witness over curve id's scalar
+// field (a public witness to verify, on any curve gnark supports).
+func ReadWitnessOver(r io.Reader, id ecc.ID) (witness.Witness, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("gnarkio: witness: %w", err)
@@ -208,7 +221,7 @@ func ReadWitness(r io.Reader) (witness.Witness, error) {
 	if err := CheckWitness(data); err != nil {
 		return nil, fmt.Errorf("gnarkio: witness: %w", err)
 	}
-	w, err := witness.New(ecc.BLS12_381.ScalarField())
+	w, err := witness.New(id.ScalarField())
 	if err != nil {
 		return nil, fmt.Errorf("gnarkio: witness: %w", err)
 	}

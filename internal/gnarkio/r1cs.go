@@ -13,7 +13,8 @@ import (
 
 // ReadR1CS reads a BLS12-381 R1CS as gnark's WriteTo writes it, all of r,
 // and returns an error, never a crash, when it is not one (see the package
-// doc for what is checked).
+// doc for what is checked). A well-formed system over another curve, or a
+// PLONK system, gives an error that says so and matches ErrUnsupported.
 func ReadR1CS(r io.Reader) (*cs.R1CS, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -25,6 +26,9 @@ func ReadR1CS(r io.Reader) (*cs.R1CS, error) {
 // DecodeR1CS decodes data, a whole R1CS file, as ReadR1CS does.
 func DecodeR1CS(data []byte) (*cs.R1CS, error) {
 	if err := CheckR1CSEncoding(data); err != nil {
+		return nil, fmt.Errorf("gnarkio: R1CS: %w", err)
+	}
+	if err := checkSystemKind(data); err != nil {
 		return nil, fmt.Errorf("gnarkio: R1CS: %w", err)
 	}
 	ccs := gnarkgroth16.NewCS(ecc.BLS12_381)

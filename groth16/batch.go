@@ -168,14 +168,19 @@ func (pr *Prover) residentFor(device int, cfg *callConfig, budget int64) (pool.R
 	}, nil
 }
 
-// batchJob adapts one partition to the scheduler.
+// batchJob adapts one partition to the scheduler, and holds what each
+// stage hands the next between the scheduler's calls.
 type batchJob struct {
-	pr    *Prover
-	t     *partition
-	cfg   *callConfig
-	proof *groth16bls.Proof // set by Finish
-	// streamed: the buffers were sized for a streamed key (BuffersWith).
-	streamed bool
+	pr  *Prover
+	t   *partition
+	cfg *callConfig
+
+	sol *solution // by Prepare
+	// lay is the layout of the buffers BuffersWith sized, which the
+	// scheduler then hands Upload and Compute.
+	lay   layout
+	res   *msmResults       // by Compute
+	proof *groth16bls.Proof // by Finish
 }
 
 // Prepare solves the partition, unless ctx (the batch's, also cancelled
@@ -184,40 +189,46 @@ func (j *batchJob) Prepare(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := j.t.solve(ctx); err != nil {
+	sol, err := j.t.solve(ctx)
+	if err != nil {
 		return err
 	}
+	j.sol = sol
 	return ctx.Err()
 }
 
-func (j *batchJob) Buffers() []int64 { return j.t.bufferSizes(nil) }
+// Buffers are the buffers for a resident key on a device that does not
+// gather; the scheduler asks BuffersWith for the device's own.
+func (j *batchJob) Buffers() []int64 {
+	lay := layOut(j.t.p.pk, nil)
+	return lay.sizes[:]
+}
 
 // BuffersWith sizes the buffers for the device's key: with a streamed key
 // the wire values stay on the host.
 func (j *batchJob) BuffersWith(key *deviceKey) []int64 {
-	j.streamed = key != nil && key.plan.chunk > 0
-	return j.t.bufferSizes(key)
+	j.lay = layOut(j.t.p.pk, key)
+	return j.lay.sizes[:]
 }
 
 // Upload may run twice (a retry on another device), so the host copies
 // stay until Finish.
 func (j *batchJob) Upload(dev backend.Backend, q backend.Queue, bufs []backend.Buffer) error {
-	if j.streamed {
-		return j.t.upload(dev, q, bufs, evalBuffers)
-	}
-	return j.t.upload(dev, q, bufs, allBuffers)
+	return j.t.upload(dev, q, bufs, j.lay, j.sol, j.lay.uploads(), nil)
 }
 
 func (j *batchJob) Compute(dev backend.Backend, q backend.Queue, key *deviceKey, bufs []backend.Buffer) error {
-	return j.t.compute(dev, q, key, bufs, nil)
-}
-
-func (j *batchJob) Finish(ctx context.Context) error {
-	j.t.release()
-	proof, err := j.t.assemble()
+	res, err := j.t.compute(dev, q, key, bufs, j.lay, j.sol, nil)
 	if err != nil {
 		return err
 	}
+	j.res = res
+	return nil
+}
+
+func (j *batchJob) Finish(ctx context.Context) error {
+	j.sol.release()
+	proof := j.t.assemble(j.sol, j.res)
 	if err := j.pr.check(j.cfg, j.t, proof); err != nil {
 		return err
 	}

@@ -230,9 +230,10 @@ func (d *proverDevice) keyForCommit(p *prover, times *PhaseTimes, budget int64) 
 // committer answers one partition's commitment hints and folds the proofs
 // of knowledge once the solve is done.
 type committer struct {
-	t    *partition
-	ci   constraint.Groth16Commitments
-	keys []*commitKey // tried in order: the first whose device works
+	pk    *gnarkgroth16.ProvingKey
+	proof *gnarkgroth16.Proof // receives the commitments and the folded proof
+	ci    constraint.Groth16Commitments
+	keys  []*commitKey // tried in order: the first whose device works
 
 	hashFn hash.Hash
 	poks   []curve.G1Affine
@@ -241,12 +242,11 @@ type committer struct {
 	took time.Duration
 }
 
-// newCommitter prepares t's commitments on keys (tried in order). Its hint
-// option overrides gnark's placeholder. release must be called after the
-// solve.
-func (t *partition) newCommitter(keys []*commitKey) (c *committer, release func(), err error) {
-	p := t.p
-	c = &committer{t: t, ci: p.commitmentInfo, poks: make([]curve.G1Affine, len(p.commitmentInfo))}
+// newCommitter prepares the commitments of one proof of p, into proof, on
+// keys (tried in order). Its hint option overrides gnark's placeholder.
+// release must be called after the solve.
+func newCommitter(p *prover, proof *gnarkgroth16.Proof, keys []*commitKey) (c *committer, release func(), err error) {
+	c = &committer{pk: p.pk, proof: proof, ci: p.commitmentInfo, poks: make([]curve.G1Affine, len(p.commitmentInfo))}
 	release = func() {}
 	if len(c.ci) == 0 {
 		return c, release, nil
@@ -318,7 +318,7 @@ func (c *committer) hint(_ *big.Int, in []*big.Int, out []*big.Int) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.took += took
-	c.t.proof.Commitments[i] = com
+	c.proof.Commitments[i] = com
 	c.poks[i] = pok
 	c.hashFn.Write(constraint.SerializeCommitment(com.Marshal(), hashed, (fr.Bits-1)/8+1))
 	digest := c.hashFn.Sum(nil)
@@ -333,7 +333,7 @@ func (c *committer) hint(_ *big.Int, in []*big.Int, out []*big.Int) error {
 // knowledge with gnark-crypto's MSM on the host's cores: the same points
 // as the device's.
 func (c *committer) commitOnHost(i int, values []fr.Element) (com, pok curve.G1Affine, err error) {
-	ck := &c.t.p.pk.CommitmentKeys[i]
+	ck := &c.pk.CommitmentKeys[i]
 	if len(values) != len(ck.Basis) || len(ck.BasisExpSigma) != len(ck.Basis) {
 		return com, pok, fmt.Errorf("groth16: commitment %d: %d committed values for %d bases and %d σ-bases", i, len(values), len(ck.Basis), len(ck.BasisExpSigma))
 	}
@@ -360,7 +360,7 @@ func (c *committer) fold(w []fr.Element) error {
 	if err != nil {
 		return fmt.Errorf("groth16: commitment challenge: %w", err)
 	}
-	if _, err = c.t.proof.CommitmentPok.Fold(c.poks, challenge[0], ecc.MultiExpConfig{NbTasks: 1}); err != nil {
+	if _, err = c.proof.CommitmentPok.Fold(c.poks, challenge[0], ecc.MultiExpConfig{NbTasks: 1}); err != nil {
 		return fmt.Errorf("groth16: folding commitment proofs: %w", err)
 	}
 	return nil

@@ -83,3 +83,53 @@ func (f *filtered) fill(lo int, dst []fr.Element) {
 		}
 	})
 }
+
+// padded extends v with zeros to length n, reusing its capacity.
+func padded(v []fr.Element, n int) []fr.Element {
+	if cap(v) < n {
+		out := make([]fr.Element, n)
+		copy(out, v)
+		return out
+	}
+	old := len(v)
+	v = v[:n]
+	clear(v[old:])
+	return v
+}
+
+// filterOut returns the values v[i] whose skip[i] is false, in order;
+// want is their expected count. checkKey has made len(skip) == len(v).
+// When none is skipped it returns v itself, not a copy (4 GiB a vector at
+// 2^27): the MSMs only read it. Ranges of v are counted, then copied, on
+// all cores.
+func filterOut(v []fr.Element, skip []bool, want int) []fr.Element {
+	if want == len(v) {
+		return v
+	}
+	rs := ranges(len(v))
+	offs := make([]int, len(rs)+1)
+	forRanges(rs, func(t, lo, hi int) {
+		kept := 0
+		for _, s := range skip[lo:hi] {
+			if !s {
+				kept++
+			}
+		}
+		offs[t+1] = kept
+	})
+	for t := range rs {
+		offs[t+1] += offs[t]
+	}
+	out := make([]fr.Element, offs[len(rs)])
+	forRanges(rs, func(t, lo, hi int) {
+		o := out[offs[t]:offs[t+1]]
+		j := 0
+		for i := lo; i < hi; i++ {
+			if !skip[i] {
+				o[j] = v[i]
+				j++
+			}
+		}
+	})
+	return out
+}

@@ -111,23 +111,10 @@ func msmLengths(pk *gnarkgroth16.ProvingKey) (g1 []int, g2 int) {
 	return []int{len(pk.G1.A), len(pk.G1.B), len(pk.G1.K), len(pk.G1.Z)}, len(pk.G2.B)
 }
 
-// setBytes is the device memory of one partition's buffers (bufferSizes),
+// setBytes is the device memory of one partition's buffers (layout.go),
 // with the key resident on dev or streamed.
 func setBytes(dev backend.Backend, pk *gnarkgroth16.ProvingKey, streamed bool) int64 {
-	n := int64(pk.Domain.Cardinality)
-	s := scalarBytes
-	if streamed {
-		return 3*n*s + 3*s + backend.IndexBytes
-	}
-	wiresB := max(1, int64(len(pk.G1.B)))
-	if pk.NbInfinityA == 0 && pk.NbInfinityB == 0 {
-		wiresB = 1 // the B MSMs read the A buffer: both hold all the wires
-	}
-	idx := backend.IndexBytes
-	if gathersK(dev, pk) {
-		idx = int64(len(pk.G1.K)) * backend.IndexBytes
-	}
-	return 3*n*s + (max(1, int64(len(pk.G1.A)))+wiresB+max(1, int64(len(pk.G1.K))))*s + idx
+	return newLayout(dev, pk, streamed).bytes()
 }
 
 // msmScratch is the MSMs' scratch on dev: summed, as when they run side by

@@ -44,49 +44,45 @@ func Prove(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, fullWitn
 	return proof, err
 }
 
-// proveOnDevice uploads t's inputs and runs its device work on d, with the
-// key resident there (uploaded now if this is d's first proof). Every
-// buffer it allocates for t is freed before it returns.
-func (pr *Prover) proveOnDevice(ctx context.Context, d *proverDevice, t *partition) (err error) {
+// proveOnDevice uploads sol's values and runs t's device work on d, with
+// the key resident there (uploaded now if this is d's first proof), and
+// returns the MSMs' results. Every buffer it allocates for t is freed
+// before it returns.
+func (pr *Prover) proveOnDevice(ctx context.Context, d *proverDevice, t *partition, sol *solution) (res *msmResults, err error) {
 	dev := d.dev
 	q, err := dev.NewQueue()
 	if err != nil {
-		return fmt.Errorf("groth16: %w", err)
+		return nil, fmt.Errorf("groth16: %w", err)
 	}
 	defer func() { err = errors.Join(err, q.Close()) }()
 	start := time.Now()
 	key, uploaded, err := d.residentKey(t.p, dev, q, 0)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if uploaded {
 		t.times.Upload += time.Since(start)
 	}
-	streamed := key.plan.chunk > 0
-	sizes := t.bufferSizes(key)
-	bufs := make([]backend.Buffer, 0, len(sizes))
+	lay := layOut(t.p.pk, key)
+	bufs := make([]backend.Buffer, 0, nbBuffers)
 	defer func() {
 		for _, b := range bufs {
 			err = errors.Join(err, dev.Free(q, b))
 		}
 	}()
-	for _, size := range sizes {
+	for _, size := range lay.sizes {
 		b, err := dev.Alloc(q, size)
 		if err != nil {
-			return fmt.Errorf("groth16: partition %d: %w", t.index, err)
+			return nil, fmt.Errorf("groth16: partition %d: %w", t.index, err)
 		}
 		bufs = append(bufs, b)
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	// compute uploads the buffers, each wire vector just before its MSMs
 	// start; with a streamed key the wire values stream with the bases.
-	pending := allBuffers
-	if streamed {
-		pending = evalBuffers
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	err = t.compute(dev, q, key, bufs, pending)
-	t.release()
-	return err
+	res, err = t.compute(dev, q, key, bufs, lay, sol, lay.uploads())
+	sol.release()
+	return res, err
 }

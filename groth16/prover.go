@@ -301,19 +301,18 @@ func (pr *Prover) prove(ctx context.Context, w witness.Witness, cfg *callConfig)
 	if t.commitKeys, err = pr.commitKeys([]*proverDevice{d}, &t.times, 0); err != nil {
 		return nil, err
 	}
-	if err := t.solve(ctx); err != nil {
+	sol, err := t.solve(ctx)
+	if err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if err := pr.proveOnDevice(ctx, d, t); err != nil {
-		return nil, err
-	}
-	proof, err := t.assemble()
+	res, err := pr.proveOnDevice(ctx, d, t, sol)
 	if err != nil {
 		return nil, err
 	}
+	proof := t.assemble(sol, res)
 	if err := pr.check(cfg, t, proof); err != nil {
 		return nil, err
 	}

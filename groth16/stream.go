@@ -152,28 +152,29 @@ func streamMSM[P any, J any](dev backend.Backend, key *deviceKey, bases []P, sca
 
 // computeStreamed is compute for a streamed key: H on q, h brought back to
 // the host, then the five MSMs one after another, each streaming its bases
-// and scalars from the host; the K MSM's scalars are filtered from the
-// wire values chunk by chunk (unless kWires has filtered them already).
-func (t *partition) computeStreamed(dev backend.Backend, q backend.Queue, key *deviceKey, bufs []backend.Buffer, computeH func() error) error {
-	p := t.p
+// and scalars from the host into res; the K MSM's scalars are filtered
+// from the wire values chunk by chunk (unless kWires has filtered them
+// already).
+func (w *deviceWork) computeStreamed(res *msmResults) error {
+	t, p, dev, key, sol := w.t, w.t.p, w.dev, w.key, w.sol
 	fail := func(stage string, err error) error {
 		return fmt.Errorf("groth16: partition %d: %s on %s (streamed key): %w", t.index, stage, dev, err)
 	}
-	if err := computeH(); err != nil {
+	if err := w.computeH(nil); err != nil {
 		return err
 	}
 	h := make([]fr.Element, p.n-1)
-	if err := dev.Download(q, backend.AsBytes(h), bufs[bufA], 0); err != nil {
+	if err := dev.Download(w.q, backend.AsBytes(h), w.bufs[bufA], 0); err != nil {
 		return fail("download of h", err)
 	}
 	pk := key.pk
-	kScalars := vectorChunks(t.wK)
+	kScalars := vectorChunks(sol.wK)
 	switch {
-	case t.wK != nil:
-	case len(pk.G1.K) == len(t.w)-p.nbPublic: // no wire left out
-		kScalars = vectorChunks(t.w[p.nbPublic:])
+	case sol.wK != nil:
+	case len(pk.G1.K) == len(sol.w)-p.nbPublic: // no wire left out
+		kScalars = vectorChunks(sol.w[p.nbPublic:])
 	default:
-		f, err := newFiltered(t.w[p.nbPublic:], p.kRemove, len(pk.G1.K))
+		f, err := newFiltered(sol.w[p.nbPublic:], p.kRemove, len(pk.G1.K))
 		if err != nil {
 			return err
 		}
@@ -192,32 +193,32 @@ func (t *partition) computeStreamed(dev backend.Backend, q backend.Queue, key *d
 		return err
 	}
 	start := time.Now()
-	t.msmB2, t.msmK, t.msmA, t.msmB1, t.msmZ = g2Infinity(), g1Infinity(), g1Infinity(), g1Infinity(), g1Infinity()
+	res.B2, res.K, res.A, res.B1, res.Z = g2Infinity(), g1Infinity(), g1Infinity(), g1Infinity(), g1Infinity()
 	steps := []struct {
 		name string
 		run  func() error
 	}{
 		{"MSM B2", func() error {
 			return timed(&t.times.MSMB2, func() error {
-				return streamMSM(dev, key, pk.G2.B, vectorChunks(t.wB), &t.msmB2, g2, (*curve.G2Jac).AddAssign)
+				return streamMSM(dev, key, pk.G2.B, vectorChunks(sol.wB), &res.B2, g2, (*curve.G2Jac).AddAssign)
 			})
 		}},
 		{"MSM K", func() error {
-			return timed(&t.times.MSMK, func() error { return streamMSM(dev, key, pk.G1.K, kScalars, &t.msmK, g1, (*curve.G1Jac).AddAssign) })
+			return timed(&t.times.MSMK, func() error { return streamMSM(dev, key, pk.G1.K, kScalars, &res.K, g1, (*curve.G1Jac).AddAssign) })
 		}},
 		{"MSM A", func() error {
 			return timed(&t.times.MSMA, func() error {
-				return streamMSM(dev, key, pk.G1.A, vectorChunks(t.wA), &t.msmA, g1, (*curve.G1Jac).AddAssign)
+				return streamMSM(dev, key, pk.G1.A, vectorChunks(sol.wA), &res.A, g1, (*curve.G1Jac).AddAssign)
 			})
 		}},
 		{"MSM B1", func() error {
 			return timed(&t.times.MSMB1, func() error {
-				return streamMSM(dev, key, pk.G1.B, vectorChunks(t.wB), &t.msmB1, g1, (*curve.G1Jac).AddAssign)
+				return streamMSM(dev, key, pk.G1.B, vectorChunks(sol.wB), &res.B1, g1, (*curve.G1Jac).AddAssign)
 			})
 		}},
 		{"MSM Z", func() error {
 			return timed(&t.times.MSMZ, func() error {
-				return streamMSM(dev, key, pk.G1.Z, vectorChunks(h), &t.msmZ, g1, (*curve.G1Jac).AddAssign)
+				return streamMSM(dev, key, pk.G1.Z, vectorChunks(h), &res.Z, g1, (*curve.G1Jac).AddAssign)
 			})
 		}},
 	}

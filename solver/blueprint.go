@@ -149,19 +149,18 @@ func (st *state) GetValue(cID, vID uint32) constraint.U64 {
 		}
 		v.Mul(&st.s.r1cs.Coefficients[cID], &st.values[vID])
 	}
-	return constraint.U64{v[0], v[1], v[2], v[3]}
+	return toU64(&v)
 }
 
 func (st *state) GetCoeff(cID uint32) constraint.U64 {
-	c := &st.s.r1cs.Coefficients[cID]
-	return constraint.U64{c[0], c[1], c[2], c[3]}
+	return toU64(&st.s.r1cs.Coefficients[cID])
 }
 
 func (st *state) SetValue(vID uint32, f constraint.U64) {
 	if st.solved[vID] {
 		panic("solving the same wire twice should never happen.")
 	}
-	v := fr.Element{f[0], f[1], f[2], f[3]}
+	v := fromU64(f)
 	st.set(int(vID), &v)
 }
 
@@ -170,7 +169,7 @@ func (st *state) IsSolved(vID uint32) bool { return st.solved[vID] }
 func (st *state) Read(calldata []uint32) (constraint.U64, int) {
 	var v fr.Element
 	n := st.read(&v, calldata)
-	return constraint.U64{v[0], v[1], v[2], v[3]}, n
+	return toU64(&v), n
 }
 
 func (st *state) GetBlueprint(id constraint.BlueprintID) constraint.Blueprint {

@@ -38,7 +38,9 @@ func (s *Solver) ScheduleStats(tasks int) (chunks, waits int) {
 // instruction takes its estimated cost and each wait waitCost more, and
 // returns the work of all instructions over the model's makespan: the
 // speedup the schedule allows over one worker, load balance and waits
-// counted, memory and hint calls' real costs not.
+// counted, memory and hint calls' real costs not. An instruction of more
+// than 64·minTaskCost is taken as cut into parts on every worker, as the
+// large batch inverses, count hints and hint input lists are.
 func (s *Solver) SimulatedSpeedup(tasks int, waitCost int64) float64 {
 	sc := s.scheduleFor(tasks)
 	finish := make([]int64, len(sc.chunks))
@@ -62,7 +64,11 @@ func (s *Solver) SimulatedSpeedup(tasks int, waitCost int64) float64 {
 		}
 		work := int64(0)
 		for _, i := range sc.order[ch.lo:ch.hi] {
-			work += s.cost[i+1] - s.cost[i]
+			c := s.cost[i+1] - s.cost[i]
+			if c >= 64*minTaskCost {
+				c /= int64(tasks) // cut into parts on every core (batchInverse, countQueries, readInputs)
+			}
+			work += c
 		}
 		finish[r.c] = start + work
 		makespan = max(makespan, finish[r.c])

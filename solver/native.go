@@ -229,7 +229,7 @@ func (st *state) countQueries(counts []uint64, tab *constTable, calldata []uint3
 				continue
 			}
 			b := e.Bits()
-			if b[1]|b[2]|b[3] != 0 || b[0] >= uint64(len(counts)) {
+			if !zeroFrom(&b, 1) || b[0] >= uint64(len(counts)) {
 				return false
 			}
 			counts[b[0]]++
@@ -313,7 +313,7 @@ func (st *state) slotOf(calldata []uint32) uint32 {
 // smallInt returns v as an int when it is one.
 func smallInt(v *fr.Element) (int, bool) {
 	b := v.Bits()
-	if b[1]|b[2]|b[3] != 0 || b[0] > uint64(int(^uint(0)>>1)) {
+	if !zeroFrom(&b, 1) || b[0] > uint64(int(^uint(0)>>1)) {
 		return 0, false
 	}
 	return int(b[0]), true

@@ -62,8 +62,15 @@ func (st *state) wordHint(calldata []uint32, sc *scratch, c wordComputer) error 
 
 const (
 	mulMaxLimbs = 8
-	mulLimbBits = 120 // products of two limbs are below 2^240; the carries stay below 2^246 < q
+	mulLimbBits = 120 // products of two limbs are below 2^240; the carries stay below 2^246, within an int256
 )
+
+// limbsNative reports whether the native field holds a limb of mulLimbBits
+// bits as is, in the two low words of an element, as the emulated hints
+// computed here read their limbs; derived from the modulus, not assumed.
+// (Every pairing curve's scalar field does: 253 bits and more.) The outputs
+// need nothing of the field's size: int256.element reduces any carry mod q.
+var limbsNative = fr.Limbs >= 2 && nativeBits > mulLimbBits
 
 // mulScratch is one mulHint call's numbers.
 type mulScratch struct {
@@ -81,7 +88,7 @@ type limb struct{ lo, hi uint64 }
 // compute computes the outputs of a call with inputs in and nbOut outputs
 // into ms and reports whether it did.
 func (ms *mulScratch) compute(in []fr.Element, nbOut int) bool {
-	if strconv.IntSize != 64 || len(in) < 4 {
+	if strconv.IntSize != 64 || !limbsNative || len(in) < 4 {
 		return false
 	}
 	var hdr [4]int
@@ -107,7 +114,7 @@ func (ms *mulScratch) compute(in []fr.Element, nbOut int) bool {
 		for i := range dst {
 			w := in[j].Bits()
 			j++
-			if w[2]|w[3] != 0 || w[1]>>(mulLimbBits-64) != 0 {
+			if !zeroFrom(&w, 2) || w[1]>>(mulLimbBits-64) != 0 {
 				return false
 			}
 			dst[i] = limb{w[0], w[1]}
@@ -271,7 +278,8 @@ func (z *int256) shiftRight64() {
 	z[0], z[1], z[2], z[3] = z[1], z[2], z[3], sign
 }
 
-// element sets e to z mod q, for |z| < q.
+// element sets e to z mod q, whatever q's size: the words of |z| are summed
+// in the field (Horner's rule in 2^64), then negated for a negative z.
 func (z *int256) element(e *fr.Element) {
 	m := *z
 	neg := int64(m[3]) < 0

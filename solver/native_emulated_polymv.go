@@ -64,7 +64,7 @@ type polyScratch struct {
 // compute computes the outputs of a call with inputs in and nbOut outputs
 // into ps and reports whether it did.
 func (ps *polyScratch) compute(in []fr.Element, nbOut int) bool {
-	if strconv.IntSize != 64 || len(in) < 8 {
+	if strconv.IntSize != 64 || !limbsNative || len(in) < 8 {
 		return false
 	}
 	at := 0
@@ -125,7 +125,7 @@ func (ps *polyScratch) compute(in []fr.Element, nbOut int) bool {
 		for i := range dst {
 			w := in[at].Bits()
 			at++
-			if w[2]|w[3] != 0 || w[1]>>(mulLimbBits-64) != 0 {
+			if !zeroFrom(&w, 2) || w[1]>>(mulLimbBits-64) != 0 {
 				return 0, false
 			}
 			dst[i] = limb{w[0], w[1]}

@@ -33,7 +33,7 @@ func (st *state) bitwise(calldata []uint32, sc *scratch, f func(a, b uint64) uin
 	j += st.read(&b, calldata[j:])
 	lo, hi := int(calldata[j]), int(calldata[j+1])
 	x, y := a.Bits(), b.Bits()
-	if hi-lo != 1 || x[1]|x[2]|x[3]|y[1]|y[2]|y[3] != 0 {
+	if hi-lo != 1 || !zeroFrom(&x, 1) || !zeroFrom(&y, 1) {
 		return st.callHint(st.slotOf(calldata), calldata, sc)
 	}
 	var e fr.Element
@@ -52,7 +52,7 @@ func (st *state) toBytes(calldata []uint32, sc *scratch) error {
 	j += st.read(&v, calldata[j:])
 	lo, hi := int(calldata[j]), int(calldata[j+1])
 	nb, x := n.Bits(), v.Bits()
-	if nb[1]|nb[2]|nb[3] != 0 || nb[0] != uint64(hi-lo) || x[1]|x[2]|x[3] != 0 {
+	if !zeroFrom(&nb, 1) || nb[0] != uint64(hi-lo) || !zeroFrom(&x, 1) {
 		return st.callHint(st.slotOf(calldata), calldata, sc)
 	}
 	var e fr.Element
@@ -78,7 +78,7 @@ func (st *state) partition(calldata []uint32, sc *scratch) error {
 	j += st.read(&v, calldata[j:])
 	lo, hi := int(calldata[j]), int(calldata[j+1])
 	s, x := sp.Bits(), v.Bits()
-	if hi-lo != 2 || s[1]|s[2]|s[3] != 0 || x[1]|x[2]|x[3] != 0 {
+	if hi-lo != 2 || !zeroFrom(&s, 1) || !zeroFrom(&x, 1) {
 		return st.callHint(st.slotOf(calldata), calldata, sc)
 	}
 	q, r := uint64(0), x[0]

@@ -74,7 +74,7 @@ func (s *Solver) constTableOf(calldata []uint32) *constTable {
 		vals[i] = e
 		b := e.Bits()
 		words[i] = b[0]
-		if b[1]|b[2]|b[3] != 0 {
+		if !zeroFrom(&b, 1) {
 			oneWord = false
 		}
 	}
@@ -117,7 +117,7 @@ func (t *constTable) indexLowBits(words []uint64, k int) bool {
 func (t *constTable) row(e *fr.Element) (int32, bool) {
 	if t.pos != nil {
 		b := e.Bits()
-		if b[1]|b[2]|b[3] != 0 {
+		if !zeroFrom(&b, 1) {
 			return 0, false
 		}
 		r := t.pos[b[0]&t.mask]

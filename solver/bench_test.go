@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
+	"sync"
 	"testing"
 	"time"
 
@@ -96,5 +98,55 @@ func BenchmarkSchedule(b *testing.B) {
 				b.ReportMetric(cc.s.SimulatedSpeedup(nt, 8), fmt.Sprintf("speedup-%d", nt))
 			}
 		})
+	}
+}
+
+// BenchmarkConcurrentSolves solves sha256-400B k times at once (a batch's
+// partitions on the host), each solve on its share of the cores (the
+// default: GOMAXPROCS / solves in flight) or on every core; ns/op is the
+// wall time of one solve's share, a batch's time over its partitions.
+//
+//	go test ./solver -run '^$' -bench ConcurrentSolves -benchtime 4x
+func BenchmarkConcurrentSolves(b *testing.B) {
+	c := std("sha256-400B", "sha256", 400, true)
+	cc := compile(b, c)
+	seed := rand.Uint64()
+	b.Logf("seed %d", seed)
+	w := assignment(b, c, rand.New(rand.NewPCG(seed, 1)))
+	opts := testHints(seed)
+	procs := runtime.GOMAXPROCS(0)
+	for _, k := range []int{1, 2, 4} {
+		for _, mode := range []string{"shared", "every-core"} {
+			if k == 1 && mode == "every-core" {
+				continue // the same as shared
+			}
+			b.Run(fmt.Sprintf("solves=%d/workers=%s", k, mode), func(b *testing.B) {
+				if mode == "every-core" {
+					defer solver.SetTasks(procs)()
+				}
+				cpu := cpuTime()
+				for b.Loop() {
+					var wg sync.WaitGroup
+					errs := make([]error, k)
+					for i := 0; i < k; i++ {
+						wg.Add(1)
+						go func() {
+							defer wg.Done()
+							_, errs[i] = cc.s.Solve(context.Background(), w, opts...)
+						}()
+					}
+					wg.Wait()
+					for _, err := range errs {
+						if err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*k), "ns/solve")
+				if b.N > 0 {
+					b.ReportMetric(float64(cpuTime()-cpu)/1e6/float64(b.N*k), "cpu-ms/solve")
+				}
+			})
+		}
 	}
 }

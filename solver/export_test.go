@@ -18,6 +18,14 @@ func SetParallelism(tasks int, minCost int64) (restore func()) {
 	return func() { forceTasks, minTaskCost, minChunkCost = oldTasks, oldCost, oldChunk }
 }
 
+// SetTasks makes every solve use tasks goroutines, the rest of the
+// defaults kept; it returns a function restoring the default.
+func SetTasks(tasks int) (restore func()) {
+	old := forceTasks
+	forceTasks = tasks
+	return func() { forceTasks = old }
+}
+
 // SetScheduleHook makes every worker of a solve call hook(worker, chunk)
 // before each of its chunks, once the chunks it waits for are done; with
 // dropWaits it does not wait at all (a broken schedule, for the test that

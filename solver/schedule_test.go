@@ -176,3 +176,25 @@ func verifySchedule(g *graph, sc *schedule, reads [][]uint32, barrier []bool, nb
 	}
 	return nil
 }
+
+// TestTasksFor: the cores are shared among the solves in flight.
+func TestTasksFor(t *testing.T) {
+	for _, c := range []struct{ procs, active, nbTasks, want int }{
+		{16, 1, 0, 16},
+		{16, 1, 16, 16},
+		{16, 1, 6, 6},
+		{16, 2, 0, 8},
+		{16, 3, 0, 5},
+		{16, 8, 0, 2},
+		{16, 9, 0, 1}, // 1 core each: one goroutine
+		{16, 20, 0, 1},
+		{2, 1, 0, 2},
+		{2, 2, 0, 1},
+		{1, 1, 0, 1},
+		{16, 0, 0, 16},
+	} {
+		if got := tasksFor(c.procs, c.active, c.nbTasks); got != c.want {
+			t.Errorf("tasksFor(%d procs, %d active, NbTasks %d) = %d, want %d", c.procs, c.active, c.nbTasks, got, c.want)
+		}
+	}
+}

@@ -176,21 +176,36 @@ func (s *Solver) putState(st *state) {
 func (st *state) start(v fr.Vector, cfg *csolver.Config, active int) {
 	s := st.s
 	st.cfg = cfg
-	st.values = make([]fr.Element, s.nbWires)
-	clear(st.solved)
+	st.nt = tasks(cfg, active)
+	m := s.r1cs.GetNbConstraints()
+	n := ecc.NextPowerOfTwo(uint64(m))
+	if st.nt > 1 {
+		// make zeroes each vector on the calling goroutine: the four side
+		// by side (at 765k constraints, 100 MB).
+		var wg sync.WaitGroup
+		wg.Add(3)
+		for _, v := range []*[]fr.Element{&st.a, &st.b, &st.c} {
+			go func() {
+				defer wg.Done()
+				*v = make([]fr.Element, m, n)
+			}()
+		}
+		st.values = make([]fr.Element, s.nbWires)
+		clear(st.solved)
+		wg.Wait()
+	} else {
+		st.values = make([]fr.Element, s.nbWires)
+		clear(st.solved)
+		st.a = make([]fr.Element, m, n)
+		st.b = make([]fr.Element, m, n)
+		st.c = make([]fr.Element, m, n)
+	}
 	st.values[0].SetOne()
 	st.solved[0] = true
 	copy(st.values[1:], v)
 	for i := range v {
 		st.solved[i+1] = true
 	}
-	m := s.r1cs.GetNbConstraints()
-	n := ecc.NextPowerOfTwo(uint64(m))
-	st.a = make([]fr.Element, m, n)
-	st.b = make([]fr.Element, m, n)
-	st.c = make([]fr.Element, m, n)
-
-	st.nt = tasks(cfg, active)
 	for len(st.scratch) < st.nt {
 		st.scratch = append(st.scratch, new(scratch))
 	}
@@ -204,11 +219,8 @@ func (st *state) start(v fr.Vector, cfg *csolver.Config, active int) {
 }
 
 // minParallel is the fewest cores on which a solve uses more than one
-// goroutine. On the 2-core development machine, two tasks (and the checker)
-// solve sha256-400B in 0.78 and ECDSA in 0.84 of one task's time
-// (BENCHMARKS.md, "The solver on two tasks below 8 cores"); on the 16-core
-// host's GOMAXPROCS 2 and 4, where gnark's solver is as slow, one task was
-// faster (same file, run 4), a slowdown of that host at few procs.
+// goroutine (BENCHMARKS.md: "The solver on two tasks below 8 cores", and
+// the point-to-point schedule's runs).
 const minParallel = 2
 
 // activeSolves counts the solves in flight in the process, of every Solver.

@@ -3,13 +3,11 @@ package groth16
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"sync"
 	"time"
 
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
-	groth16bls "github.com/consensys/gnark/backend/groth16/bls12-381"
 	"github.com/consensys/gnark/backend/witness"
 	"github.com/consensys/gnark/constraint"
 
@@ -73,15 +71,7 @@ func (pr *Prover) proveBatch(ctx context.Context, witnesses []witness.Witness, c
 	}
 	// Each device's plan (choosePlan) before anything is solved: a batch
 	// that cannot fit fails at once.
-	for _, d := range pr.devices {
-		if _, err := d.planFor(p, cfg.budget); err != nil {
-			if cfg.budget > 0 {
-				return nil, optErr("WithMemoryBudget", "%d bytes per device: %v", cfg.budget, err)
-			}
-			return nil, fmt.Errorf("groth16: %w", err)
-		}
-	}
-	if err := p.checkHostMemory(); err != nil {
+	if err := pr.fits(pr.devices, cfg.budget); err != nil {
 		return nil, err
 	}
 	randFor := cfg.randFor
@@ -89,14 +79,14 @@ func (pr *Prover) proveBatch(ctx context.Context, witnesses []witness.Witness, c
 		shared := &lockedReader{r: cfg.rand}
 		randFor = func(int) io.Reader { return shared }
 	}
-	jobs := make([]*batchJob, len(witnesses))
+	jobs := make([]*job, len(witnesses))
 	poolJobs := make([]pool.Job[*deviceKey], len(witnesses))
 	for i, w := range witnesses {
 		rd := randFor(i)
 		if rd == nil {
 			return nil, optErr("WithBatchRandomness", "nil reader for partition %d", i)
 		}
-		jobs[i] = &batchJob{pr: pr, t: p.newPartition(i, w, rd), cfg: cfg}
+		jobs[i] = &job{pr: pr, t: p.newBatchPartition(i, w, rd), cfg: cfg}
 		poolJobs[i] = jobs[i]
 	}
 	// The keys go to every device now, before the Run holds the devices:
@@ -166,80 +156,6 @@ func (pr *Prover) residentFor(device int, cfg *callConfig, budget int64) (pool.R
 		// The Prover keeps its keys until Close.
 		Free: func(backend.Backend, backend.Queue, *deviceKey) error { return nil },
 	}, nil
-}
-
-// batchJob adapts one partition to the scheduler, and holds what each
-// stage hands the next between the scheduler's calls.
-type batchJob struct {
-	pr  *Prover
-	t   *partition
-	cfg *callConfig
-
-	sol *solution // by Prepare
-	// lay is the layout of the buffers BuffersWith sized, which the
-	// scheduler then hands Upload and Compute.
-	lay   layout
-	res   *msmResults       // by Compute
-	proof *groth16bls.Proof // by Finish
-}
-
-// Prepare solves the partition, unless ctx (the batch's, also cancelled
-// when every device is lost) has ended, before or during the solve.
-func (j *batchJob) Prepare(ctx context.Context) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	sol, err := j.t.solve(ctx)
-	if err != nil {
-		return err
-	}
-	j.sol = sol
-	return ctx.Err()
-}
-
-// Buffers are the buffers for a resident key on a device that does not
-// gather; the scheduler asks BuffersWith for the device's own.
-func (j *batchJob) Buffers() []int64 {
-	lay := layOut(j.t.p.pk, nil)
-	return lay.sizes[:]
-}
-
-// BuffersWith sizes the buffers for the device's key: with a streamed key
-// the wire values stay on the host.
-func (j *batchJob) BuffersWith(key *deviceKey) []int64 {
-	j.lay = layOut(j.t.p.pk, key)
-	return j.lay.sizes[:]
-}
-
-// Upload may run twice (a retry on another device), so the host copies
-// stay until Finish.
-func (j *batchJob) Upload(dev backend.Backend, q backend.Queue, bufs []backend.Buffer) error {
-	return j.t.upload(dev, q, bufs, j.lay, j.sol, j.lay.uploads(), nil)
-}
-
-func (j *batchJob) Compute(dev backend.Backend, q backend.Queue, key *deviceKey, bufs []backend.Buffer) error {
-	res, err := j.t.compute(dev, q, key, bufs, j.lay, j.sol, nil)
-	if err != nil {
-		return err
-	}
-	j.res = res
-	return nil
-}
-
-func (j *batchJob) Finish(ctx context.Context) error {
-	j.sol.release()
-	proof := j.t.assemble(j.sol, j.res)
-	if err := j.pr.check(j.cfg, j.t, proof); err != nil {
-		return err
-	}
-	j.proof = proof
-	if f := j.cfg.phaseTimes; f != nil {
-		f(j.t.index, j.t.times)
-	}
-	if f := j.cfg.proofDone; f != nil {
-		f(j.t.index, proof)
-	}
-	return nil
 }
 
 // lockedReader lets partitions share one randomness source.

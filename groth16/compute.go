@@ -81,7 +81,7 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 
 // fail wraps err from stage.
 func (w *deviceWork) fail(stage string, err error) error {
-	return fmt.Errorf("groth16: partition %d: %s on %s: %w", w.t.index, stage, w.dev, err)
+	return w.t.errorf("%s on %s: %w", stage, w.dev, err)
 }
 
 // put uploads the buffers of which that are left, on q.

@@ -95,7 +95,7 @@ func TestLayoutHoldsSolution(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			part := p.newPartition(0, k.w, seededReader(rng.Uint64()))
+			part := p.newPartition(k.w, seededReader(rng.Uint64()))
 			ck, err := uploadCommitKey(gathering, k.pk)
 			if err != nil {
 				t.Fatal(err)

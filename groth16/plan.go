@@ -188,6 +188,6 @@ func choosePlan(dev backend.Backend, pk *gnarkgroth16.ProvingKey, budget int64) 
 	}
 	_, peak = msmScratch(dev, pk, minStreamChunk)
 	need := set + key + windowBytes(minStreamChunk) + peak + commit
-	return plan{}, fmt.Errorf("%s: a partition needs at least %d bytes of device memory (its buffers %d, the smallest stream window, commitment bases and scratch %d), the budget is %d: %w",
+	return plan{}, fmt.Errorf("%s: a proof needs at least %d bytes of device memory (its buffers %d, the smallest stream window, commitment bases and scratch %d), the budget is %d: %w",
 		dev, need, set, need-set, budget, backend.ErrOutOfMemory)
 }

@@ -183,6 +183,22 @@ func (d *proverDevice) residentKey(p *prover, dev backend.Backend, q backend.Que
 	return k, true, nil
 }
 
+// fits fails when a partition cannot be proved on one of devs within
+// budget bytes of device memory each (0: each device's default budget,
+// pool.DefaultBudget) or within the host's memory: before anything is
+// solved.
+func (pr *Prover) fits(devs []*proverDevice, budget int64) error {
+	for _, d := range devs {
+		if _, err := d.planFor(pr.p, budget); err != nil {
+			if budget > 0 {
+				return optErr("WithMemoryBudget", "%d bytes per device: %v", budget, err)
+			}
+			return fmt.Errorf("groth16: %w", err)
+		}
+	}
+	return pr.p.checkHostMemory()
+}
+
 // planFor is how d holds the key: the plan of the key it holds, or the
 // one choosePlan picks for budget bytes (0: the device's default budget,
 // pool.DefaultBudget) when it holds none yet.
@@ -273,55 +289,4 @@ func (pr *Prover) Prove(ctx context.Context, w witness.Witness, opts ...Option) 
 		return nil, err
 	}
 	return pr.prove(ctx, w, &cfg.callConfig)
-}
-
-func (pr *Prover) prove(ctx context.Context, w witness.Witness, cfg *callConfig) (gnarkgroth16.Proof, error) {
-	if ctx == nil {
-		return nil, inputErr("Prove: nil context")
-	}
-	pr.run.RLock()
-	defer pr.run.RUnlock()
-	if err := pr.enter(); err != nil {
-		return nil, err
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	d, done := pr.pick()
-	defer done()
-	// The plan first: a proof that cannot fit fails before solving.
-	if _, err := d.planFor(pr.p, 0); err != nil {
-		return nil, fmt.Errorf("groth16: %w", err)
-	}
-	if err := pr.p.checkHostMemory(); err != nil {
-		return nil, err
-	}
-	t := pr.p.newPartition(0, w, cfg.rand)
-	var err error
-	if t.commitKeys, err = pr.commitKeys([]*proverDevice{d}, &t.times, 0); err != nil {
-		return nil, err
-	}
-	sol, err := t.solve(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	res, err := pr.proveOnDevice(ctx, d, t, sol)
-	if err != nil {
-		return nil, err
-	}
-	proof := t.assemble(sol, res)
-	if err := pr.check(cfg, t, proof); err != nil {
-		return nil, err
-	}
-	if cfg.phaseTimes != nil {
-		cfg.phaseTimes(0, t.times)
-	}
-	if cfg.proofDone != nil {
-		cfg.proofDone(0, proof)
-	}
-	pr.log.Debug("groth16: proof", "device", d.dev.String(), "times", t.times)
-	return proof, nil
 }

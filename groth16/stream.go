@@ -158,7 +158,7 @@ func streamMSM[P any, J any](dev backend.Backend, key *deviceKey, bases []P, sca
 func (w *deviceWork) computeStreamed(res *msmResults) error {
 	t, p, dev, key, sol := w.t, w.t.p, w.dev, w.key, w.sol
 	fail := func(stage string, err error) error {
-		return fmt.Errorf("groth16: partition %d: %s on %s (streamed key): %w", t.index, stage, dev, err)
+		return t.errorf("%s on %s (streamed key): %w", stage, dev, err)
 	}
 	if err := w.computeH(nil); err != nil {
 		return err

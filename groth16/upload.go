@@ -26,7 +26,7 @@ func (t *partition) upload(dev backend.Backend, q backend.Queue, bufs []backend.
 		}
 		if i == bufWK && lay.gather != nil {
 			if err := t.gatherK(lay.gather, dev, q, bufs); err != nil {
-				return fmt.Errorf("groth16: partition %d: K's wire values: %w", t.index, err)
+				return t.errorf("K's wire values: %w", err)
 			}
 			continue
 		}
@@ -35,7 +35,7 @@ func (t *partition) upload(dev backend.Backend, q backend.Queue, bufs []backend.
 		}
 		src := backend.AsBytes(host[i])
 		if int64(len(src)) > lay.sizes[i] {
-			return fmt.Errorf("groth16: internal error: partition %d: %d bytes for the %d-byte buffer %s", t.index, len(src), lay.sizes[i], bufferNames[i])
+			return t.errorf("internal error: %d bytes for the %d-byte buffer %s", len(src), lay.sizes[i], bufferNames[i])
 		}
 		upload := dev.Upload
 		if i == bufWA || i == bufWB || i == bufWK {
@@ -47,11 +47,11 @@ func (t *partition) upload(dev backend.Backend, q backend.Queue, bufs []backend.
 			}
 		}
 		if err := upload(q, bufs[i], 0, src); err != nil {
-			return fmt.Errorf("groth16: partition %d: upload: %w", t.index, err)
+			return t.errorf("upload: %w", err)
 		}
 	}
 	if err := q.Wait(); err != nil {
-		return fmt.Errorf("groth16: partition %d: upload: %w", t.index, err)
+		return t.errorf("upload: %w", err)
 	}
 	t.times.Upload += time.Since(start)
 	if tl != nil {

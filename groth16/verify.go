@@ -2,7 +2,6 @@ package groth16
 
 import (
 	"errors"
-	"fmt"
 	"time"
 
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
@@ -41,10 +40,10 @@ func (pr *Prover) check(cfg *callConfig, t *partition, proof *groth16bls.Proof) 
 	defer func() { t.times.Verify = time.Since(start) }()
 	pub, err := t.witness.Public()
 	if err != nil {
-		return fmt.Errorf("groth16: partition %d: public witness for verification: %w", t.index, err)
+		return t.errorf("public witness for verification: %w", err)
 	}
 	if err := gnarkgroth16.Verify(proof, cfg.verify, pub); err != nil {
-		return fmt.Errorf("groth16: partition %d: %w: %w", t.index, ErrVerify, err)
+		return t.errorf("%w: %w", ErrVerify, err)
 	}
 	return nil
 }

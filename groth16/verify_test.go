@@ -3,8 +3,10 @@ package groth16_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"testing"
 
 	"github.com/g16prover/g16/groth16"
@@ -33,6 +35,10 @@ func TestWithVerify(t *testing.T) {
 		t.Fatalf("wrong key: want no proof and ErrVerify, got %v, %v", proof, err)
 	}
 	t.Logf("wrong key: %v", err)
+	// A single proof has no partition to name.
+	if msg := err.Error(); !strings.HasPrefix(msg, "groth16: "+groth16.ErrVerify.Error()) || strings.Contains(msg, "partition") {
+		t.Errorf("wrong key: Prove's error %q, want it to open with %q and name no partition", msg, "groth16: "+groth16.ErrVerify.Error())
+	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), batchDeadline)
 	defer cancel()
@@ -48,6 +54,11 @@ func TestWithVerify(t *testing.T) {
 	for i, p := range proofs {
 		if p != nil {
 			t.Errorf("partition %d: a rejected proof was returned", i)
+		}
+	}
+	for _, je := range errs {
+		if want := fmt.Sprintf("groth16: partition %d: %v", je.Job, groth16.ErrVerify); !strings.HasPrefix(je.Err.Error(), want) {
+			t.Errorf("batch with the wrong key: partition %d's error %q, want it to open with %q", je.Job, je.Err, want)
 		}
 	}
 }

@@ -14,8 +14,8 @@ import (
 type emptyJob struct{}
 
 func (emptyJob) Prepare(context.Context) error { return nil }
-func (emptyJob) Buffers() []int64              { return []int64{1 << 10, 1 << 10} }
-func (emptyJob) Upload(dev backend.Backend, q backend.Queue, bufs []backend.Buffer) error {
+func (emptyJob) Buffers(struct{}) []int64      { return []int64{1 << 10, 1 << 10} }
+func (emptyJob) Upload(dev backend.Backend, q backend.Queue, _ struct{}, bufs []backend.Buffer) error {
 	return nil
 }
 func (emptyJob) Compute(dev backend.Backend, q backend.Queue, _ struct{}, bufs []backend.Buffer) error {

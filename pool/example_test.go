@@ -18,9 +18,9 @@ type sumJob struct {
 }
 
 func (j *sumJob) Prepare(context.Context) error { return nil }
-func (j *sumJob) Buffers() []int64              { return []int64{8 * int64(len(j.numbers))} }
+func (j *sumJob) Buffers(struct{}) []int64      { return []int64{8 * int64(len(j.numbers))} }
 
-func (j *sumJob) Upload(dev backend.Backend, q backend.Queue, bufs []backend.Buffer) error {
+func (j *sumJob) Upload(dev backend.Backend, q backend.Queue, _ struct{}, bufs []backend.Buffer) error {
 	return dev.Upload(q, bufs[0], 0, backend.AsBytes(j.numbers))
 }
 

@@ -143,7 +143,7 @@ func (j *fakeJob) n() int {
 	return 1 << j.logN
 }
 
-func (j *fakeJob) Buffers() []int64 {
+func (j *fakeJob) Buffers(*fakeKey) []int64 {
 	if j.logN == 0 {
 		return fakeSetBytes
 	}
@@ -151,7 +151,7 @@ func (j *fakeJob) Buffers() []int64 {
 	return []int64{size, size}
 }
 
-func (j *fakeJob) Upload(dev backend.Backend, q backend.Queue, bufs []backend.Buffer) error {
+func (j *fakeJob) Upload(dev backend.Backend, q backend.Queue, _ *fakeKey, bufs []backend.Buffer) error {
 	if j.onUpload != nil {
 		j.onUpload(j, dev)
 	}

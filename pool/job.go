@@ -7,7 +7,8 @@ import (
 )
 
 // Job is one unit of a batch: one partition's proof. K is the type of the
-// per-device resident state (see Resident) that Compute reads.
+// per-device resident state (see Resident) that Buffers, Upload and
+// Compute receive: the state of the device they run on.
 //
 // The pool calls Prepare once, then Buffers, Upload and Compute on one
 // device (again on another device if the first attempt failed there and
@@ -18,25 +19,20 @@ type Job[K any] interface {
 	// (solving the circuit). It runs on one of the Run's solvers, outside
 	// every device region, while other jobs compute (solve.go).
 	Prepare(ctx context.Context) error
-	// Buffers gives the byte sizes of the device buffers the job needs.
-	Buffers() []int64
-	// Upload fills bufs, which have the sizes Buffers gave. It runs in the
-	// staging region, or in the compute region on the fallback path.
-	Upload(dev backend.Backend, q backend.Queue, bufs []backend.Buffer) error
+	// Buffers gives the byte sizes of the device buffers the job needs on
+	// a device holding res (a proving key streamed rather than resident
+	// needs fewer).
+	Buffers(res K) []int64
+	// Upload fills bufs, which have the sizes Buffers(res) gave. It runs
+	// in the staging region, or in the compute region on the fallback
+	// path.
+	Upload(dev backend.Backend, q backend.Queue, res K, bufs []backend.Buffer) error
 	// Compute runs the device work on bufs after Upload, inside the compute
 	// region. The pool waits for q after it returns.
 	Compute(dev backend.Backend, q backend.Queue, res K, bufs []backend.Buffer) error
 	// Finish does the host work that follows (assembling the proof). It
 	// runs outside every device region.
 	Finish(ctx context.Context) error
-}
-
-// ResidentSized is implemented by jobs whose buffers depend on the
-// resident state of the device they run on (a proving key streamed rather
-// than resident needs fewer). The pool then calls BuffersWith, with that
-// device's state, instead of Buffers.
-type ResidentSized[K any] interface {
-	BuffersWith(res K) []int64
 }
 
 // Resident describes state kept on each device for the whole Run, such as

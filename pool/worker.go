@@ -81,11 +81,9 @@ func (w *worker[K]) attempt(ctx context.Context, it *item) (err error, devErr bo
 	if err := w.ensureResident(ctx); err != nil {
 		return err, ctx.Err() == nil
 	}
-	sizes := job.Buffers()
-	if rs, ok := job.(ResidentSized[K]); ok {
-		sizes = rs.BuffersWith(w.dev.res) // loaded by ensureResident
-	}
-	set, err := w.stage(ctx, job, sizes)
+	res := w.dev.res // loaded by ensureResident
+	sizes := job.Buffers(res)
+	set, err := w.stage(ctx, job, res, sizes)
 	if err != nil {
 		return err, ctx.Err() == nil
 	}
@@ -114,11 +112,11 @@ func (r *run[K]) host(ctx context.Context, name string, dev, id, job int, f func
 	return err
 }
 
-// stage makes the job's buffers and uploads its inputs ahead of compute.
-// It returns a nil set when staging was skipped: the budget does not admit
+// stage makes the job's buffers and uploads its inputs ahead of compute,
+// for a device holding res. It returns a nil set when staging was skipped: the budget does not admit
 // the job even on an otherwise empty device, or Alloc reported out of
 // memory. It never syncs, trims or asks how much memory is free.
-func (w *worker[K]) stage(ctx context.Context, job Job[K], sizes []int64) (*bufSet, error) {
+func (w *worker[K]) stage(ctx context.Context, job Job[K], res K, sizes []int64) (*bufSet, error) {
 	set, fresh, err := w.admit(sizes)
 	if err != nil {
 		return nil, err
@@ -154,7 +152,7 @@ func (w *worker[K]) stage(ctx context.Context, job Job[K], sizes []int64) (*bufS
 		}
 		set = &bufSet{sizes: append([]int64(nil), sizes...), bufs: bufs, bytes: need}
 	}
-	if err := job.Upload(w.b, w.q, set.bufs); err != nil {
+	if err := job.Upload(w.b, w.q, res, set.bufs); err != nil {
 		if set.direct {
 			// Freeing it is device-global: leave that to the compute
 			// region, which evicts idle sets.
@@ -256,7 +254,7 @@ func (w *worker[K]) computeStep(ctx context.Context, job Job[K], sizes []int64, 
 				}
 				return err
 			}
-			if err := job.Upload(w.b, w.q, set.bufs); err != nil {
+			if err := job.Upload(w.b, w.q, res, set.bufs); err != nil {
 				w.discard(set)
 				w.leave(RegionCompute, outcome, err)
 				return err
@@ -268,7 +266,7 @@ func (w *worker[K]) computeStep(ctx context.Context, job Job[K], sizes []int64, 
 			retried = true
 			w.note(OutcomeRetried, err)
 			if err = w.makeRoom(); err == nil {
-				if err = job.Upload(w.b, w.q, set.bufs); err == nil {
+				if err = job.Upload(w.b, w.q, res, set.bufs); err == nil {
 					err = w.runCompute(job, res, set)
 				}
 			}

@@ -173,9 +173,11 @@ func (j *lostJob) Prepare(ctx context.Context) error {
 	return nil
 }
 
-func (j *lostJob) Buffers() []int64 { return []int64{lostN * curve.Must(ecc.BLS12_381).FrBytes} }
+func (j *lostJob) Buffers(backend.Buffer) []int64 {
+	return []int64{lostN * curve.Must(ecc.BLS12_381).FrBytes}
+}
 
-func (j *lostJob) Upload(dev backend.Backend, q backend.Queue, bufs []backend.Buffer) error {
+func (j *lostJob) Upload(dev backend.Backend, q backend.Queue, _ backend.Buffer, bufs []backend.Buffer) error {
 	return dev.Upload(q, bufs[0], 0, backend.AsBytes(j.scalars))
 }
 

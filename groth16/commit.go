@@ -162,7 +162,7 @@ func (k *commitKey) commit(i int, values []fr.Element) (com, pok curve.G1Affine,
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.q == nil {
-		return com, pok, fmt.Errorf("groth16: commitment key on %s: %w", k.dev, backend.ErrClosed)
+		return com, pok, &deviceErr{fmt.Errorf("groth16: commitment key on %s: %w", k.dev, backend.ErrClosed)}
 	}
 	var c, p curve.G1Jac
 	err = k.dev.Upload(k.q, k.scalars, 0, backend.AsBytes(values))
@@ -178,7 +178,7 @@ func (k *commitKey) commit(i int, values []fr.Element) (com, pok curve.G1Affine,
 			_ = k.q.Close()
 			k.q = q
 		}
-		return com, pok, fmt.Errorf("groth16: commitment %d on %s: %w", i, k.dev, err)
+		return com, pok, &deviceErr{fmt.Errorf("groth16: commitment %d on %s: %w", i, k.dev, err)}
 	}
 	com.FromJacobian(&c)
 	pok.FromJacobian(&p)

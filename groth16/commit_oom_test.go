@@ -50,14 +50,18 @@ func TestCommitmentOutOfMemory(t *testing.T) {
 		t.Fatalf("seed %d: proof differs from gnark's", seed)
 	}
 
-	// Any other device error still fails the proof.
-	lost := cpu.MustNew(cpu.WithHook(func(op cpu.Op, size int64) error {
-		if op == cpu.OpMSMG1 && size == committed {
-			return fmt.Errorf("commitment MSM of %d points: %w", size, backend.ErrDeviceLost)
+	// Any other device error still fails the proof, as a device failure:
+	// the solver ran the MSM, but the witness is not at fault (no ErrInput).
+	for name, cause := range map[string]error{"lost": backend.ErrDeviceLost, "failed": errors.New("injected fault")} {
+		dev := cpu.MustNew(cpu.WithHook(func(op cpu.Op, size int64) error {
+			if op == cpu.OpMSMG1 && size == committed {
+				return fmt.Errorf("commitment MSM of %d points: %w", size, cause)
+			}
+			return nil
+		}))
+		_, err := groth16.Prove(f.ccs, f.pk, f.witness, groth16.WithBackend(dev))
+		if !errors.Is(err, cause) || errors.Is(err, groth16.ErrInput) {
+			t.Errorf("a commitment MSM on a %s device: Prove returned %v, want that error and not ErrInput", name, err)
 		}
-		return nil
-	}))
-	if _, err := groth16.Prove(f.ccs, f.pk, f.witness, groth16.WithBackend(lost)); !errors.Is(err, backend.ErrDeviceLost) {
-		t.Fatalf("a commitment MSM on a lost device: Prove returned %v, want that error", err)
 	}
 }

@@ -71,7 +71,7 @@ func TestBadInput(t *testing.T) {
 		{"empty/witness", chain.ccs, chain.pk, emptyW, true, "witness"},
 		{"witness/other-circuit", chain.ccs, chain.pk, many.witness, true, "public"},
 		{"key/other-circuit", many.ccs, chain.pk, many.witness, true, "another circuit"},
-		{"witness/unsatisfied", chain.ccs, chain.pk, wrongW, false, "constraint"},
+		{"witness/unsatisfied", chain.ccs, chain.pk, wrongW, true, "is not satisfied"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

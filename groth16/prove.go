@@ -23,9 +23,9 @@ import (
 // gnark's type, accepted by gnark's groth16.Verify; with the same
 // randomness it is byte-identical to gnark's groth16.Prove output.
 //
-// Bad input returns an error matching ErrInput; a witness that does not
-// satisfy the circuit returns the solver's error, which names the
-// constraint. Prove takes the options of NewProver and of Prover.Prove.
+// Bad input returns an error matching ErrInput, a witness that does not
+// satisfy the circuit too (the solver's error, which names the constraint,
+// wrapped). Prove takes the options of NewProver and of Prover.Prove.
 func Prove(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, fullWitness witness.Witness, opts ...Option) (gnarkgroth16.Proof, error) {
 	cfg, err := newConfig("Prove", atProver|atProve, opts)
 	if err != nil {

@@ -279,8 +279,8 @@ func (pr *Prover) pick() (d *proverDevice, done func()) {
 // w is a full (public and secret) witness. The proof is gnark's type,
 // accepted by gnark's groth16.Verify; with the same randomness it is
 // byte-identical to gnark's groth16.Prove output. Bad input returns an
-// error matching ErrInput; a witness that does not satisfy the circuit
-// returns the solver's error, which names the constraint. If ctx ends
+// error matching ErrInput, a witness that does not satisfy the circuit too
+// (the solver's error, which names the constraint, wrapped). If ctx ends
 // first, Prove returns ctx.Err() at the next stage boundary. Options of
 // Prove: WithRandomness, WithPhaseTimes, WithProofDone, WithVerify.
 func (pr *Prover) Prove(ctx context.Context, w witness.Witness, opts ...Option) (gnarkgroth16.Proof, error) {

@@ -66,7 +66,7 @@ func (t *partition) solve(ctx context.Context) (*solution, error) {
 
 	solved, err := t.solveWitness(ctx, opts)
 	if err != nil {
-		return nil, fmt.Errorf("groth16: solving the circuit: %w", err)
+		return nil, solveErr(err)
 	}
 	w := []fr.Element(solved.W)
 

@@ -19,7 +19,8 @@ import (
 )
 
 // ErrInput is matched (errors.Is) by every error that reports bad input:
-// a wrong curve, a missing or mismatched key, a malformed witness.
+// a wrong curve, a missing or mismatched key, a malformed witness, a
+// witness that does not satisfy the circuit.
 var ErrInput = errors.New("invalid input")
 
 func inputErr(format string, args ...any) error {

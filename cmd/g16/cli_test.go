@@ -10,7 +10,10 @@ import (
 	"testing"
 
 	"github.com/consensys/gnark-crypto/ecc"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
+
+	"github.com/g16prover/g16/internal/gnarkio"
 )
 
 // g16 runs the command in-process and returns its exit code and output.
@@ -53,7 +56,7 @@ func TestSetupProveVerify(t *testing.T) {
 		t.Fatalf("setup: exit %d\n%s", code, out)
 	}
 	if code, out := g16("verify", "--vk", filepath.Join(dir, fileVK), "--proof", filepath.Join(dir, fileProof),
-		"--public", filepath.Join(other, filePublic)); code == 0 || !strings.Contains(out, "rejected") {
+		"--public", filepath.Join(other, filePublic)); code != exitInput || !strings.Contains(out, "rejected") {
 		t.Fatalf("verify with other public inputs: exit %d\n%s", code, out)
 	}
 
@@ -110,8 +113,8 @@ func TestSetupProveVerify(t *testing.T) {
 				args = append(args, "--r1cs", bad)
 			}
 			code, out := g16(args...)
-			if code == 0 {
-				t.Fatalf("prove accepted a damaged %s\n%s", c.file, out)
+			if code != exitInput {
+				t.Fatalf("prove of a damaged %s: exit %d, want %d (bad input)\n%s", c.file, code, exitInput, out)
 			}
 			if !strings.Contains(out, c.want) {
 				t.Fatalf("error does not mention %q:\n%s", c.want, out)
@@ -203,5 +206,44 @@ func TestExitCodes(t *testing.T) {
 	// -v logs through slog.
 	if _, out := g16("prove", "--dir", dir, "-v"); !strings.Contains(out, "level=DEBUG") {
 		t.Errorf("prove -v logs nothing:\n%s", out)
+	}
+}
+
+// TestExitCodeUnsatisfied: a witness of the right shape whose public value
+// does not satisfy the circuit is bad input (exit 1), named by the solver's
+// constraint, and no proof is written.
+func TestExitCodeUnsatisfied(t *testing.T) {
+	dir := t.TempDir()
+	if code, out := g16("setup", "--size", "2^8", "--out", dir); code != exitOK {
+		t.Fatalf("setup: exit %d\n%s", code, out)
+	}
+	f, err := os.Open(filepath.Join(dir, fileWitness))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := gnarkio.ReadWitness(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := w.Vector().(fr.Vector)
+	var one fr.Element
+	one.SetOne()
+	v[0].Add(&v[0], &one) // the first public value, off by one
+	data, err := w.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(t.TempDir(), fileWitness)
+	if err := os.WriteFile(bad, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	proof := filepath.Join(t.TempDir(), fileProof)
+	code, out := g16("prove", "--dir", dir, "--witness", bad, "--out", proof)
+	if code != exitInput || !strings.Contains(out, "is not satisfied") {
+		t.Fatalf("prove with an unsatisfied witness: exit %d, want %d naming the constraint:\n%s", code, exitInput, out)
+	}
+	if _, err := os.Stat(proof); !os.IsNotExist(err) {
+		t.Errorf("a proof was written for an unsatisfied witness (%v)", err)
 	}
 }

@@ -184,11 +184,12 @@ func WithProverOptions(opts ...gnarkbackend.ProverOption) Option {
 // timings (Debug). The default is slog.Default(). For NewProver (and the
 // package-level Prove and ProveBatch).
 //
-// The solver's output (a circuit's api.Println lines) is dropped unless
-// WithProverOptions gives the solver a logger (gnark's
-// backend.WithSolverOptions(solver.WithLogger(...))). When g16's solver
-// hands a circuit to gnark's (PhaseTimes.SolverFallback), gnark's Solve
-// writes one debug line per proof through gnark's global logger (package
+// The solver's output (a circuit's api.Println lines) goes to l too, at
+// debug level; without WithLogger it is dropped. A solver logger given
+// through WithProverOptions (gnark's backend.WithSolverOptions(
+// solver.WithLogger(...))) takes precedence. When g16's solver hands a
+// circuit to gnark's (PhaseTimes.SolverFallback), gnark's Solve writes one
+// debug line per proof through gnark's global logger (package
 // github.com/consensys/gnark/logger), which only logger.Disable or
 // logger.Set controls; so does gnark's verifier under WithVerify.
 func WithLogger(l *slog.Logger) Option {

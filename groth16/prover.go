@@ -15,6 +15,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/internal/zslog"
 	"github.com/g16prover/g16/pool"
 )
 
@@ -76,9 +77,14 @@ func newProverFrom(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, 
 	if log == nil {
 		log = slog.Default()
 	}
-	// The solver's own output (the circuit's api.Println lines) is dropped
-	// unless the caller's solver options give it a logger.
-	quiet := gnarkbackend.WithSolverOptions(solver.WithLogger(zerolog.Nop()))
+	// The solver's own output (the circuit's api.Println lines) goes to
+	// WithLogger's logger, else nowhere; the caller's solver options
+	// (WithProverOptions) come after and override either.
+	solverLog := zerolog.Nop()
+	if cfg.logger != nil {
+		solverLog = zslog.New(cfg.logger.Handler())
+	}
+	quiet := gnarkbackend.WithSolverOptions(solver.WithLogger(solverLog))
 	p, err := newProver(r1cs, key, append([]gnarkbackend.ProverOption{quiet}, cfg.proverOpts...), cfg.prepared)
 	if err != nil {
 		return nil, err

@@ -247,3 +247,34 @@ func TestExitCodeUnsatisfied(t *testing.T) {
 		t.Errorf("a proof was written for an unsatisfied witness (%v)", err)
 	}
 }
+
+// TestVerboseLogOneStream: prove -v with standard error not a terminal
+// writes gnark's lines (its verifier's) through the command's slog handler,
+// in its format, and no escape sequence at all.
+func TestVerboseLogOneStream(t *testing.T) {
+	dir := t.TempDir()
+	if code, out := g16("setup", "--size", "2^8", "--out", dir); code != exitOK {
+		t.Fatalf("setup: exit %d\n%s", code, out)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"prove", "--dir", dir, "-v"}, &stdout, &stderr); code != exitOK {
+		t.Fatalf("prove -v: exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+	log := stderr.String()
+	if strings.Contains(log, "\x1b") {
+		t.Errorf("escape sequence in the log:\n%q", log)
+	}
+	if !strings.Contains(log, `level=DEBUG msg="verifier done"`) || !strings.Contains(log, "curve=bls12_381") {
+		t.Errorf("gnark's verifier line is not in slog's format:\n%s", log)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(log), "\n") {
+		if !strings.HasPrefix(line, "time=") {
+			t.Errorf("a line not from the slog handler: %q", line)
+		}
+	}
+	// Without -v, neither g16's debug lines nor gnark's.
+	stderr.Reset()
+	if code := run([]string{"prove", "--dir", dir}, &stdout, &stderr); code != exitOK || stderr.Len() != 0 {
+		t.Errorf("prove: exit %d, standard error %q", code, stderr.String())
+	}
+}

@@ -44,7 +44,8 @@ import (
 	"os"
 
 	"github.com/consensys/gnark/logger"
-	"github.com/rs/zerolog"
+
+	"github.com/g16prover/g16/internal/zslog"
 )
 
 var commands = []struct {
@@ -83,7 +84,7 @@ const (
 )
 
 func main() {
-	logger.Disable() // gnark's debug lines would bury the tables; -v turns them on
+	logger.Disable() // until a command's flags are parsed: logFor routes gnark's lines through its handler
 	if len(os.Args) > 1 {
 		tuneGC(os.Args[1])
 	}
@@ -168,14 +169,17 @@ func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 }
 
 // logFor is the logger of a command whose flags fs has parsed: warnings
-// only, or with -v everything, gnark's debug lines included.
+// only, or with -v everything. gnark's logger goes through the same
+// handler (zslog), so its lines come out in the same format at the same
+// levels, without colour codes.
 func logFor(fs *flag.FlagSet) *slog.Logger {
 	level := slog.LevelWarn
 	if f := fs.Lookup("v"); f != nil && f.Value.String() == "true" {
 		level = slog.LevelDebug
-		logger.Set(zerolog.New(zerolog.ConsoleWriter{Out: fs.Output(), TimeFormat: "15:04:05"}).With().Timestamp().Logger())
 	}
-	return slog.New(slog.NewTextHandler(fs.Output(), &slog.HandlerOptions{Level: level}))
+	h := slog.NewTextHandler(fs.Output(), &slog.HandlerOptions{Level: level})
+	logger.Set(zslog.New(h))
+	return slog.New(h)
 }
 
 func parse(fs *flag.FlagSet, args []string) error {

@@ -14,6 +14,7 @@ import (
 	"github.com/consensys/gnark/constraint/solver"
 	"github.com/consensys/gnark/frontend"
 	"github.com/consensys/gnark/frontend/cs/r1cs"
+	"github.com/consensys/gnark/logger"
 	"github.com/rs/zerolog"
 
 	"github.com/g16prover/g16/backend/cpu"
@@ -68,5 +69,21 @@ func TestSolverLog(t *testing.T) {
 	}
 	if strings.Contains(buf.String(), want) || !strings.Contains(own.String(), want) {
 		t.Errorf("the solver options' logger did not take the line: slog %q, own %q", buf.String(), own.String())
+	}
+}
+
+// TestGnarkLoggerAsSet: a program that sets gnark's logger after import
+// gets gnark's lines (its verifier's, under WithVerify) there; g16's calls
+// leave the logger as set.
+func TestGnarkLoggerAsSet(t *testing.T) {
+	f := fixtureNamed(t, "mulchain")
+	defer logger.Set(logger.Logger())
+	var buf bytes.Buffer
+	logger.Set(zerolog.New(&buf))
+	if _, err := groth16.Prove(f.ccs, f.pk, f.witness, groth16.WithBackend(cpu.MustNew()), groth16.WithVerify(f.vk)); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `"message":"verifier done"`) {
+		t.Errorf("gnark's logger, set by the program, lacks the verifier's line:\n%s", buf.String())
 	}
 }

@@ -187,11 +187,11 @@ func WithProverOptions(opts ...gnarkbackend.ProverOption) Option {
 // The solver's output (a circuit's api.Println lines) goes to l too, at
 // debug level; without WithLogger it is dropped. A solver logger given
 // through WithProverOptions (gnark's backend.WithSolverOptions(
-// solver.WithLogger(...))) takes precedence. When g16's solver hands a
-// circuit to gnark's (PhaseTimes.SolverFallback), gnark's Solve writes one
-// debug line per proof through gnark's global logger (package
-// github.com/consensys/gnark/logger), which only logger.Disable or
-// logger.Set controls; so does gnark's verifier under WithVerify.
+// solver.WithLogger(...))) takes precedence. gnark's global logger
+// (package github.com/consensys/gnark/logger), which gnark's verifier
+// under WithVerify and gnark's solver (PhaseTimes.SolverFallback) write
+// to, is off once this package is imported; a program that wants those
+// lines sets it with logger.Set.
 func WithLogger(l *slog.Logger) Option {
 	return option("WithLogger", atProver, func(c *config) error {
 		if l == nil {

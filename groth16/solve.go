@@ -13,7 +13,7 @@ import (
 	cs "github.com/consensys/gnark/constraint/bls12-381"
 	"github.com/consensys/gnark/constraint/solver"
 
-	wsolver "github.com/g16prover/g16/solver"
+	wsolver "github.com/g16prover/g16/solver/bls12381"
 )
 
 // solution is what the solve of one partition leaves for the device and

@@ -31,8 +31,8 @@ if [ -d cmd/g16 ]; then
 	echo "gpu-bundle: $out/g16"
 fi
 # The witness solver's benchmarks (not run by run.sh; symbols kept for
-# -test.cpuprofile): cd solver && "$bin/solver.test" -test.run '^$' -test.bench Solve
-go test -c -o "$out/solver.test" ./solver
+# -test.cpuprofile): cd solver/bls12381 && "$bin/solver.test" -test.run '^$' -test.bench Solve
+go test -c -o "$out/solver.test" ./solver/bls12381
 echo "gpu-bundle: $out/solver.test"
 
 cat >"$out/run.sh" <<RUN

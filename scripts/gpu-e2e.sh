@@ -104,9 +104,9 @@ for s in $steps; do
 		done
 		;;
 	solver) # the witness solver beside gnark's on 1 to 16 cores, and a CPU profile of ours on 16 (the bundle's solver.test keeps its symbols)
-		(cd "$repo/solver" && step "witness solvers, sha256-400B and ecdsa, 1-16 cores" solver.log "$bin/solver.test" -test.run '^$' -test.bench 'Solve/circuit=' -test.cpu 1,2,4,8,16 -test.benchtime 5x -test.benchmem)
-		(cd "$repo/solver" && step "witness solver, CPU profile on 16 cores" solverprof.log "$bin/solver.test" -test.run '^$' -test.bench 'Solve/circuit=sha256-400B/solver=g16' -test.cpu 16 -test.benchtime 10x -test.cpuprofile "$logs/solver-g16-16.prof")
-		(cd "$repo/solver" && step "witness solver, concurrent solves sharing 16 cores or each on all 16" solverconc.log "$bin/solver.test" -test.run '^$' -test.bench 'ConcurrentSolves' -test.cpu 16 -test.benchtime 4x)
+		(cd "$repo/solver/bls12381" && step "witness solvers, sha256-400B and ecdsa, 1-16 cores" solver.log "$bin/solver.test" -test.run '^$' -test.bench 'Solve/circuit=' -test.cpu 1,2,4,8,16 -test.benchtime 5x -test.benchmem)
+		(cd "$repo/solver/bls12381" && step "witness solver, CPU profile on 16 cores" solverprof.log "$bin/solver.test" -test.run '^$' -test.bench 'Solve/circuit=sha256-400B/solver=g16' -test.cpu 16 -test.benchtime 10x -test.cpuprofile "$logs/solver-g16-16.prof")
+		(cd "$repo/solver/bls12381" && step "witness solver, concurrent solves sharing 16 cores or each on all 16" solverconc.log "$bin/solver.test" -test.run '^$' -test.bench 'ConcurrentSolves' -test.cpu 16 -test.benchtime 4x)
 		;;
 	cpusha256) step "sha256 of 1100 bytes on the CPU backend, its chosen and its frugal schedule, random key" cpusha256.log env GOGC=100 timeout 90 "$bin/g16" bench --backend cpu --circuit sha256 --msg-bytes 1100 --keys random --proofs 2 --cpu-frugal ;;
 	ecdsa) step "ecdsa secp256k1, 1 signature, gnark setup key" ecdsa.log "$bin/g16" bench --backend cuda --circuit ecdsa --signatures 1 --keydir "$keys" --proofs 3 ;;

@@ -4,251 +4,145 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/big"
-	"runtime"
-	"slices"
-	"sync"
-	"sync/atomic"
+	"unsafe"
 
 	"github.com/consensys/gnark-crypto/ecc"
-	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/consensys/gnark/backend/witness"
-	cs "github.com/consensys/gnark/constraint/bls12-381"
+	"github.com/consensys/gnark/constraint"
+	csbls12381 "github.com/consensys/gnark/constraint/bls12-381"
+	csbn254 "github.com/consensys/gnark/constraint/bn254"
 	csolver "github.com/consensys/gnark/constraint/solver"
+
+	"github.com/g16prover/g16/curve"
+	"github.com/g16prover/g16/solver/bls12381"
+	"github.com/g16prover/g16/solver/bn254"
+	"github.com/g16prover/g16/solver/internal/gnarkcheck"
 )
 
-// Solver solves one gnark BLS12-381 R1CS. New decodes the circuit once;
-// Solve may then be called any number of times, from several goroutines at
-// once. A Solver reads the R1CS it was made from at every Solve: the R1CS
-// must not change after New.
-type Solver struct {
-	r1cs     *cs.R1CS
-	fallback string // why gnark's solver solves this circuit; "" when we do
+// ErrUnsupported is matched (errors.Is) by New's error for a constraint
+// system no solver of this package takes: one over a curve g16 does not
+// prove on, or a PLONK system.
+var ErrUnsupported = errors.New("solver: unsupported constraint system")
 
-	nbWires int
-	ops     []op             // the instructions, in level order (ops[i].rank == i)
-	levels  []int            // ops[levels[i]:levels[i+1]] is level i
-	cost    []int64          // cost[i] is the estimated work of ops[:i]
-	own     []uint32         // the terms of R1Cs of other blueprints than gnark's generic one
-	hintIDs []csolver.HintID // the hints the circuit calls, by slot
-	lookups []lookupTable
-	tables  []constTable // count hints' constant tables
-
-	coeffInv  []fr.Element // 1/coefficient, for the coefficients of solved wires
-	coeffHave []bool
-
-	states sync.Pool // *state
-
-	schedMu sync.Mutex
-	scheds  map[schedKey]*schedule // by worker count
+// Solver solves one gnark R1CS, of any curve g16 proves on.
+type Solver interface {
+	// Solve solves the circuit for a full witness as gnark's Solve does
+	// with the same options (see the curve's package).
+	Solve(ctx context.Context, w witness.Witness, opts ...csolver.Option) (*Solution, error)
+	// Fallback returns why Solve hands this circuit to gnark's solver as a
+	// whole, or "" when g16's solver solves it.
+	Fallback() string
+	// Curve is the curve of the circuit's field.
+	Curve() ecc.ID
 }
 
-// New decodes r1cs for solving and schedules it on the workers of a solve
-// with the default options (a solve on another number of workers schedules
-// it on first use). It fails when the linked gnark is not the version whose
-// constraint-system layout this package reads.
-func New(r1cs *cs.R1CS) (*Solver, error) {
-	if r1cs == nil {
+// Solution is a solve's result.
+type Solution struct {
+	// R1CS is the curve's *cs.R1CSSolution (constraint/bn254's,
+	// constraint/bls12-381's), as gnark's Solve returns it.
+	R1CS any
+	// W, A, B and C are R1CS's vectors in gnark-crypto's in-memory layout
+	// (curve.Params.FrBytes bytes an element: Montgomery form,
+	// little-endian 64-bit limbs). They share R1CS's memory.
+	W, A, B, C []byte
+}
+
+// New prepares the solver of ccs, chosen by its curve. It fails, with an
+// error matching ErrUnsupported that names the curve or the system, for a
+// constraint system of a curve g16 does not prove on or a PLONK system, and
+// as the curve's New fails otherwise.
+func New(ccs constraint.ConstraintSystem) (Solver, error) {
+	if ccs == nil {
 		return nil, errors.New("solver: nil constraint system")
 	}
-	if err := CheckGnark(); err != nil {
-		return nil, err
+	var (
+		s   Solver
+		err error
+	)
+	switch r := ccs.(type) {
+	case *csbls12381.R1CS:
+		if err := isR1CS(r.Type); err != nil {
+			return nil, err
+		}
+		s, err = adapt(ecc.BLS12_381, bls12381.New, r, func(x *csbls12381.R1CSSolution) *Solution {
+			return &Solution{R1CS: x, W: bytesOf(x.W), A: bytesOf(x.A), B: bytesOf(x.B), C: bytesOf(x.C)}
+		})
+	case *csbn254.R1CS:
+		if err := isR1CS(r.Type); err != nil {
+			return nil, err
+		}
+		s, err = adapt(ecc.BN254, bn254.New, r, func(x *csbn254.R1CSSolution) *Solution {
+			return &Solution{R1CS: x, W: bytesOf(x.W), A: bytesOf(x.A), B: bytesOf(x.B), C: bytesOf(x.C)}
+		})
+	default:
+		return nil, fmt.Errorf("%w: the constraint system is over %s; g16 solves R1CS over %s", ErrUnsupported, fieldName(ccs), curve.SupportedNames())
 	}
-	s := &Solver{r1cs: r1cs}
-	reason, err := s.compile()
 	if err != nil {
 		return nil, err
 	}
-	if reason != "" {
-		*s = Solver{r1cs: r1cs, fallback: reason}
-		return s, nil
-	}
-	s.scheduleFor(tasks(&csolver.Config{}, 1)) // a lone solve's with the default options
 	return s, nil
 }
 
-// Fallback returns why Solve hands this circuit to gnark's solver as a
-// whole, or "" when Solve solves it itself.
-func (s *Solver) Fallback() string { return s.fallback }
+// CheckGnark returns an error when the linked gnark is not the release
+// the solvers were written against.
+func CheckGnark() error { return gnarkcheck.Check() }
 
-// Solve solves the circuit for a full witness, as gnark's (*cs.R1CS).Solve
-// does with the same options: the same W, A, B and C (A, B and C of
-// capacity the next power of two of the constraint count), the same hints
-// called with the same inputs, and the same error for an unsatisfied
-// constraint (a *cs.UnsatisfiedConstraintError naming it). ctx is checked
-// between levels; when it is done, Solve returns ctx.Err().
-func (s *Solver) Solve(ctx context.Context, w witness.Witness, opts ...csolver.Option) (*cs.R1CSSolution, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
+func isR1CS(t constraint.SystemType) error {
+	if t != constraint.SystemR1CS {
+		return fmt.Errorf("%w: a PLONK system (SparseR1CS), not an R1CS", ErrUnsupported)
 	}
-	if w == nil {
-		return nil, errors.New("solver: nil witness")
-	}
-	if s.fallback != "" {
-		sol, err := s.r1cs.Solve(w, opts...)
-		if err != nil {
-			return nil, err
+	return nil
+}
+
+// fieldName names the curve whose scalar field is ccs's.
+func fieldName(ccs constraint.ConstraintSystem) string {
+	q := ccs.Field()
+	for _, id := range []ecc.ID{ecc.BN254, ecc.BLS12_377, ecc.BLS12_381, ecc.BLS24_315, ecc.BLS24_317, ecc.BW6_761, ecc.BW6_633} {
+		if f := id.ScalarField(); f != nil && f.Cmp(q) == 0 {
+			return curve.Name(id)
 		}
-		return sol.(*cs.R1CSSolution), nil
 	}
-	v, ok := w.Vector().(fr.Vector)
-	if !ok {
-		return nil, fmt.Errorf("solver: witness is %T, not a BLS12-381 vector", w.Vector())
+	return fmt.Sprintf("an unknown %d-bit field", q.BitLen())
+}
+
+// curveSolver is one curve's solver behind the Solver interface.
+type curveSolver[Sol any] struct {
+	id ecc.ID
+	s  interface {
+		Solve(context.Context, witness.Witness, ...csolver.Option) (Sol, error)
+		Fallback() string
 	}
-	cfg, err := csolver.NewConfig(opts...)
+	wrap func(Sol) *Solution
+}
+
+func adapt[R any, S interface {
+	Solve(context.Context, witness.Witness, ...csolver.Option) (Sol, error)
+	Fallback() string
+}, Sol any](id ecc.ID, newSolver func(R) (S, error), r R, wrap func(Sol) *Solution) (Solver, error) {
+	s, err := newSolver(r)
 	if err != nil {
 		return nil, err
 	}
-	r := s.r1cs
-	if want := len(r.Public) - 1 + len(r.Secret); len(v) != want {
-		return nil, fmt.Errorf("invalid witness size, got %d, expected %d", len(v), want)
-	}
-	var missing []string
-	for id, name := range r.MHintsDependencies {
-		if _, ok := cfg.HintFunctions[id]; !ok {
-			missing = append(missing, name)
-		}
-	}
-	if len(missing) > 0 {
-		return nil, fmt.Errorf("solver missing hint(s): %v", missing)
-	}
+	return &curveSolver[Sol]{id: id, s: s, wrap: wrap}, nil
+}
 
-	active := int(activeSolves.Add(1))
-	defer activeSolves.Add(-1)
-	st := s.getState()
-	defer s.putState(st)
-	st.start(v, &cfg, active)
-	err = st.solve(ctx)
-	if err == nil && slices.Contains(st.solved, false) {
-		err = errors.New("solver didn't assign a value to all wires")
-	}
-	st.printLogs() // after solving or failing, as gnark does
+func (c *curveSolver[Sol]) Solve(ctx context.Context, w witness.Witness, opts ...csolver.Option) (*Solution, error) {
+	sol, err := c.s.Solve(ctx, w, opts...)
 	if err != nil {
 		return nil, err
 	}
-	sol := &cs.R1CSSolution{W: st.values, A: st.a, B: st.b, C: st.c}
-	st.values, st.a, st.b, st.c = nil, nil, nil, nil
-	return sol, nil
+	return c.wrap(sol), nil
 }
 
-// forceTasks, when positive, is the task count of every solve (for the
-// tests, to run many tasks on few cores).
-var forceTasks int
+func (c *curveSolver[Sol]) Fallback() string { return c.s.Fallback() }
 
-// state is one solve in flight. Its buffers other than the solution are
-// kept for the next solve.
-type state struct {
-	s   *Solver
-	q   *big.Int
-	cfg *csolver.Config
+func (c *curveSolver[Sol]) Curve() ecc.ID { return c.id }
 
-	values  []fr.Element
-	solved  []bool
-	a, b, c []fr.Element
-
-	hints  []csolver.Hint // by slot
-	native []nativeHint   // by slot; nil: call hints[slot]
-
-	scratch []*scratch // one per task
-	nt      int        // tasks of this solve
-	exec    exec       // the workers' progress
-}
-
-func (s *Solver) getState() *state {
-	if st, ok := s.states.Get().(*state); ok {
-		return st
+// bytesOf is v's memory as bytes (not a copy).
+func bytesOf[E any](v []E) []byte {
+	if len(v) == 0 {
+		return nil
 	}
-	return &state{s: s, q: s.r1cs.Field(), solved: make([]bool, s.nbWires)}
-}
-
-// putState keeps st's buffers for the next solve, and drops what belongs
-// to the finished one (the caller's hint closures hold its data).
-func (s *Solver) putState(st *state) {
-	clear(st.hints)
-	st.hints = st.hints[:0]
-	st.native = st.native[:0]
-	st.cfg = nil
-	st.values, st.a, st.b, st.c = nil, nil, nil, nil
-	s.states.Put(st)
-}
-
-// start resets st for a solve of witness v, one of active solves in flight.
-func (st *state) start(v fr.Vector, cfg *csolver.Config, active int) {
-	s := st.s
-	st.cfg = cfg
-	st.nt = tasks(cfg, active)
-	m := s.r1cs.GetNbConstraints()
-	n := ecc.NextPowerOfTwo(uint64(m))
-	if st.nt > 1 {
-		// make zeroes each vector on the calling goroutine: the four side
-		// by side (at 765k constraints, 100 MB).
-		var wg sync.WaitGroup
-		wg.Add(3)
-		for _, v := range []*[]fr.Element{&st.a, &st.b, &st.c} {
-			go func() {
-				defer wg.Done()
-				*v = make([]fr.Element, m, n)
-			}()
-		}
-		st.values = make([]fr.Element, s.nbWires)
-		clear(st.solved)
-		wg.Wait()
-	} else {
-		st.values = make([]fr.Element, s.nbWires)
-		clear(st.solved)
-		st.a = make([]fr.Element, m, n)
-		st.b = make([]fr.Element, m, n)
-		st.c = make([]fr.Element, m, n)
-	}
-	st.values[0].SetOne()
-	st.solved[0] = true
-	copy(st.values[1:], v)
-	for i := range v {
-		st.solved[i+1] = true
-	}
-	for len(st.scratch) < st.nt {
-		st.scratch = append(st.scratch, new(scratch))
-	}
-	st.hints = st.hints[:0]
-	st.native = st.native[:0]
-	for _, id := range s.hintIDs {
-		f := cfg.HintFunctions[id]
-		st.hints = append(st.hints, f)
-		st.native = append(st.native, nativeFor(f, s.r1cs.MHintsDependencies[id]))
-	}
-}
-
-// minParallel is the fewest cores on which a solve uses more than one
-// goroutine (BENCHMARKS.md: "The solver on two tasks below 8 cores", and
-// the point-to-point schedule's runs).
-const minParallel = 2
-
-// activeSolves counts the solves in flight in the process, of every Solver.
-var activeSolves atomic.Int32
-
-// tasks is how many goroutines a solve uses when active solves (itself
-// included) are in flight: tasksFor the process's GOMAXPROCS.
-func tasks(cfg *csolver.Config, active int) int {
-	if forceTasks > 0 {
-		return forceTasks
-	}
-	return tasksFor(runtime.GOMAXPROCS(0), active, cfg.NbTasks)
-}
-
-// tasksFor shares procs cores among active solves: each gets
-// procs/active, at most nbTasks (when positive), and one when that is
-// below minParallel. Several solves at once (a batch's partitions) thus
-// each run on fewer workers, where a schedule wastes less in waits (the
-// modelled speedup of sha256-400B's schedule is 1.9 on 2 workers, 7.1 on 8
-// and 13 on 16: BenchmarkSchedule), instead of every solve running on every
-// core and their workers waiting on each other's preempted ones.
-func tasksFor(procs, active, nbTasks int) int {
-	n := procs / max(active, 1)
-	if n < minParallel {
-		return 1
-	}
-	if nbTasks > 0 && nbTasks < n {
-		n = nbTasks
-	}
-	return max(n, 1)
+	var e E
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), len(v)*int(unsafe.Sizeof(e)))
 }

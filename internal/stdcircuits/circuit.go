@@ -60,11 +60,28 @@ func New(kind string, size int) (*Circuit, error) {
 	case "lookup":
 		return Lookup(64, size)
 	}
+	return nil, unknown(kind)
+}
+
+// NewOn is New for a circuit compiled over the scalar field of curve id:
+// the circuits whose shape depends on the field (eddsa, on the twisted
+// Edwards curve over it) are built for id; the others are New's.
+func NewOn(id ecc.ID, kind string, size int) (*Circuit, error) {
+	if kind == "eddsa" {
+		if size < 1 {
+			return nil, fmt.Errorf("stdcircuits: %s: size %d, need at least 1", kind, size)
+		}
+		return EdDSAOn(id, size)
+	}
+	return New(kind, size)
+}
+
+func unknown(kind string) error {
 	names := make([]string, len(Kinds))
 	for i, k := range Kinds {
 		names[i] = k.Name
 	}
-	return nil, fmt.Errorf("stdcircuits: unknown circuit %q (known: %s)", kind, strings.Join(names, ", "))
+	return fmt.Errorf("stdcircuits: unknown circuit %q (known: %s)", kind, strings.Join(names, ", "))
 }
 
 func sized(kind, unit string, n int) string { return kind + "/" + unit + "=" + strconv.Itoa(n) }

@@ -6,7 +6,7 @@ import (
 	"math/big"
 	"math/rand/v2"
 
-	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	"github.com/consensys/gnark-crypto/ecc"
 	"github.com/consensys/gnark-crypto/ecc/secp256k1/ecdsa"
 	tedwards "github.com/consensys/gnark-crypto/ecc/twistededwards"
 	"github.com/consensys/gnark-crypto/hash"
@@ -92,16 +92,18 @@ func ECDSA(n int) (*Circuit, error) {
 	}, nil
 }
 
-// eddsaCircuit verifies len(Sig) EdDSA signatures on Jubjub (the twisted
-// Edwards curve over BLS12-381's scalar field), hashed with MiMC.
+// eddsaCircuit verifies len(Sig) EdDSA signatures on the twisted Edwards
+// curve over the scalar field of Curve (Jubjub on BLS12-381, Baby Jubjub on
+// BN254), hashed with MiMC.
 type eddsaCircuit struct {
-	Pub []zkeddsa.PublicKey `gnark:",public"`
-	Sig []zkeddsa.Signature `gnark:",public"`
-	Msg []frontend.Variable `gnark:",public"`
+	Curve tedwards.ID         `gnark:"-"`
+	Pub   []zkeddsa.PublicKey `gnark:",public"`
+	Sig   []zkeddsa.Signature `gnark:",public"`
+	Msg   []frontend.Variable `gnark:",public"`
 }
 
 func (c *eddsaCircuit) Define(api frontend.API) error {
-	curve, err := twistededwards.NewEdCurve(api, tedwards.BLS12_381)
+	curve, err := twistededwards.NewEdCurve(api, c.Curve)
 	if err != nil {
 		return err
 	}
@@ -118,39 +120,63 @@ func (c *eddsaCircuit) Define(api frontend.API) error {
 }
 
 // EdDSA is the verification of n EdDSA signatures on Jubjub with MiMC
-// (std/signature/eddsa).
-func EdDSA(n int) (*Circuit, error) {
+// (std/signature/eddsa), for BLS12-381's scalar field.
+func EdDSA(n int) (*Circuit, error) { return EdDSAOn(ecc.BLS12_381, n) }
+
+// edwardsOf gives, for the curves whose scalar field carries a twisted
+// Edwards curve and a MiMC in gnark, those two.
+var edwardsOf = map[ecc.ID]struct {
+	curve tedwards.ID
+	mimc  hash.Hash
+}{
+	ecc.BN254:     {tedwards.BN254, hash.MIMC_BN254},
+	ecc.BLS12_381: {tedwards.BLS12_381, hash.MIMC_BLS12_381},
+	ecc.BLS12_377: {tedwards.BLS12_377, hash.MIMC_BLS12_377},
+	ecc.BW6_761:   {tedwards.BW6_761, hash.MIMC_BW6_761},
+}
+
+// EdDSAOn is EdDSA for the scalar field of curve id: the signatures are on
+// the twisted Edwards curve over that field (Baby Jubjub for BN254).
+func EdDSAOn(id ecc.ID, n int) (*Circuit, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("stdcircuits: eddsa: %d signatures, need at least 1", n)
 	}
+	ed, ok := edwardsOf[id]
+	if !ok {
+		return nil, fmt.Errorf("stdcircuits: eddsa: no twisted Edwards curve over %s's scalar field", id)
+	}
+	r := id.ScalarField()
 	return &Circuit{
 		Name: sized("eddsa", "signatures", n),
 		Shape: &eddsaCircuit{
-			Pub: make([]zkeddsa.PublicKey, n),
-			Sig: make([]zkeddsa.Signature, n),
-			Msg: make([]frontend.Variable, n),
+			Curve: ed.curve,
+			Pub:   make([]zkeddsa.PublicKey, n),
+			Sig:   make([]zkeddsa.Signature, n),
+			Msg:   make([]frontend.Variable, n),
 		},
 		Assign: func(rng *rand.Rand) (frontend.Circuit, error) {
 			a := &eddsaCircuit{
-				Pub: make([]zkeddsa.PublicKey, n),
-				Sig: make([]zkeddsa.Signature, n),
-				Msg: make([]frontend.Variable, n),
+				Curve: ed.curve,
+				Pub:   make([]zkeddsa.PublicKey, n),
+				Sig:   make([]zkeddsa.Signature, n),
+				Msg:   make([]frontend.Variable, n),
 			}
 			for i := range n {
-				key, err := eddsa.New(tedwards.BLS12_381, randReader{rng})
+				key, err := eddsa.New(ed.curve, randReader{rng})
 				if err != nil {
 					return nil, fmt.Errorf("stdcircuits: eddsa key: %w", err)
 				}
-				var m fr.Element
-				m.SetBytes(randBytes(rng, fr.Bytes)) // reduced mod r
-				msg := m.Bytes()
-				sig, err := key.Sign(msg[:], hash.MIMC_BLS12_381.New())
+				size := (r.BitLen() + 7) / 8
+				m := new(big.Int).SetBytes(randBytes(rng, size))
+				m.Mod(m, r)
+				msg := m.FillBytes(make([]byte, size))
+				sig, err := key.Sign(msg, ed.mimc.New())
 				if err != nil {
 					return nil, fmt.Errorf("stdcircuits: eddsa signing: %w", err)
 				}
 				a.Msg[i] = m.String()
-				a.Pub[i].Assign(tedwards.BLS12_381, key.Public().Bytes())
-				a.Sig[i].Assign(tedwards.BLS12_381, sig)
+				a.Pub[i].Assign(ed.curve, key.Public().Bytes())
+				a.Sig[i].Assign(ed.curve, sig)
 			}
 			return a, nil
 		},

@@ -12,7 +12,7 @@ import (
 	gsolver "github.com/consensys/gnark/constraint/solver"
 	fcs "github.com/consensys/gnark/frontend/cs"
 
-	"github.com/g16prover/g16/solver"
+	solver "github.com/g16prover/g16/solver/bls12381"
 )
 
 // commitHint stands in for the BSB22 commitment (which only a prover

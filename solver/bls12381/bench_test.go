@@ -1,0 +1,164 @@
+package bls12381_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	solver "github.com/g16prover/g16/solver/bls12381"
+)
+
+// BenchmarkSolve times gnark's Solve and ours on the same circuits and
+// witnesses, with the same options (the commitment hint replaced by a
+// hash of its inputs: neither solver computes a commitment MSM).
+//
+//	go test ./solver -run '^$' -bench Solve -benchtime 10x
+func BenchmarkSolve(b *testing.B) {
+	circuits := []testCircuit{
+		std("sha256-400B", "sha256", 400, true),
+		std("ecdsa-secp256k1", "ecdsa", 1, true),
+	}
+	for _, c := range circuits {
+		b.Run("circuit="+c.name, func(b *testing.B) {
+			cc := compile(b, c)
+			seed := rand.Uint64()
+			b.Logf("seed %d", seed)
+			w := assignment(b, c, rand.New(rand.NewPCG(seed, 1)))
+			opts := testHints(seed)
+			b.Run("solver=gnark", func(b *testing.B) {
+				b.ReportAllocs()
+				if _, err := cc.r1cs.Solve(w, opts...); err != nil { // warm, as below
+					b.Fatal(err)
+				}
+				cpu := cpuTime()
+				for b.Loop() {
+					if _, err := cc.r1cs.Solve(w, opts...); err != nil {
+						b.Fatal(err)
+					}
+				}
+				reportCPU(b, cpu)
+			})
+			b.Run("solver=g16", func(b *testing.B) {
+				b.ReportAllocs()
+				// one solve untimed: it schedules the circuit for this
+				// GOMAXPROCS if New did not (a Prover's first solve).
+				if _, err := cc.s.Solve(context.Background(), w, opts...); err != nil {
+					b.Fatal(err)
+				}
+				cpu := cpuTime()
+				for b.Loop() {
+					if _, err := cc.s.Solve(context.Background(), w, opts...); err != nil {
+						b.Fatal(err)
+					}
+				}
+				reportCPU(b, cpu)
+			})
+		})
+	}
+}
+
+// reportCPU reports the process's CPU time per op since start: on a shared
+// machine, where wall times depend on the other load, this is the work a
+// solve does (the garbage collector's included).
+func reportCPU(b *testing.B, start time.Duration) {
+	if b.N > 0 && start > 0 {
+		b.ReportMetric(float64(cpuTime()-start)/1e6/float64(b.N), "cpu-ms/op")
+	}
+}
+
+// BenchmarkNew times the preparation of a circuit's solver.
+func BenchmarkNew(b *testing.B) {
+	c := std("sha256-400B", "sha256", 400, true)
+	cc := compile(b, c)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := solver.New(cc.r1cs); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSchedule reports, for the benchmark circuits, the speedup over
+// one worker that the solve's schedule allows on 2 to 16 workers in a model
+// (SimulatedSpeedup: estimated instruction costs, 8 units ≈ 100 ns a
+// wait), and the schedule's chunks and waits. It measures no time; it says
+// how far the schedule itself would let a solve scale.
+//
+//	go test ./solver -run '^$' -bench Schedule -benchtime 1x
+func BenchmarkSchedule(b *testing.B) {
+	for _, c := range []testCircuit{
+		std("sha256-400B", "sha256", 400, true),
+		std("ecdsa-secp256k1", "ecdsa", 1, true),
+	} {
+		b.Run("circuit="+c.name, func(b *testing.B) {
+			cc := compile(b, c)
+			for b.Loop() {
+			}
+			total, levelMax, path, top := cc.s.Shape()
+			b.Logf("work %d, Σ levels' costliest %d, costliest path %d; costliest: %v", total, levelMax, path, top)
+			for _, nt := range []int{2, 4, 8, 16} {
+				chunks, waits := cc.s.ScheduleStats(nt)
+				b.Logf("%2d workers: %6d chunks, %6d waits, model speedup %.2f", nt, chunks, waits, cc.s.SimulatedSpeedup(nt, 8))
+				b.ReportMetric(cc.s.SimulatedSpeedup(nt, 8), fmt.Sprintf("speedup-%d", nt))
+			}
+		})
+	}
+}
+
+// BenchmarkConcurrentSolves solves sha256-400B k times at once (a batch's
+// partitions on the host), each solve on its share of the cores (the
+// default: GOMAXPROCS / solves in flight) or on every core; ns/op is the
+// wall time of one solve's share, a batch's time over its partitions.
+//
+//	go test ./solver -run '^$' -bench ConcurrentSolves -benchtime 4x
+func BenchmarkConcurrentSolves(b *testing.B) {
+	c := std("sha256-400B", "sha256", 400, true)
+	cc := compile(b, c)
+	seed := rand.Uint64()
+	b.Logf("seed %d", seed)
+	w := assignment(b, c, rand.New(rand.NewPCG(seed, 1)))
+	opts := testHints(seed)
+	procs := runtime.GOMAXPROCS(0)
+	for _, k := range []int{1, 2, 4} {
+		for _, mode := range []string{"shared", "every-core"} {
+			if k == 1 && mode == "every-core" {
+				continue // the same as shared
+			}
+			b.Run(fmt.Sprintf("solves=%d/workers=%s", k, mode), func(b *testing.B) {
+				if mode == "every-core" {
+					defer solver.SetTasks(procs)()
+				}
+				round := func() {
+					var wg sync.WaitGroup
+					errs := make([]error, k)
+					for i := 0; i < k; i++ {
+						wg.Add(1)
+						go func() {
+							defer wg.Done()
+							_, errs[i] = cc.s.Solve(context.Background(), w, opts...)
+						}()
+					}
+					wg.Wait()
+					for _, err := range errs {
+						if err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+				round() // untimed: schedules the circuit for the workers each solve gets
+				cpu := cpuTime()
+				for b.Loop() {
+					round()
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*k), "ns/solve")
+				if b.N > 0 {
+					b.ReportMetric(float64(cpuTime()-cpu)/1e6/float64(b.N*k), "cpu-ms/solve")
+				}
+			})
+		}
+	}
+}

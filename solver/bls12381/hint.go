@@ -1,0 +1,241 @@
+package bls12381
+
+import (
+	"errors"
+	"math/big"
+	"strconv"
+	"sync"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	"github.com/consensys/gnark/constraint"
+	csolver "github.com/consensys/gnark/constraint/solver"
+)
+
+// scratch is one task's reusable memory.
+type scratch struct {
+	failAt   uint32       // the rank of the op that failed
+	pending  []int32      // ops whose R1C waits for its divisor's inverse
+	divisors []fr.Element // their divisors, in the same order
+	invWires []uint32     // InvZeroHint outputs waiting for their input's inverse
+	invVals  []fr.Element // those inputs (not zero), in the same order
+	inverses []fr.Element
+
+	elems  [3][]fr.Element // native hints' temporaries
+	sub    []*scratch      // the scratch of the goroutines one op starts
+	count  []uint64
+	parts  [][]uint64 // the count hint's parts beyond the first
+	byElem map[fr.Element]int
+	byRow  map[string]int
+	key    []byte
+	mul    mulScratch  // the emulated mulHint's numbers
+	poly   polyScratch // the emulated polyMvHint's numbers
+	word   fr.Element  // wordHint's output (here, not on its stack: it is passed to an interface)
+
+	// a hint's big.Int inputs and outputs; ins[i] points at inVals[i], and
+	// the inputs' words live in words, so filling them does not allocate.
+	inVals  []big.Int
+	ins     []*big.Int
+	words   []big.Word
+	outVals []big.Int
+	outs    []*big.Int
+}
+
+// hint calls the hint of a generic hint instruction. Its calldata is
+//
+//	size, hint ID, nbInputs, nbInputs linear expressions, output start, output end
+//
+// and its outputs are the wires [start, end).
+func (st *state) hint(o *op, sc *scratch) error {
+	r := st.s.r1cs
+	calldata := r.CallData[r.Instructions[o.inst].StartCallData:]
+	if f := st.native[o.slot]; f != nil {
+		if o.t != 0 { // a count hint of a table indexed by New
+			return st.countConst(&st.s.tables[o.t-1], calldata, sc)
+		}
+		return f(st, calldata, sc)
+	}
+	return st.callHint(o.slot, calldata, sc)
+}
+
+// callHint calls the hint function through big.Ints, as gnark does.
+func (st *state) callHint(slot uint32, calldata []uint32, sc *scratch) error {
+	f := st.hints[slot]
+	if f == nil {
+		return errors.New("missing hint function")
+	}
+	return st.callHintFunc(f, calldata, sc)
+}
+
+// callHintFunc calls f through big.Ints with a hint instruction's inputs
+// and outputs.
+func (st *state) callHintFunc(f csolver.Hint, calldata []uint32, sc *scratch) error {
+	nbIn := int(calldata[2])
+	ins := sc.inputs(nbIn)
+	j := st.readInputs(calldata, 0, nbIn, 3, sc)
+	var v fr.Element
+	lo, hi := calldata[j], calldata[j+1]
+	outs := sc.outputs(int(hi - lo))
+	err := f(st.q, ins, outs)
+	for i := range outs {
+		v.SetBigInt(outs[i])
+		st.values[int(lo)+i] = v
+		st.solved[int(lo)+i] = true
+	}
+	return err
+}
+
+// readInputs sets hint inputs [from, to) of sc to the expressions from
+// calldata[j] and returns the calldata index past them. Many inputs (a
+// commitment's: hundreds of thousands) are cut into runs converted by
+// several goroutines.
+func (st *state) readInputs(calldata []uint32, from, to, j int, sc *scratch) int {
+	convert := func(i, to, j int) int {
+		var v fr.Element
+		for ; i < to; i++ {
+			j += st.read(&v, calldata[j:])
+			sc.setInput(i, &v)
+		}
+		return j
+	}
+	parts := min(st.nt, (to-from)/int(8*minTaskCost))
+	if parts <= 1 {
+		return convert(from, to, j)
+	}
+	var wg sync.WaitGroup
+	at := from
+	for p := 0; p < parts-1; p++ {
+		m := (to - at) / (parts - p)
+		start, first := j, at
+		j = skipExpressions(calldata, j, m)
+		at += m
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			convert(first, first+m, start)
+		}()
+	}
+	j = convert(at, to, j)
+	wg.Wait()
+	return j
+}
+
+// read sets v to the linear expression at the start of calldata (a length,
+// then coefficient and wire pairs; a wire of MaxUint32 is the constant
+// term) and returns how many words it read.
+func (st *state) read(v *fr.Element, calldata []uint32) int {
+	values, coeffs := st.values, st.s.r1cs.Coefficients
+	n := int(calldata[0])
+	var acc, t fr.Element
+	for k := 0; k < n; k++ {
+		cid, vid := calldata[1+2*k], calldata[2+2*k]
+		if vid == constantWire {
+			acc.Add(&acc, &coeffs[cid])
+			continue
+		}
+		switch cid {
+		case constraint.CoeffIdZero:
+		case constraint.CoeffIdOne:
+			acc.Add(&acc, &values[vid])
+		case constraint.CoeffIdTwo:
+			t.Double(&values[vid])
+			acc.Add(&acc, &t)
+		case constraint.CoeffIdMinusOne:
+			acc.Sub(&acc, &values[vid])
+		default:
+			t.Mul(&coeffs[cid], &values[vid])
+			acc.Add(&acc, &t)
+		}
+	}
+	*v = acc
+	return 1 + 2*n
+}
+
+// constantWire is the wire ID gnark gives a constant term.
+const constantWire = ^uint32(0)
+
+// set solves wire id.
+func (st *state) set(id int, v *fr.Element) {
+	st.values[id] = *v
+	st.solved[id] = true
+}
+
+func (sc *scratch) inputs(n int) []*big.Int {
+	if cap(sc.inVals) < n {
+		sc.inVals = make([]big.Int, n)
+		sc.ins = make([]*big.Int, n)
+		for i := range sc.ins {
+			sc.ins[i] = &sc.inVals[i]
+		}
+		sc.words = make([]big.Word, n*fr.Limbs)
+	}
+	return sc.ins[:n]
+}
+
+// setInput sets input i to v without allocating: its words are scratch's.
+func (sc *scratch) setInput(i int, v *fr.Element) {
+	if strconv.IntSize != 64 {
+		v.BigInt(sc.ins[i])
+		return
+	}
+	bits := v.Bits()
+	w := sc.words[i*fr.Limbs : (i+1)*fr.Limbs]
+	for k := range w {
+		w[k] = big.Word(bits[k])
+	}
+	sc.ins[i].SetBits(w)
+}
+
+func (sc *scratch) outputs(n int) []*big.Int {
+	if cap(sc.outVals) < n {
+		sc.outVals = make([]big.Int, n)
+		sc.outs = make([]*big.Int, n)
+		for i := range sc.outs {
+			sc.outs[i] = &sc.outVals[i]
+		}
+	}
+	outs := sc.outs[:n]
+	for _, o := range outs {
+		o.SetUint64(0)
+	}
+	return outs
+}
+
+// frElements returns scratch temporaries k (0, 1 or 2) of length n.
+func (sc *scratch) frElements(k, n int) []fr.Element {
+	if cap(sc.elems[k]) < n {
+		sc.elems[k] = make([]fr.Element, n, 2*n)
+	}
+	return sc.elems[k][:n]
+}
+
+func (sc *scratch) counts(n int) []uint64 {
+	if cap(sc.count) < n {
+		sc.count = make([]uint64, n)
+	}
+	c := sc.count[:n]
+	clear(c)
+	return c
+}
+
+func (sc *scratch) elementIndex() map[fr.Element]int {
+	if sc.byElem == nil {
+		sc.byElem = make(map[fr.Element]int)
+	}
+	clear(sc.byElem)
+	return sc.byElem
+}
+
+func (sc *scratch) rowIndex() map[string]int {
+	if sc.byRow == nil {
+		sc.byRow = make(map[string]int)
+	}
+	clear(sc.byRow)
+	return sc.byRow
+}
+
+func (sc *scratch) rowKey(nbRow int) []byte {
+	if cap(sc.key) < nbRow*fr.Bytes {
+		sc.key = make([]byte, nbRow*fr.Bytes)
+	}
+	return sc.key[:nbRow*fr.Bytes]
+}

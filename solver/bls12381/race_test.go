@@ -1,0 +1,5 @@
+//go:build race
+
+package bls12381_test
+
+const raceEnabled = true

@@ -1,0 +1,200 @@
+package bls12381
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// randomGraph is a leveled graph of one-output instructions: op i solves
+// wire nbInputs+i and reads up to 4 wires of earlier levels (or inputs);
+// about one op in 50 reads what is not known (a barrier).
+func randomGraph(rng *rand.Rand, nbInputs, nbLevels int) (*graph, [][]uint32, []bool) {
+	var levels []int
+	var reads [][]uint32
+	var barrier []bool
+	var cost []int64
+	cost = append(cost, 0)
+	solvedBefore := nbInputs // wires solved by the levels before this one
+	for l := 0; l < nbLevels; l++ {
+		levels = append(levels, len(reads))
+		n := 1 + rng.IntN(40)
+		for k := 0; k < n; k++ {
+			var rs []uint32
+			for m := rng.IntN(5); m > 0; m-- {
+				rs = append(rs, uint32(rng.IntN(solvedBefore)))
+			}
+			reads = append(reads, rs)
+			barrier = append(barrier, rng.IntN(50) == 0)
+			cost = append(cost, cost[len(cost)-1]+1+int64(rng.IntN(20)))
+		}
+		solvedBefore = nbInputs + len(reads)
+	}
+	levels = append(levels, len(reads))
+	g := &graph{
+		nbWires: nbInputs + len(reads),
+		levels:  levels,
+		cost:    cost,
+		outputs: func(i int) (uint32, uint32) { return uint32(nbInputs + i), uint32(nbInputs + i + 1) },
+		reads: func(i int, visit func(uint32)) bool {
+			if barrier[i] {
+				return false
+			}
+			for _, w := range reads[i] {
+				visit(w)
+			}
+			visit(uint32(nbInputs + i)) // an R1C's own unknown wire
+			return true
+		},
+	}
+	return g, reads, barrier
+}
+
+// TestScheduleCoversDependencies builds schedules of random graphs on 1 to
+// 9 workers and checks, without running anything, that every op is placed
+// once, that a chunk holds ops of one level in rank order, and that every
+// wire an op reads is solved before it on any interleaving the waits allow:
+// by an earlier chunk of its own worker, or by a chunk of another worker
+// that this chunk or an earlier one of its worker waited for. A barrier op
+// must have waited for every chunk of every earlier level.
+func TestScheduleCoversDependencies(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 1))
+	for trial := 0; trial < 40; trial++ {
+		nt := 1 + rng.IntN(9)
+		minCost := int64(1 + rng.IntN(60))
+		nbInputs := 1 + rng.IntN(20)
+		g, reads, barrier := randomGraph(rng, nbInputs, 1+rng.IntN(60))
+		sc := buildSchedule(g, nt, minCost)
+		if err := verifySchedule(g, sc, reads, barrier, nbInputs); err != nil {
+			t.Fatalf("trial %d, %d workers: %v", trial, nt, err)
+		}
+		// dropping any one wait breaks it: each is there for a read.
+		if len(sc.waits) > 0 {
+			drop := rng.IntN(len(sc.waits))
+			broken := *sc
+			broken.waits = append([]wait(nil), sc.waits...)
+			broken.waits[drop].done = 0
+			if verifySchedule(g, &broken, reads, barrier, nbInputs) == nil {
+				t.Fatalf("trial %d: the schedule without wait %d still passes", trial, drop)
+			}
+		}
+	}
+}
+
+// verifySchedule checks sc against the reads of g's ops (see
+// TestScheduleCoversDependencies).
+func verifySchedule(g *graph, sc *schedule, reads [][]uint32, barrier []bool, nbInputs int) error {
+	nt := sc.nt
+	nbOps := len(g.cost) - 1
+	levelOf := make([]int, nbOps)
+	for l := 0; l+1 < len(g.levels); l++ {
+		for i := g.levels[l]; i < g.levels[l+1]; i++ {
+			levelOf[i] = l
+		}
+	}
+	// where each op ran: worker and chunk (counted in its worker's)
+	where := make([][2]int, nbOps)
+	seen := make([]bool, nbOps)
+	for w := 0; w < nt; w++ {
+		for c := sc.wStart[w]; c < sc.wStart[w+1]; c++ {
+			ch := sc.chunks[c]
+			if ch.lo >= ch.hi {
+				return fmt.Errorf("worker %d: empty chunk", w)
+			}
+			for k := ch.lo; k < ch.hi; k++ {
+				i := sc.order[k]
+				if seen[i] {
+					return fmt.Errorf("op %d placed twice", i)
+				}
+				seen[i] = true
+				if levelOf[i] != int(ch.level) {
+					return fmt.Errorf("op %d of level %d in a chunk of level %d", i, levelOf[i], ch.level)
+				}
+				if k > ch.lo && sc.order[k-1] >= i {
+					return fmt.Errorf("chunk not in rank order")
+				}
+				where[i] = [2]int{w, c - sc.wStart[w]}
+			}
+			if c > sc.wStart[w] && sc.chunks[c-1].level >= ch.level {
+				return fmt.Errorf("worker %d's chunks not in level order", w)
+			}
+		}
+	}
+	for i, ok := range seen {
+		if !ok {
+			return fmt.Errorf("op %d not placed", i)
+		}
+	}
+	// chunksBefore[w][l]: how many of w's chunks are of levels below l
+	chunksBefore := func(w, l int) int {
+		n := 0
+		for c := sc.wStart[w]; c < sc.wStart[w+1]; c++ {
+			if int(sc.chunks[c].level) < l {
+				n++
+			}
+		}
+		return n
+	}
+	for w := 0; w < nt; w++ {
+		waited := make([]uint32, nt)
+		for c := sc.wStart[w]; c < sc.wStart[w+1]; c++ {
+			ch := sc.chunks[c]
+			for _, wt := range sc.waits[ch.waitLo:ch.waitHi] {
+				if int(wt.worker) == w {
+					return fmt.Errorf("worker %d waits for itself", w)
+				}
+				waited[wt.worker] = max(waited[wt.worker], wt.done)
+			}
+			for k := ch.lo; k < ch.hi; k++ {
+				i := int(sc.order[k])
+				if barrier[i] {
+					for q := 0; q < nt; q++ {
+						if q != w && int(waited[q]) < chunksBefore(q, levelOf[i]) {
+							return fmt.Errorf("barrier op %d on worker %d has not waited for worker %d's earlier levels", i, w, q)
+						}
+					}
+					continue
+				}
+				for _, wire := range reads[i] {
+					if int(wire) < nbInputs {
+						continue
+					}
+					p := int(wire) - nbInputs
+					pw, pc := where[p][0], where[p][1]
+					if pw == w {
+						if pc >= c-sc.wStart[w] {
+							return fmt.Errorf("op %d reads op %d of a later chunk of its worker", i, p)
+						}
+					} else if int(waited[pw]) < pc+1 {
+						return fmt.Errorf("op %d on worker %d reads op %d of worker %d's chunk %d without waiting for it", i, w, p, pw, pc)
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// TestTasksFor: the cores are shared among the solves in flight.
+func TestTasksFor(t *testing.T) {
+	for _, c := range []struct{ procs, active, nbTasks, want int }{
+		{16, 1, 0, 16},
+		{16, 1, 16, 16},
+		{16, 1, 6, 6},
+		{16, 2, 0, 8},
+		{16, 3, 0, 5},
+		{16, 8, 0, 2},
+		{16, 9, 0, 1}, // 1 core each: one goroutine
+		{16, 20, 0, 1},
+		{2, 1, 0, 2},
+		{2, 2, 0, 1},
+		{1, 1, 0, 1},
+		{16, 0, 0, 16},
+	} {
+		if got := tasksFor(c.procs, c.active, c.nbTasks); got != c.want {
+			t.Errorf("tasksFor(%d procs, %d active, NbTasks %d) = %d, want %d", c.procs, c.active, c.nbTasks, got, c.want)
+		}
+	}
+}

@@ -1,8 +1,0 @@
-//go:build !unix
-
-package solver_test
-
-import "time"
-
-// cpuTime returns 0: no CPU time is reported on this system.
-func cpuTime() time.Duration { return 0 }

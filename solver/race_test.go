@@ -1,5 +1,0 @@
-//go:build race
-
-package solver_test
-
-const raceEnabled = true

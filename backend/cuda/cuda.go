@@ -13,6 +13,7 @@ import "C"
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -92,6 +93,7 @@ func New(device int, opts ...Option) (*Backend, error) {
 	}
 	b := &Backend{ord: device, cfg: cfg, epoch: epoch}
 	if err := errOf(C.g16_open(C.int(device), C.int64_t(cfg.memoryLimit), &b.dev)); err != nil {
+		err = openErr(device, err)
 		if reset && !errors.Is(err, backend.ErrDeviceLost) {
 			// Some drivers leave a context that a sticky fault poisoned
 			// unusable for the rest of the process, reset or not.
@@ -107,6 +109,17 @@ func New(device int, opts ...Option) (*Backend, error) {
 		b.desc = C.GoString(&name[0])
 	}
 	return b, nil
+}
+
+// openErr is g16_open's error err for GPU device: its message says that
+// the device did not open and why, its code (and so what it matches) kept.
+func openErr(device int, err error) error {
+	var e *Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	cause := strings.TrimPrefix(e.Msg, fmt.Sprintf("cuda:%d: ", device))
+	return &Error{Code: e.Code, Msg: fmt.Sprintf("cuda:%d: cannot open the device: %s", device, cause)}
 }
 
 // String names the backend, "cuda:N" for GPU number N.

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "device.cuh"
+#include "open.h"
 
 using g16::fail;
 using g16::guard;
@@ -53,22 +54,98 @@ extern "C" g16_status g16_device_count(int* count) {
 	});
 }
 
+namespace {
+
+// The steps of g16_open, in order; each handle open creates is named by the
+// step that creates it (a bit of an open_trace mask).
+enum open_step {
+	open_count,     // cudaGetDeviceCount: fails with no driver
+	open_set,       // cudaSetDevice
+	open_info,      // cudaMemGetInfo: the first call that needs the context
+	open_pool,      // creates dev->pool
+	open_pool_attr, // the pool's release threshold
+	open_stream,    // creates dev->internal
+	open_stage0,    // creates dev->stage[0]
+	open_event0,    // creates dev->stage_ev[0]
+	open_stage1,    // creates dev->stage[1]
+	open_event1,    // creates dev->stage_ev[1]
+	open_steps
+};
+
+// The step a test made open fail at (g16_test_fail_open); −1: none.
+std::atomic<int> open_fail_at{-1};
+// What the last open created, and what its failure path freed (0 when it
+// opened the device).
+std::atomic<unsigned> open_made{0}, open_freed{0};
+
+// The error open reports at an injected step: what CUDA returns there with
+// no driver, an ordinal it does not know, or memory too short.
+cudaError_t open_injected(int step) {
+	switch (step) {
+	case open_count:
+		return cudaErrorInsufficientDriver;
+	case open_set:
+		return cudaErrorInvalidDevice;
+	default:
+		return cudaErrorMemoryAllocation;
+	}
+}
+
+// G16_OPEN_CK is G16_CK for step step of g16_open: the call, or, when a
+// test injects a failure at this step, the step's error without the call.
+#define G16_OPEN_CK(step, ord, expr)                                                             \
+	do {                                                                                     \
+		cudaError_t g16_e_ = open_fail_at.load() == (step) ? open_injected(step) : (expr); \
+		if (g16_e_ != cudaSuccess) ::g16::fail_cuda(g16_e_, #expr, __FILE__, __LINE__, (ord)); \
+	} while (0)
+
+// release frees the handles of dev that were created (each is null until
+// it is) and dev itself, and returns them as a mask of open_step bits.
+unsigned release(g16_device* dev) {
+	unsigned freed = 0;
+	for (int k = 0; k < 2; k++) {
+		if (dev->stage_ev[k]) {
+			cudaEventDestroy(dev->stage_ev[k]);
+			freed |= 1u << (k ? open_event1 : open_event0);
+		}
+		if (dev->stage[k]) {
+			cudaFreeHost(dev->stage[k]);
+			freed |= 1u << (k ? open_stage1 : open_stage0);
+		}
+	}
+	if (dev->internal) {
+		cudaStreamDestroy(dev->internal);
+		freed |= 1u << open_stream;
+	}
+	if (dev->pool) {
+		cudaMemPoolDestroy(dev->pool);
+		freed |= 1u << open_pool;
+	}
+	(void)cudaGetLastError(); // a release that failed leaves nothing for the next launch's check
+	delete dev;
+	return freed;
+}
+
+} // namespace
+
 extern "C" g16_status g16_open(int ordinal, int64_t limit, g16_device** out) {
+	*out = nullptr;
 	g16_device* dev = new (std::nothrow) g16_device;
 	if (!dev) return g16::status_of(G16_OOM, "host: out of memory");
 	dev->ord = ordinal;
 	dev->limit = limit;
+	unsigned made = 0;
 	g16_status st = guard([&] {
 		int count = 0;
-		G16_CK(ordinal, cudaGetDeviceCount(&count));
+		G16_OPEN_CK(open_count, ordinal, cudaGetDeviceCount(&count));
 		if (ordinal < 0 || ordinal >= count) {
 			char buf[G16_MSG];
 			std::snprintf(buf, sizeof buf, "cuda:%d: no such device (%d visible)", ordinal, count);
 			fail(G16_INVALID, buf);
 		}
-		dev->use();
+		G16_OPEN_CK(open_set, ordinal, cudaSetDevice(ordinal));
 		size_t free_b = 0, total_b = 0;
-		G16_CK(ordinal, cudaMemGetInfo(&free_b, &total_b));
+		G16_OPEN_CK(open_info, ordinal, cudaMemGetInfo(&free_b, &total_b));
 		dev->total = (int64_t)total_b;
 		// A pool of the backend's own: settings and trims of the default
 		// pool would reach every CUDA user in the process.
@@ -77,20 +154,31 @@ extern "C" g16_status g16_open(int ordinal, int64_t limit, g16_device** out) {
 		props.handleTypes = cudaMemHandleTypeNone;
 		props.location.type = cudaMemLocationTypeDevice;
 		props.location.id = ordinal;
-		G16_CK(ordinal, cudaMemPoolCreate(&dev->pool, &props));
+		G16_OPEN_CK(open_pool, ordinal, cudaMemPoolCreate(&dev->pool, &props));
+		made |= 1u << open_pool;
 		uint64_t threshold = UINT64_MAX; // keep freed memory cached until TrimPool
-		G16_CK(ordinal, cudaMemPoolSetAttribute(dev->pool, cudaMemPoolAttrReleaseThreshold, &threshold));
-		G16_CK(ordinal, cudaStreamCreateWithFlags(&dev->internal, cudaStreamNonBlocking));
+		G16_OPEN_CK(open_pool_attr, ordinal,
+		            cudaMemPoolSetAttribute(dev->pool, cudaMemPoolAttrReleaseThreshold, &threshold));
+		G16_OPEN_CK(open_stream, ordinal, cudaStreamCreateWithFlags(&dev->internal, cudaStreamNonBlocking));
+		made |= 1u << open_stream;
 		dev->stage_bytes = kStageBytes;
 		for (int k = 0; k < 2; k++) {
-			G16_CK(ordinal, cudaMallocHost(&dev->stage[k], dev->stage_bytes));
-			G16_CK(ordinal, cudaEventCreateWithFlags(&dev->stage_ev[k], cudaEventDisableTiming));
+			G16_OPEN_CK(k ? open_stage1 : open_stage0, ordinal, cudaMallocHost(&dev->stage[k], dev->stage_bytes));
+			made |= 1u << (k ? open_stage1 : open_stage0);
+			G16_OPEN_CK(k ? open_event1 : open_event0, ordinal,
+			            cudaEventCreateWithFlags(&dev->stage_ev[k], cudaEventDisableTiming));
+			made |= 1u << (k ? open_event1 : open_event0);
 		}
 	});
 	if (st.code != G16_OK) {
-		g16_close(dev);
+		// Only what was created is released: dev's other handles are null,
+		// and the device may not exist or have a context.
+		open_made.store(made);
+		open_freed.store(release(dev));
 		return st;
 	}
+	open_made.store(made);
+	open_freed.store(0);
 	*out = dev;
 	return st;
 }
@@ -101,17 +189,17 @@ extern "C" g16_status g16_close(g16_device* dev) {
 		G16_CK(dev->ord, cudaSetDevice(dev->ord));
 		G16_CK(dev->ord, cudaDeviceSynchronize());
 	});
-	if (dev) {
-		// Release what we can even after an error.
-		for (int k = 0; k < 2; k++) {
-			if (dev->stage[k]) cudaFreeHost(dev->stage[k]);
-			if (dev->stage_ev[k]) cudaEventDestroy(dev->stage_ev[k]);
-		}
-		if (dev->internal) cudaStreamDestroy(dev->internal);
-		if (dev->pool) cudaMemPoolDestroy(dev->pool);
-		delete dev;
-	}
+	if (dev) release(dev); // even after an error
 	return st;
+}
+
+extern "C" int g16_test_open_steps(void) { return open_steps; }
+
+extern "C" void g16_test_fail_open(int step) { open_fail_at.store(step); }
+
+extern "C" void g16_test_open_trace(unsigned* made, unsigned* freed) {
+	*made = open_made.load();
+	*freed = open_freed.load();
 }
 
 extern "C" void g16_forget(g16_device* dev) { delete dev; }

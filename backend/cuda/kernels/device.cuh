@@ -15,7 +15,7 @@ struct g16_device {
 	std::atomic<int64_t> in_use{0};
 	std::atomic<int64_t> peak{0}; // the most in_use has been since the last reset
 	cudaMemPool_t pool = nullptr;
-	cudaStream_t internal; // frees with no stream, staging
+	cudaStream_t internal = nullptr; // frees with no stream, staging
 
 	// Two pinned host buffers, used in turn by uploads and downloads; each
 	// has an event marking the end of the last copy that used it.

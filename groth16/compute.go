@@ -23,6 +23,7 @@ type deviceWork struct {
 
 	left []int     // buffers not uploaded yet (put uploads them, on q)
 	tl   *timeline // the spans, when the MSMs run side by side; nil otherwise
+	b2   b2Choice  // where B2 runs (b2place.go)
 }
 
 // compute runs the device work: h from a, b and c (h.go, left
@@ -52,6 +53,9 @@ func (t *partition) compute(dev backend.Backend, q backend.Queue, key *deviceKey
 	}
 	w := &deviceWork{t: t, dev: dev, q: q, key: key, bufs: bufs, lay: lay, sol: sol, left: slices.Clone(pending)}
 	t.times.Plan = key.plan.String()
+	if w.b2 = t.p.placeB2(dev, key, sol); w.b2.note != "" {
+		t.times.Plan += "; " + w.b2.note
+	}
 	serial := key.plan.serial
 	if backend.IsHostBound(dev) && !serial && key.plan.chunk == 0 {
 		var note string
@@ -101,8 +105,9 @@ func (w *deviceWork) put(which []int) error {
 
 // oneAtATime runs H, then the five MSMs one after another, on q.
 func (w *deviceWork) oneAtATime(res *msmResults) error {
+	waitB2 := w.startHostB2(res)
 	if err := w.computeH(nil); err != nil {
-		return err
+		return errors.Join(err, waitB2())
 	}
 	start := time.Now()
 	for _, m := range append(w.wireMSMs(res), w.zMSM(res)) {
@@ -110,11 +115,12 @@ func (w *deviceWork) oneAtATime(res *msmResults) error {
 		err := m.run(w.q)
 		*m.took = time.Since(s)
 		if err != nil {
-			return w.fail(m.name, err)
+			return errors.Join(w.fail(m.name, err), waitB2())
 		}
 	}
+	err := waitB2()
 	w.t.times.MSM = time.Since(start)
-	return nil
+	return err
 }
 
 // sideBySide runs the MSMs each on a queue of its own, every wire MSM as
@@ -124,9 +130,10 @@ func (w *deviceWork) oneAtATime(res *msmResults) error {
 func (w *deviceWork) sideBySide(res *msmResults) error {
 	hFirst := backend.IsHostBound(w.dev)
 	msms := w.wireMSMs(res)
+	waitB2 := w.startHostB2(res)
 	if hFirst {
 		if err := w.computeH(nil); err != nil {
-			return err
+			return errors.Join(err, waitB2())
 		}
 		msms = append(msms, w.zMSM(res))
 	}
@@ -219,6 +226,7 @@ func (w *deviceWork) sideBySide(res *msmResults) error {
 			errs[i] = w.fail(m.name, err)
 		}
 	}
+	errs = append(errs, waitB2())
 	w.t.times.MSM = time.Since(msmStart)
 	return errors.Join(errs...)
 }

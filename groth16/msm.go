@@ -26,12 +26,13 @@ type keyedMSM struct {
 	run     func(q backend.Queue) error
 }
 
-// wireMSMs are the MSMs over the wire values, writing into res, in the
-// order they start side by side: the G2 one, the longest, first.
+// wireMSMs are the device's MSMs over the wire values, writing into res,
+// in the order they start side by side: the G2 one, the longest, first
+// (left out when B2 runs on the host: hostB2).
 func (w *deviceWork) wireMSMs(res *msmResults) []keyedMSM {
 	dev, key, bufs, times := w.dev, w.key, w.bufs, &w.t.times
 	wiresB := w.lay.wiresB()
-	return []keyedMSM{
+	msms := []keyedMSM{
 		{"MSM B2", &times.MSMB2, wiresB, func(q backend.Queue) error {
 			return dev.MSMG2(q, proverCurve, backend.ValueBytes(&res.B2), key.g2, 0, bufs[wiresB], key.nbB)
 		}},
@@ -45,6 +46,10 @@ func (w *deviceWork) wireMSMs(res *msmResults) []keyedMSM {
 			return dev.MSMG1(q, proverCurve, backend.ValueBytes(&res.K), key.g1, key.offK, bufs[bufWK], key.nbK)
 		}},
 	}
+	if w.b2.host {
+		return msms[1:]
+	}
+	return msms
 }
 
 // zMSM is the MSM over h, writing into res; it runs after H.

@@ -57,6 +57,8 @@ type proverConfig struct {
 	proverOpts []gnarkbackend.ProverOption
 	logger     *slog.Logger
 	prepared   bool // the package-level Prove and ProveBatch: the solver from prepared.go's cache
+
+	b2 B2Placement // WithB2Placement
 }
 
 // callConfig is one Prove or ProveBatch call's settings.

@@ -24,7 +24,10 @@ type PhaseTimes struct {
 
 	// Plan is how the device held the key and ran the MSMs: "key
 	// resident", "key resident, MSMs one at a time", or "key streamed,
-	// chunks of N points" when the key did not fit beside the partition.
+	// chunks of N points" when the key did not fit beside the partition;
+	// then, unless B2Auto kept it on a host-bound device, where the G2 MSM
+	// of B ran and why ("B2 on the device (cost model: …)", "B2 on the
+	// host, …"; b2place.go).
 	Plan string
 
 	// Spans is when each upload, H and each MSM of the device phase ran,

@@ -35,6 +35,8 @@ type prover struct {
 
 	witnessSolver *witnessSolver
 	kIdx          kIndexes // K's wire indices, for a device that gathers them (gather.go)
+
+	b2 B2Placement // where B2 runs (b2place.go)
 }
 
 // newProver checks that the inputs fit together and precomputes what every

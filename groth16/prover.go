@@ -89,6 +89,7 @@ func newProverFrom(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, 
 	if err != nil {
 		return nil, err
 	}
+	p.b2 = cfg.b2
 	pr := &Prover{p: p, log: log}
 	devices := cfg.devices
 	if k := cfg.deviceKey; k != nil {

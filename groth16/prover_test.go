@@ -211,13 +211,14 @@ func TestOptionMisuse(t *testing.T) {
 		"WithTrace":            groth16.WithTrace(pool.NewTrace()),
 		"WithPoolOptions":      groth16.WithPoolOptions(pool.WithRetry(false)),
 		"WithSolvers":          groth16.WithSolvers(1),
+		"WithB2Placement":      groth16.WithB2Placement(groth16.B2Host),
 	}
 	for _, name := range exportedOptions(t) {
 		if _, ok := opts[name]; !ok {
 			t.Errorf("option %s has no misuse test: add it to this table", name)
 		}
 	}
-	proverOnly := []string{"WithBackend", "WithBackends", "WithDeviceKey", "WithProverOptions", "WithLogger"}
+	proverOnly := []string{"WithBackend", "WithBackends", "WithDeviceKey", "WithProverOptions", "WithLogger", "WithB2Placement"}
 	batchOnly := []string{"WithBatchRandomness", "WithWorkersPerDevice", "WithMemoryBudget", "WithTrace", "WithPoolOptions", "WithSolvers"}
 	callOnly := []string{"WithRandomness", "WithPhaseTimes", "WithProofDone", "WithVerify"}
 
@@ -334,6 +335,7 @@ func TestBadOptionArguments(t *testing.T) {
 		"WithTrace":            groth16.WithTrace(nil),
 		"WithPoolOptions":      groth16.WithPoolOptions(nil),
 		"WithSolvers":          groth16.WithSolvers(0),
+		"WithB2Placement":      groth16.WithB2Placement(groth16.B2Host + 1),
 	} {
 		_, err := groth16.ProveBatch(context.Background(), f.ccs, f.pk, same(f, 1), o, groth16.WithBackend(dev))
 		if name == "WithBackend" || name == "WithBackends" || name == "WithDeviceKey" {

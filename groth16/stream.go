@@ -194,6 +194,7 @@ func (w *deviceWork) computeStreamed(res *msmResults) error {
 	}
 	start := time.Now()
 	res.B2, res.K, res.A, res.B1, res.Z = g2Infinity(), g1Infinity(), g1Infinity(), g1Infinity(), g1Infinity()
+	waitB2 := w.startHostB2(res) // B2 on the host's cores beside the G1 MSMs (b2place.go)
 	steps := []struct {
 		name string
 		run  func() error
@@ -222,13 +223,17 @@ func (w *deviceWork) computeStreamed(res *msmResults) error {
 			})
 		}},
 	}
+	if w.b2.host {
+		steps = steps[1:]
+	}
 	for _, s := range steps {
 		if err := s.run(); err != nil {
-			return fail(s.name, err)
+			return errors.Join(fail(s.name, err), waitB2())
 		}
 	}
+	err := waitB2()
 	t.times.MSM = time.Since(start)
-	return nil
+	return err
 }
 
 func g1Infinity() curve.G1Jac {

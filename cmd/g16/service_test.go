@@ -101,6 +101,50 @@ func TestServiceCommands(t *testing.T) {
 		t.Fatalf("fetch of an unknown job: exit %d\n%s", code, out)
 	}
 
+	// Several witnesses: each job is printed beside its file; status lists
+	// --limit of them, or --all.
+	wb, err := os.ReadFile(filepath.Join(files, fileWitness))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ws []string
+	for _, name := range []string{"w0", "w1", "w2"} {
+		ws = append(ws, filepath.Join(dir, name))
+		if err := os.WriteFile(ws[len(ws)-1], wb, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out = g16("submit", "--server", api, "--dir", files, "--batch", "three", "--witness", ws[0], "--witness", ws[1], "--witness", ws[2])
+	if code != 0 {
+		t.Fatalf("submit of three witnesses: exit %d\n%s", code, out)
+	}
+	var ids []string
+	for _, w := range ws {
+		m := regexp.MustCompile(`(?m)^job (\S+) \S+ ` + regexp.QuoteMeta(w) + `$`).FindStringSubmatch(out)
+		if m == nil {
+			t.Fatalf("submit does not name %s beside its job:\n%s", w, out)
+		}
+		ids = append(ids, m[1])
+	}
+	listed := func(out string) (n int) {
+		for _, id := range ids {
+			if strings.Contains(out, id) {
+				n++
+			}
+		}
+		return n
+	}
+	if code, out := g16("status", "--server", api, "--batch", "three", "--limit", "2"); code != exitOK || listed(out) != 2 ||
+		!strings.Contains(out, "(2 of 3 jobs listed") || strings.Contains(out, ids[2]) {
+		t.Errorf("status --limit 2 of three jobs: exit %d, want the first two listed:\n%s", code, out)
+	}
+	if code, out := g16("status", "--server", api, "--batch", "three", "--all"); code != exitOK || listed(out) != 3 || strings.Contains(out, "jobs listed") {
+		t.Errorf("status --all of three jobs: exit %d, want all three:\n%s", code, out)
+	}
+	if code, out := g16("status", "--server", api, "--limit", "0"); code != exitUsage || !strings.Contains(out, "--all") {
+		t.Errorf("status --limit 0: exit %d, want %d:\n%s", code, exitUsage, out)
+	}
+
 	cancel() // SIGTERM
 	for name, done := range map[string]chan int{"serve": serveDone, "worker": workerDone} {
 		select {

@@ -92,7 +92,7 @@ func runSubmit(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", wp, err)
 		}
-		fmt.Fprintf(stdout, "job %s %s\n", j.ID, j.State)
+		fmt.Fprintf(stdout, "job %s %s %s\n", j.ID, j.State, wp)
 		jobs = append(jobs, j)
 	}
 	if !*wait {
@@ -200,13 +200,19 @@ func runStatus(args []string, stdout, stderr io.Writer) error {
 	batch := fs.String("batch", "", "report the jobs of this batch label")
 	circuit := fs.String("circuit", "", "report the jobs of this circuit")
 	watch := fs.Bool("watch", false, "report every second until every job is finished")
+	limit := fs.Int("limit", 20, "list at most this many jobs, oldest first (the counts cover every job)")
+	all := fs.Bool("all", false, "list every job (no --limit)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	if *limit < 1 {
+		return &failure{code: exitUsage, err: fmt.Errorf("--limit %d: want at least 1 (--all lists every job)", *limit)}
+	}
+	list := client.ListOptions{Batch: *batch, Circuit: *circuit, Limit: *limit, All: *all}
 	ctx := context.Background()
 	c := client.New(*server)
 	for {
-		finished, err := statusOnce(ctx, c, ids, *batch, *circuit, stdout)
+		finished, err := statusOnce(ctx, c, ids, list, stdout)
 		if err != nil || !*watch || finished {
 			return err
 		}
@@ -215,7 +221,7 @@ func runStatus(args []string, stdout, stderr io.Writer) error {
 }
 
 // statusOnce prints one report and says whether every job is finished.
-func statusOnce(ctx context.Context, c *client.Client, ids []string, batch, circuit string, stdout io.Writer) (bool, error) {
+func statusOnce(ctx context.Context, c *client.Client, ids []string, list client.ListOptions, stdout io.Writer) (bool, error) {
 	var jobs []client.Job
 	counts := make(map[client.State]int)
 	if len(ids) > 0 {
@@ -228,7 +234,7 @@ func statusOnce(ctx context.Context, c *client.Client, ids []string, batch, circ
 			counts[j.State]++
 		}
 	} else {
-		l, err := c.List(ctx, client.ListOptions{Batch: batch, Circuit: circuit, Limit: 20})
+		l, err := c.List(ctx, list)
 		if err != nil {
 			return false, err
 		}
@@ -249,7 +255,7 @@ func statusOnce(ctx context.Context, c *client.Client, ids []string, batch, circ
 	}
 	tw.Flush()
 	if len(ids) == 0 && total > len(jobs) {
-		fmt.Fprintf(stdout, "(%d of %d jobs listed)\n", len(jobs), total)
+		fmt.Fprintf(stdout, "(%d of %d jobs listed: --limit N or --all for more)\n", len(jobs), total)
 	}
 	done, failed := counts[client.Done], counts[client.Failed]
 	pct := 0.0

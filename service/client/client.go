@@ -225,7 +225,8 @@ func (c *Client) Proof(ctx context.Context, id string) ([]byte, error) {
 type ListOptions struct {
 	Circuit, Batch string
 	State          State
-	Limit          int // default 1000
+	Limit          int  // default 1000
+	All            bool // every job that matches: no limit
 }
 
 // List returns the jobs that match, oldest first, with counts by state.
@@ -236,7 +237,10 @@ func (c *Client) List(ctx context.Context, o ListOptions) (JobList, error) {
 			q.Set(k, v)
 		}
 	}
-	if o.Limit > 0 {
+	switch {
+	case o.All:
+		q.Set("limit", "0")
+	case o.Limit > 0:
 		q.Set("limit", strconv.Itoa(o.Limit))
 	}
 	var l JobList

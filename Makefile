@@ -43,7 +43,7 @@ fuzz: ## run each fuzz target for a fixed count of executions (about 10s each; C
 	$(GO) test -run XXX -fuzz '^FuzzDecodeR1CS$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_R1CS)) ./internal/gnarkio
 	$(GO) test -run XXX -fuzz '^FuzzReadProvingKey$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_PK)) ./internal/gnarkio
 	$(GO) test -run XXX -fuzz '^FuzzReadWitness$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_WITNESS)) ./internal/gnarkio
-	$(GO) test -run XXX -fuzz '^FuzzWitnessHeader$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_HEADER)) ./groth16
+	$(GO) test -run XXX -fuzz '^FuzzWitnessHeader$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_HEADER)) ./groth16/internal/bls12381
 	$(GO) test -run XXX -fuzz '^FuzzContract$$' -fuzztime $(or $(FUZZTIME),$(FUZZ_CONTRACT)) ./backend/cpu
 
 test-short: ## the tests in -short mode

@@ -16,7 +16,7 @@ func WithProofDone(f func(partition int, proof gnarkgroth16.Proof)) Option {
 		if f == nil {
 			return optErr("WithProofDone", "nil function")
 		}
-		c.proofDone = f
+		c.ProofDone = f
 		return nil
 	})
 }

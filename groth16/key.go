@@ -1,226 +1,83 @@
 package groth16
 
 import (
-	"errors"
-	"fmt"
-	"sync"
-
-	gnarkapi "github.com/consensys/gnark/backend/groth16"
-	gnarkgroth16 "github.com/consensys/gnark/backend/groth16/bls12-381"
+	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
 
 	"github.com/g16prover/g16/backend"
-	"github.com/g16prover/g16/pool"
+	"github.com/g16prover/g16/groth16/internal/bls12381"
+	"github.com/g16prover/g16/groth16/internal/core"
 )
-
-// deviceKey is a proving key on one device, as its plan lays it out:
-// resident, the G1 bases A, B, K and Z in one buffer and the G2 bases B in
-// another, uploaded once for every partition proved on that device; or
-// streamed, a window of two chunk slots through which the host's bases
-// pass for each MSM (stream.go).
-type deviceKey struct {
-	plan                   plan
-	g1, g2                 backend.Buffer // resident bases; nil when streamed
-	offA, offB, offK, offZ int64          // byte offsets in g1
-	nbA, nbB, nbK, nbZ     int
-
-	pk    *gnarkgroth16.ProvingKey // the host's bases, which a streamed key reads
-	slots [2]streamSlot            // a streamed key's window
-
-	commit *commitKey // the BSB22 commitment bases (commit.go); nil without commitments
-
-	// dev is the device itself, which the backend a partition's compute
-	// is given may wrap (the scheduler's view of it).
-	dev backend.Backend
-}
-
-// queues is the backend to make dev's urgent queues from: dev, when it
-// makes them, else the device itself (a wrapper may hide that it does).
-func (k *deviceKey) queues(dev backend.Backend) backend.Backend {
-	if _, ok := dev.(backend.UrgentQueuer); ok || k.dev == nil {
-		return dev
-	}
-	return k.dev
-}
-
-// keyBytes is what uploadKey allocates for pk.
-func keyBytes(pk *gnarkgroth16.ProvingKey) int64 {
-	g1 := int64(len(pk.G1.A)+len(pk.G1.B)+len(pk.G1.K)+len(pk.G1.Z)) * g1AffineBytes
-	g2 := int64(len(pk.G2.B)) * g2AffineBytes
-	return max(g1, g1AffineBytes) + max(g2, g2AffineBytes) + commitKeyBytes(pk)
-}
-
-// deviceKeyArgs checks the backend and key given to fn (NewDeviceKey,
-// NewDeviceKeyFrom) and returns the key as gnark's BLS12-381 type.
-func deviceKeyArgs(fn string, dev backend.Backend, pk gnarkapi.ProvingKey) (*gnarkgroth16.ProvingKey, error) {
-	if isNil(dev) {
-		return nil, inputErr("%s: nil backend", fn)
-	}
-	if isNil(pk) {
-		return nil, inputErr("%s: nil proving key", fn)
-	}
-	key, ok := pk.(*gnarkgroth16.ProvingKey)
-	if !ok {
-		return nil, inputErr("%s: proving key is a %T, not a Groth16 BLS12-381 key", fn, pk)
-	}
-	return key, nil
-}
-
-// Bytes is the device memory the key holds.
-func (k *deviceKey) Bytes() int64 {
-	if k.plan.chunk > 0 {
-		return k.slots[0].bytes() + k.slots[1].bytes() + k.commit.Bytes()
-	}
-	return k.g1.Bytes() + k.g2.Bytes() + k.plan.tableBytes + k.commit.Bytes()
-}
-
-// loadKey puts pk on dev as pl says: its bases uploaded, with their tables
-// of precomputed multiples (made by tdev, the device dev may wrap), or a
-// stream window allocated (and the commitment bases uploaded, either way).
-// The buffers come from the pool (alloc nil) or from alloc.
-func loadKey(dev, tdev backend.Backend, q backend.Queue, pk *gnarkgroth16.ProvingKey, pl plan, alloc func(bytes int64) (backend.Buffer, error)) (*deviceKey, error) {
-	if alloc == nil {
-		alloc = func(bytes int64) (backend.Buffer, error) { return dev.Alloc(q, bytes) }
-	}
-	if pl.chunk > 0 {
-		k, err := newStreamKey(dev, q, pk, pl, alloc)
-		if err != nil {
-			return nil, err
-		}
-		k.dev = tdev
-		return k, nil
-	}
-	k, err := uploadKey(dev, q, pk, alloc)
-	if err != nil {
-		return nil, err
-	}
-	k.plan, k.dev = pl, tdev
-	if err := buildTables(tdev, q, k, pl); err != nil {
-		return nil, errors.Join(err, k.free(dev, q))
-	}
-	return k, nil
-}
-
-// allocResident allocates the buffers of pk's resident bases on dev, from
-// alloc, and lays them out.
-func allocResident(dev backend.Backend, q backend.Queue, pk *gnarkgroth16.ProvingKey, alloc func(bytes int64) (backend.Buffer, error)) (*deviceKey, error) {
-	k := &deviceKey{pk: pk, nbA: len(pk.G1.A), nbB: len(pk.G1.B), nbK: len(pk.G1.K), nbZ: len(pk.G1.Z)}
-	g1 := int64(k.nbA+k.nbB+k.nbK+k.nbZ) * g1AffineBytes
-	g2 := int64(len(pk.G2.B)) * g2AffineBytes
-	var err error
-	if k.g1, err = alloc(max(g1, g1AffineBytes)); err != nil {
-		return nil, fmt.Errorf("groth16: proving key on %s: %w", dev, err)
-	}
-	if k.g2, err = alloc(max(g2, g2AffineBytes)); err != nil {
-		return nil, errors.Join(fmt.Errorf("groth16: proving key on %s: %w", dev, err), dev.Free(q, k.g1))
-	}
-	k.offA = 0
-	k.offB = k.offA + int64(k.nbA)*g1AffineBytes
-	k.offK = k.offB + int64(k.nbB)*g1AffineBytes
-	k.offZ = k.offK + int64(k.nbK)*g1AffineBytes
-	return k, nil
-}
-
-// uploadKey moves pk's bases to dev, into buffers from alloc.
-func uploadKey(dev backend.Backend, q backend.Queue, pk *gnarkgroth16.ProvingKey, alloc func(bytes int64) (backend.Buffer, error)) (*deviceKey, error) {
-	if hostless(pk) {
-		return nil, errNoHostBases
-	}
-	k, err := allocResident(dev, q, pk, alloc)
-	if err != nil {
-		return nil, err
-	}
-	uploads := []struct {
-		buf backend.Buffer
-		off int64
-		src []byte
-	}{
-		{k.g1, k.offA, backend.AsBytes(pk.G1.A)},
-		{k.g1, k.offB, backend.AsBytes(pk.G1.B)},
-		{k.g1, k.offK, backend.AsBytes(pk.G1.K)},
-		{k.g1, k.offZ, backend.AsBytes(pk.G1.Z)},
-		{k.g2, 0, backend.AsBytes(pk.G2.B)},
-	}
-	for _, u := range uploads {
-		// pk outlives k (k.pk) and nothing writes the bases: a backend on
-		// host memory may read them in place.
-		if err := backend.UploadReadOnly(dev, q, u.buf, u.off, u.src); err != nil {
-			return nil, errors.Join(fmt.Errorf("groth16: proving key upload to %s: %w", dev, err), k.free(dev, q))
-		}
-	}
-	if err := q.Wait(); err != nil {
-		return nil, errors.Join(fmt.Errorf("groth16: proving key upload to %s: %w", dev, err), k.free(dev, q))
-	}
-	if k.commit, err = uploadCommitKey(dev, pk); err != nil {
-		return nil, errors.Join(err, k.free(dev, q))
-	}
-	return k, nil
-}
-
-// free releases the key's device memory.
-func (k *deviceKey) free(dev backend.Backend, q backend.Queue) error {
-	if k.plan.chunk > 0 {
-		return errors.Join(k.commit.close(), k.slots[0].free(dev, q), k.slots[1].free(dev, q))
-	}
-	return errors.Join(k.commit.close(), dev.Free(q, k.g1), dev.Free(q, k.g2))
-}
 
 // DeviceKey is a proving key's bases resident on one device, owned by the
 // caller. Give it to NewProver (or the package-level Prove and ProveBatch)
 // with WithDeviceKey so that they use it rather than upload their own;
 // release it with Close. A Prover keeps its own keys resident without one.
 type DeviceKey struct {
-	dev backend.Backend
-	pk  *gnarkgroth16.ProvingKey
-	key *deviceKey
-	q   backend.Queue
-
-	mu   sync.Mutex
-	done bool // closed
+	k core.DeviceKey // the key of pk's curve
 }
 
 // NewDeviceKey uploads pk's bases to dev. When they do not fit beside one
 // proof's buffers and scratch in the memory dev reports, the key keeps a
 // stream window on dev instead, and proofs stream the bases from the host.
-func NewDeviceKey(dev backend.Backend, pk gnarkapi.ProvingKey) (*DeviceKey, error) {
-	key, err := deviceKeyArgs("NewDeviceKey", dev, pk)
+func NewDeviceKey(dev backend.Backend, pk gnarkgroth16.ProvingKey) (*DeviceKey, error) {
+	e, err := keyEngine("NewDeviceKey", pk)
 	if err != nil {
 		return nil, err
 	}
-	q, err := dev.NewQueue()
+	k, err := e.newDeviceKey(dev, pk)
 	if err != nil {
-		return nil, fmt.Errorf("groth16: NewDeviceKey: %w", err)
+		return nil, err
 	}
-	pl, err := choosePlan(dev, key, pool.DefaultBudget(dev.Memory()))
-	if err != nil {
-		return nil, errors.Join(fmt.Errorf("groth16: NewDeviceKey: %w", err), q.Close())
-	}
-	k, err := loadKey(dev, dev, q, key, pl, nil)
-	if err != nil {
-		return nil, errors.Join(err, q.Close())
-	}
-	return &DeviceKey{dev: dev, pk: key, key: k, q: q}, nil
+	return &DeviceKey{k: k}, nil
 }
 
+// Plan says how the key is held on its device, as PhaseTimes.Plan says it
+// for a proof: "key resident", "key resident, MSMs one at a time", or "key
+// streamed, chunks of N points" when its bases stay on the host and only
+// a stream window is on the device.
+func (k *DeviceKey) Plan() string { return k.k.Plan() }
+
 // Bytes is the device memory the key holds.
-func (k *DeviceKey) Bytes() int64 { return k.key.Bytes() }
+func (k *DeviceKey) Bytes() int64 { return k.k.Bytes() }
 
 // Backend is the device the key lives on.
-func (k *DeviceKey) Backend() backend.Backend { return k.dev }
+func (k *DeviceKey) Backend() backend.Backend { return k.k.Backend() }
 
 // Close releases the key's device memory. Provers given the key must be
 // closed first. Closing twice is not an error.
-func (k *DeviceKey) Close() error {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if k.done {
-		return nil
-	}
-	k.done = true
-	return errors.Join(k.key.free(k.dev, k.q), k.q.Close())
-}
+func (k *DeviceKey) Close() error { return k.k.Close() }
 
-func (k *DeviceKey) closed() bool {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	return k.done
+// Vectors of G1 bases a BaseSource yields.
+const (
+	BasesA = bls12381.BasesA
+	BasesB = bls12381.BasesB
+	BasesK = bls12381.BasesK
+	BasesZ = bls12381.BasesZ
+)
+
+// BaseSource yields a BLS12-381 proving key's bases block by block, so that
+// a device key can be filled without a host copy of them (a random key
+// drawn straight into device memory). It is safe for concurrent use. Its
+// methods: Len(v) is how many points G1 vector v (BasesA … BasesZ) has and
+// G2Len how many G2 B points; G1Bases(v, lo, out) writes points
+// [lo, lo+len(out)) of G1 vector v to out, G2Bases(lo, out) the G2 B points.
+type BaseSource = bls12381.BaseSource
+
+// NewDeviceKeyFrom makes a resident device key on dev whose bases come from
+// src, drawn and uploaded block by block: the host holds one block a core,
+// never the key. pk, a BLS12-381 key, gives every other part of the key
+// (α, β, δ, the domain, the infinity flags, the commitment keys) and the
+// vectors' lengths, which src's must be (an input error otherwise); its
+// host bases are not read (a hostless key, such as a random key's, has
+// none). Provers given pk use the key through WithDeviceKey.
+//
+// When the key does not fit dev beside one proof's buffers and scratch, it
+// fails with an error matching ErrHostKeyNeeded: the caller draws a host
+// copy and uses NewDeviceKey, which streams it.
+func NewDeviceKeyFrom(dev backend.Backend, pk gnarkgroth16.ProvingKey, src BaseSource) (*DeviceKey, error) {
+	k, err := bls12381.NewDeviceKeyFrom(dev, pk, src)
+	if err != nil {
+		return nil, err
+	}
+	return &DeviceKey{k: k}, nil
 }

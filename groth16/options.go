@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	gnarkbackend "github.com/consensys/gnark/backend"
-	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
 
 	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/groth16/internal/core"
 	"github.com/g16prover/g16/pool"
 )
 
@@ -50,41 +50,17 @@ func (s scope) calls() string {
 	return strings.Join(names, ", ")
 }
 
-// proverConfig is what NewProver fixes for the Prover's lifetime.
-type proverConfig struct {
-	devices    []backend.Backend // nil: defaultDevices
-	deviceKey  *DeviceKey
-	proverOpts []gnarkbackend.ProverOption
-	logger     *slog.Logger
-	prepared   bool // the package-level Prove and ProveBatch: the solver from prepared.go's cache
-
-	b2 B2Placement // WithB2Placement
-}
-
-// callConfig is one Prove or ProveBatch call's settings.
-type callConfig struct {
-	rand       io.Reader
-	phaseTimes func(partition int, t PhaseTimes)
-	proofDone  func(partition int, proof gnarkgroth16.Proof)
-	verify     gnarkgroth16.VerifyingKey
-
-	// ProveBatch only.
-	randFor  func(partition int) io.Reader
-	poolOpts []pool.Option
-	budget   int64 // WithMemoryBudget; 0: the pool's default
-	rawPool  bool  // WithPoolOptions was given
-	workers  int   // WithWorkersPerDevice; 0: the pool's default
-}
-
+// config is a call's settings: NewProver's and the call's own, as each
+// curve's prover takes them.
 type config struct {
-	proverConfig
-	callConfig
+	core.ProverConfig
+	core.CallConfig
 }
 
 // newConfig applies opts for a call named call, which accepts options of
 // scope allowed.
 func newConfig(call string, allowed scope, opts []Option) (*config, error) {
-	c := &config{callConfig: callConfig{rand: rand.Reader}}
+	c := &config{CallConfig: core.CallConfig{Rand: rand.Reader}}
 	for i, o := range opts {
 		if o.set == nil {
 			return nil, inputErr("%s: option %d is the zero Option", call, i)
@@ -118,7 +94,7 @@ func WithBackend(b backend.Backend) Option {
 		if isNil(b) {
 			return optErr("WithBackend", "nil backend")
 		}
-		c.devices = []backend.Backend{b}
+		c.Devices = []backend.Backend{b}
 		return nil
 	})
 }
@@ -144,7 +120,7 @@ func WithBackends(devices ...backend.Backend) Option {
 				}
 			}
 		}
-		c.devices = append([]backend.Backend(nil), devices...)
+		c.Devices = append([]backend.Backend(nil), devices...)
 		return nil
 	})
 }
@@ -160,10 +136,10 @@ func WithDeviceKey(k *DeviceKey) Option {
 		if k == nil {
 			return optErr("WithDeviceKey", "nil key")
 		}
-		if k.closed() {
-			return optErr("WithDeviceKey", "the device key on %s is closed", k.dev)
+		if k.k.Closed() {
+			return optErr("WithDeviceKey", "the device key on %s is closed", k.k.Backend())
 		}
-		c.deviceKey = k
+		c.DeviceKey = k.k
 		return nil
 	})
 }
@@ -176,7 +152,7 @@ func WithProverOptions(opts ...gnarkbackend.ProverOption) Option {
 		if _, err := gnarkbackend.NewProverConfig(opts...); err != nil {
 			return optErr("WithProverOptions", "%v", err)
 		}
-		c.proverOpts = append(c.proverOpts, opts...)
+		c.ProverOpts = append(c.ProverOpts, opts...)
 		return nil
 	})
 }
@@ -199,7 +175,7 @@ func WithLogger(l *slog.Logger) Option {
 		if l == nil {
 			return optErr("WithLogger", "nil logger")
 		}
-		c.logger = l
+		c.Logger = l
 		return nil
 	})
 }
@@ -214,7 +190,7 @@ func WithRandomness(rd io.Reader) Option {
 		if rd == nil {
 			return optErr("WithRandomness", "nil reader")
 		}
-		c.rand = rd
+		c.Rand = rd
 		return nil
 	})
 }
@@ -227,7 +203,7 @@ func WithPhaseTimes(f func(partition int, t PhaseTimes)) Option {
 		if f == nil {
 			return optErr("WithPhaseTimes", "nil function")
 		}
-		c.phaseTimes = f
+		c.PhaseTimes = f
 		return nil
 	})
 }
@@ -241,7 +217,7 @@ func WithBatchRandomness(rand func(partition int) io.Reader) Option {
 		if rand == nil {
 			return optErr("WithBatchRandomness", "nil function")
 		}
-		c.randFor = rand
+		c.RandFor = rand
 		return nil
 	})
 }
@@ -255,8 +231,8 @@ func WithWorkersPerDevice(n int) Option {
 		if n < 1 {
 			return optErr("WithWorkersPerDevice", "%d: need at least one worker", n)
 		}
-		c.workers = n
-		c.poolOpts = append(c.poolOpts, pool.WithWorkers(n))
+		c.Workers = n
+		c.PoolOpts = append(c.PoolOpts, pool.WithWorkers(n))
 		return nil
 	})
 }
@@ -273,8 +249,8 @@ func WithMemoryBudget(bytes int64) Option {
 		if bytes < 1 {
 			return optErr("WithMemoryBudget", "%d: budget must be positive", bytes)
 		}
-		c.budget = bytes
-		c.poolOpts = append(c.poolOpts, pool.WithMemoryBudget(bytes))
+		c.Budget = bytes
+		c.PoolOpts = append(c.PoolOpts, pool.WithMemoryBudget(bytes))
 		return nil
 	})
 }
@@ -287,7 +263,7 @@ func WithTrace(t *pool.Trace) Option {
 		if t == nil {
 			return optErr("WithTrace", "nil trace")
 		}
-		c.poolOpts = append(c.poolOpts, pool.WithTrace(t))
+		c.PoolOpts = append(c.PoolOpts, pool.WithTrace(t))
 		return nil
 	})
 }
@@ -301,8 +277,8 @@ func WithPoolOptions(opts ...pool.Option) Option {
 				return optErr("WithPoolOptions", "option %d: %v", i, err)
 			}
 		}
-		c.rawPool = true
-		c.poolOpts = append(c.poolOpts, opts...)
+		c.RawPool = true
+		c.PoolOpts = append(c.PoolOpts, opts...)
 		return nil
 	})
 }

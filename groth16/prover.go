@@ -3,20 +3,13 @@ package groth16
 import (
 	"context"
 	"errors"
-	"fmt"
-	"log/slog"
-	"sync"
 
-	gnarkbackend "github.com/consensys/gnark/backend"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
 	"github.com/consensys/gnark/backend/witness"
 	"github.com/consensys/gnark/constraint"
-	"github.com/consensys/gnark/constraint/solver"
-	"github.com/rs/zerolog"
 
 	"github.com/g16prover/g16/backend"
-	"github.com/g16prover/g16/internal/zslog"
-	"github.com/g16prover/g16/pool"
+	"github.com/g16prover/g16/groth16/internal/core"
 )
 
 // Prover proves witnesses of one circuit with one proving key, for as long
@@ -29,256 +22,53 @@ import (
 // devices to itself: it waits for running proofs, and later calls wait for
 // it.
 type Prover struct {
-	p       *prover
-	devices []*proverDevice
-	owned   []backend.Backend // opened by NewProver; closed by Close
-	log     *slog.Logger
-
-	// run is held for reading by Prove and for writing by ProveBatch and
-	// Close.
-	run    sync.RWMutex
-	mu     sync.Mutex // guards closed and the devices' inFlight
-	closed bool
-}
-
-// proverDevice is one of a Prover's devices and the key resident there.
-type proverDevice struct {
-	dev      backend.Backend
-	inFlight int   // single proofs running on it; guarded by Prover.mu
-	cached   int64 // what the device's pool cached at NewProver
-
-	keyMu    sync.Mutex
-	key      *deviceKey
-	external bool // key belongs to a DeviceKey the caller owns
+	p core.Prover // the prover of the circuit's curve
 }
 
 // NewProver checks ccs and pk and prepares what every proof shares.
 //
-// ccs must be a BLS12-381 R1CS and pk the Groth16 key gnark's Setup made
-// for it. The devices are those of WithBackends or WithBackend; with
-// neither, NewProver opens every GPU a cuda build sees, or one CPU backend
-// when the build has no cuda tag or no GPU is usable (saying why through
-// the logger), and Close closes them. Options of NewProver: WithBackend,
-// WithBackends, WithDeviceKey, WithProverOptions, WithLogger.
+// ccs must be an R1CS over a curve g16 proves on (BLS12-381 or BN254) and
+// pk the Groth16 key gnark's Setup made for it. The devices are those of
+// WithBackends or WithBackend, which must compute on that curve; with
+// neither, NewProver opens every GPU a cuda build sees whose kernels prove
+// over the curve, or else one CPU backend (saying why through the logger),
+// and Close closes them. Options of NewProver: WithBackend, WithBackends,
+// WithDeviceKey, WithProverOptions, WithLogger.
 func NewProver(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, opts ...Option) (*Prover, error) {
 	cfg, err := newConfig("NewProver", atProver, opts)
 	if err != nil {
 		return nil, err
 	}
-	return newProverFrom(ccs, pk, &cfg.proverConfig)
+	return newProver(ccs, pk, &cfg.ProverConfig)
 }
 
-func newProverFrom(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, cfg *proverConfig) (*Prover, error) {
-	r1cs, key, err := asBLS12381(ccs, pk)
+func newProver(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, cfg *core.ProverConfig) (*Prover, error) {
+	e, err := engineFor(ccs, pk)
 	if err != nil {
 		return nil, err
 	}
-	log := cfg.logger
-	if log == nil {
-		log = slog.Default()
-	}
-	// The solver's own output (the circuit's api.Println lines) goes to
-	// WithLogger's logger, else nowhere; the caller's solver options
-	// (WithProverOptions) come after and override either.
-	solverLog := zerolog.Nop()
-	if cfg.logger != nil {
-		solverLog = zslog.New(cfg.logger.Handler())
-	}
-	quiet := gnarkbackend.WithSolverOptions(solver.WithLogger(solverLog))
-	p, err := newProver(r1cs, key, append([]gnarkbackend.ProverOption{quiet}, cfg.proverOpts...), cfg.prepared)
+	p, err := e.newProver(ccs, pk, cfg)
 	if err != nil {
 		return nil, err
 	}
-	p.b2 = cfg.b2
-	pr := &Prover{p: p, log: log}
-	devices := cfg.devices
-	if k := cfg.deviceKey; k != nil {
-		if k.pk != key {
-			return nil, inputErr("WithDeviceKey: the device key was made from another proving key")
-		}
-		if devices == nil {
-			devices = []backend.Backend{k.dev}
-		} else if !contains(devices, k.dev) {
-			return nil, inputErr("WithDeviceKey: the device key lives on %s, which is not among the Prover's devices", k.dev)
-		}
-	}
-	if devices == nil {
-		if devices, err = defaultDevices(log); err != nil {
-			return nil, err
-		}
-		pr.owned = devices
-	}
-	for _, d := range devices {
-		pd := &proverDevice{dev: d, cached: d.Memory().Cached}
-		if k := cfg.deviceKey; k != nil && k.dev == d {
-			pd.key, pd.external = k.key, true
-		}
-		pr.devices = append(pr.devices, pd)
-	}
-	return pr, nil
-}
-
-func contains(devs []backend.Backend, d backend.Backend) bool {
-	for _, e := range devs {
-		if e == d {
-			return true
-		}
-	}
-	return false
+	return &Prover{p: p}, nil
 }
 
 // Devices lists the Prover's devices.
-func (pr *Prover) Devices() []backend.Backend {
-	out := make([]backend.Backend, len(pr.devices))
-	for i, d := range pr.devices {
-		out[i] = d.dev
-	}
-	return out
-}
+func (pr *Prover) Devices() []backend.Backend { return pr.p.Devices() }
 
 // Close frees the keys the Prover uploaded, trims each device's memory
 // pool back to what it cached at NewProver, and closes the devices it
 // opened. It waits for running calls; later calls fail with an error
 // matching backend.ErrClosed. Closing twice is not an error.
-func (pr *Prover) Close() error {
-	pr.run.Lock()
-	defer pr.run.Unlock()
-	pr.mu.Lock()
-	if pr.closed {
-		pr.mu.Unlock()
-		return nil
-	}
-	pr.closed = true
-	pr.mu.Unlock()
-	var errs []error
-	for _, d := range pr.devices {
-		errs = append(errs, d.release())
-	}
-	for _, b := range pr.owned {
-		errs = append(errs, b.Close())
-	}
-	return errors.Join(errs...)
-}
+func (pr *Prover) Close() error { return pr.p.Close() }
 
-// enter fails when the Prover is closed; run must be held.
-func (pr *Prover) enter() error {
-	pr.mu.Lock()
-	defer pr.mu.Unlock()
-	if pr.closed {
-		return fmt.Errorf("groth16: Prover: %w", backend.ErrClosed)
-	}
-	return nil
-}
-
-// residentKey returns the key on d, loading it through dev and q on first
-// use (uploaded says so), as the plan for budget says (planFor). dev is
-// d's backend or a wrapper of it (the scheduler's).
-func (d *proverDevice) residentKey(p *prover, dev backend.Backend, q backend.Queue, budget int64) (k *deviceKey, uploaded bool, err error) {
-	d.keyMu.Lock()
-	defer d.keyMu.Unlock()
-	if d.key != nil {
-		return d.key, false, nil
-	}
-	pl, err := d.planLocked(p, budget)
-	if err != nil {
-		return nil, false, err
-	}
-	if k, err = loadKey(dev, d.dev, q, p.pk, pl, nil); err != nil {
-		return nil, false, err
-	}
-	d.key = k
-	return k, true, nil
-}
-
-// fits fails when a partition cannot be proved on one of devs within
-// budget bytes of device memory each (0: each device's default budget,
-// pool.DefaultBudget) or within the host's memory: before anything is
-// solved.
-func (pr *Prover) fits(devs []*proverDevice, budget int64) error {
-	for _, d := range devs {
-		if _, err := d.planFor(pr.p, budget); err != nil {
-			if budget > 0 {
-				return optErr("WithMemoryBudget", "%d bytes per device: %v", budget, err)
-			}
-			return fmt.Errorf("groth16: %w", err)
-		}
-	}
-	return pr.p.checkHostMemory()
-}
-
-// planFor is how d holds the key: the plan of the key it holds, or the
-// one choosePlan picks for budget bytes (0: the device's default budget,
-// pool.DefaultBudget) when it holds none yet.
-func (d *proverDevice) planFor(p *prover, budget int64) (plan, error) {
-	d.keyMu.Lock()
-	defer d.keyMu.Unlock()
-	return d.planLocked(p, budget)
-}
-
-func (d *proverDevice) planLocked(p *prover, budget int64) (plan, error) {
-	if d.key != nil {
-		return d.key.plan, nil
-	}
-	if budget == 0 {
-		budget = pool.DefaultBudget(d.dev.Memory())
-	}
-	return choosePlan(d.dev, p.pk, budget)
-}
-
-// loaded reports whether d holds the key.
-func (d *proverDevice) loaded() bool {
-	d.keyMu.Lock()
-	defer d.keyMu.Unlock()
-	return d.key != nil
-}
-
-// release frees the key the Prover uploaded to d.
-func (d *proverDevice) release() error {
-	d.keyMu.Lock()
-	defer d.keyMu.Unlock()
-	if d.key == nil || d.external {
-		d.key = nil
-		return d.trim()
-	}
-	q, err := d.dev.NewQueue()
-	if err != nil {
-		return fmt.Errorf("groth16: freeing the proving key on %s: %w", d.dev, err)
-	}
-	err = errors.Join(d.key.free(d.dev, q), q.Wait(), q.Close())
-	d.key = nil
-	if err != nil {
-		return fmt.Errorf("groth16: freeing the proving key on %s: %w", d.dev, err)
-	}
-	return d.trim()
-}
-
-// trim releases what the device's pool cached for the Prover: it trims
-// back to what the pool held at NewProver.
-func (d *proverDevice) trim() error {
-	if err := d.dev.TrimPool(d.cached); err != nil {
-		return fmt.Errorf("groth16: Close: %w", err)
-	}
-	return nil
-}
-
-// pick returns the device with the fewest single proofs in flight, counted
-// until done is called.
-func (pr *Prover) pick() (d *proverDevice, done func()) {
-	pr.mu.Lock()
-	defer pr.mu.Unlock()
-	d = pr.devices[0]
-	for _, e := range pr.devices[1:] {
-		if e.inFlight < d.inFlight {
-			d = e
-		}
-	}
-	d.inFlight++
-	return d, func() {
-		pr.mu.Lock()
-		d.inFlight--
-		pr.mu.Unlock()
-	}
-}
+// SolverFallback says why gnark's solver solves the witnesses of pr's
+// circuit, or "" when g16's own solver does. g16's solver has read what it
+// needs of the R1CS's Levels (gnark's solving order) in NewProver: once
+// every Prover of a circuit is made, only gnark's solver and prover read
+// them.
+func (pr *Prover) SolverFallback() string { return pr.p.SolverFallback() }
 
 // Prove proves that w satisfies the Prover's circuit, on one of its
 // devices, with the key resident there.
@@ -295,5 +85,81 @@ func (pr *Prover) Prove(ctx context.Context, w witness.Witness, opts ...Option) 
 	if err != nil {
 		return nil, err
 	}
-	return pr.prove(ctx, w, &cfg.callConfig)
+	return pr.p.Prove(ctx, w, &cfg.CallConfig)
+}
+
+// ProveBatch proves many witnesses of the Prover's circuit (partitions),
+// keeping every device busy: partitions are solved on the host, several
+// at once (WithSolvers), and staged on the device while others compute.
+// proofs[i] is the proof of witnesses[i], byte-identical to what Prove
+// gives for the same witness and randomness. Each device's key is uploaded
+// on its first use by the Prover and stays there for later calls.
+//
+// A partition that fails leaves proofs[i] nil; the error then names every
+// failed partition (a pool.Errors), and the other proofs are returned. If
+// ctx is cancelled, ProveBatch stops promptly, releases the device memory
+// the batch took, and returns ctx.Err(). Falling back to slower paths when
+// device memory runs short is not an error. Options of ProveBatch:
+// WithRandomness, WithBatchRandomness, WithPhaseTimes, WithProofDone, WithVerify,
+// WithWorkersPerDevice, WithSolvers, WithMemoryBudget, WithTrace,
+// WithPoolOptions.
+func (pr *Prover) ProveBatch(ctx context.Context, witnesses []witness.Witness, opts ...Option) ([]gnarkgroth16.Proof, error) {
+	cfg, err := newConfig("ProveBatch", atBatch, opts)
+	if err != nil {
+		return nil, err
+	}
+	return pr.p.ProveBatch(ctx, witnesses, &cfg.CallConfig)
+}
+
+// Prove proves that fullWitness satisfies ccs, with the proving key pk: it
+// is NewProver, then the Prover's Prove, then Close, except that the
+// circuit's prepared solver is kept for the next Prove or ProveBatch of the
+// same ccs (the last four systems; ReleasePrepared drops them). For more
+// than one proof, a Prover also keeps the key on the device between them.
+//
+// ccs must be an R1CS over a curve g16 proves on (BLS12-381 or BN254), pk
+// the Groth16 key gnark's Setup made for it, fullWitness its full (public
+// and secret) witness. The proof is gnark's type, accepted by gnark's
+// groth16.Verify; with the same randomness it is byte-identical to gnark's
+// groth16.Prove output.
+//
+// Bad input returns an error matching ErrInput, a witness that does not
+// satisfy the circuit too (the solver's error, which names the constraint,
+// wrapped). Prove takes the options of NewProver and of Prover.Prove.
+func Prove(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, fullWitness witness.Witness, opts ...Option) (gnarkgroth16.Proof, error) {
+	cfg, err := newConfig("Prove", atProver|atProve, opts)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Prepared = true
+	pr, err := newProver(ccs, pk, &cfg.ProverConfig)
+	if err != nil {
+		return nil, err
+	}
+	proof, err := pr.p.Prove(context.Background(), fullWitness, &cfg.CallConfig)
+	if cerr := pr.Close(); err == nil && cerr != nil {
+		return nil, cerr
+	}
+	return proof, err
+}
+
+// ProveBatch proves many witnesses of one circuit (partitions): it is
+// NewProver, then the Prover's ProveBatch, then Close, with the circuit's
+// prepared solver kept for the next call as Prove keeps it. It takes the
+// options of NewProver and of Prover.ProveBatch.
+func ProveBatch(ctx context.Context, ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, witnesses []witness.Witness, opts ...Option) ([]gnarkgroth16.Proof, error) {
+	cfg, err := newConfig("ProveBatch", atProver|atBatch, opts)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Prepared = true
+	pr, err := newProver(ccs, pk, &cfg.ProverConfig)
+	if err != nil {
+		return nil, err
+	}
+	proofs, err := pr.p.ProveBatch(ctx, witnesses, &cfg.CallConfig)
+	if cerr := pr.Close(); cerr != nil {
+		err = errors.Join(err, cerr)
+	}
+	return proofs, err
 }

@@ -108,6 +108,9 @@ func run(check bool) (stale []string, err error) {
 				if err != nil {
 					return nil, err
 				}
+				if referenceOnly(b) {
+					continue
+				}
 				out, err := translate(b, ref, to, filepath.ToSlash(src))
 				if err != nil {
 					return nil, fmt.Errorf("%s: %w", filepath.Join(src, e.Name()), err)
@@ -122,6 +125,26 @@ func run(check bool) (stale []string, err error) {
 		}
 	}
 	return stale, nil
+}
+
+// referenceOnlyMark, on a line of its own before a reference file's
+// package clause, keeps the file out of the other curves' copies: a test
+// that reads BLS12-381 data checked in beside it, for example.
+const referenceOnlyMark = "// Reference only: internal/generator does not copy this file."
+
+// referenceOnly reports whether src carries referenceOnlyMark before its
+// package clause.
+func referenceOnly(src []byte) bool {
+	for _, line := range strings.Split(string(src), "\n") {
+		line = strings.TrimSpace(line)
+		if line == referenceOnlyMark {
+			return true
+		}
+		if strings.HasPrefix(line, "package ") {
+			return false
+		}
+	}
+	return false
 }
 
 // translate is one reference file as curve to's copy: every spelling of

@@ -84,3 +84,16 @@ func TestSync(t *testing.T) {
 		t.Fatalf("hand-written file changed: %q, %v", b, err)
 	}
 }
+
+func TestReferenceOnly(t *testing.T) {
+	for src, want := range map[string]bool{
+		"// Reference only: internal/generator does not copy this file.\n\npackage bls12381\n":                  true,
+		"//go:build cuda\n\n// Reference only: internal/generator does not copy this file.\npackage bls12381\n": true,
+		"package bls12381\n\n// Reference only: internal/generator does not copy this file.\n":                  false,
+		"package bls12381\n": false,
+	} {
+		if got := referenceOnly([]byte(src)); got != want {
+			t.Errorf("referenceOnly(%q) = %v, want %v", src, got, want)
+		}
+	}
+}

@@ -1,0 +1,123 @@
+package bls12381
+
+import (
+	gnarkgroth16 "github.com/consensys/gnark/backend/groth16/bls12-381"
+
+	"github.com/g16prover/g16/backend"
+)
+
+// Device buffers of one partition, in the order of layout.sizes.
+const (
+	bufA = iota // a, then h
+	bufB
+	bufC
+	bufWA
+	bufWB
+	bufWK
+	bufIdx // K's wire indices, when the device gathers them
+	nbBuffers
+)
+
+// bufferNames names the device buffers in spans.
+var bufferNames = [nbBuffers]string{bufA: "a", bufB: "b", bufC: "c", bufWA: "W_A", bufWB: "W_B", bufWK: "W_K", bufIdx: "K index"}
+
+// Buffer groups: the wire values the A, B and K MSMs read, and the
+// constraint evaluations H transforms.
+var (
+	wireBuffers = []int{bufWA, bufWB, bufWK}
+	evalBuffers = []int{bufA, bufB, bufC}
+	allBuffers  = append(append([]int{}, wireBuffers...), evalBuffers...)
+)
+
+// layout is where one partition's values go on a device: the byte size of
+// each buffer, which of them the host fills, and which the device fills
+// itself. It depends on the key and the device only, not on the witness:
+// the plan counts it (setBytes) before anything is solved.
+type layout struct {
+	sizes [nbBuffers]int64
+
+	// streamed: the key streams from the host, and the wire values with
+	// it, chunk by chunk; their buffers hold one element and stay empty.
+	streamed bool
+	// sharedAB: A and B read every wire (no point at infinity in either),
+	// so W_A is W_B and the B MSMs read bufWA; bufWB holds one element.
+	sharedAB bool
+	// gather is the device that builds K's wire values from W in bufWA
+	// (gather.go); nil when the host filters and uploads them.
+	gather backend.Gatherer
+}
+
+// layOut lays out a partition of pk's circuit for key (nil: a resident key
+// on a device that does not gather).
+func layOut(pk *gnarkgroth16.ProvingKey, key *deviceKey) layout {
+	streamed := key != nil && key.plan.chunk > 0
+	var dev backend.Backend
+	if key != nil {
+		dev = key.dev
+	}
+	return newLayout(dev, pk, streamed)
+}
+
+// newLayout lays out a partition of pk's circuit on dev (the device
+// itself; nil: one that does not gather), with the key resident or
+// streamed.
+func newLayout(dev backend.Backend, pk *gnarkgroth16.ProvingKey, streamed bool) layout {
+	l := layout{
+		streamed: streamed,
+		sharedAB: pk.NbInfinityA == 0 && pk.NbInfinityB == 0,
+	}
+	if !streamed && dev != nil && gathersK(dev, pk) {
+		l.gather = dev.(backend.Gatherer)
+	}
+	n := int64(pk.Domain.Cardinality)
+	s := scalarBytes
+	wires := func(count int) int64 {
+		if streamed {
+			return s
+		}
+		return max(1, int64(count)) * s
+	}
+	l.sizes = [nbBuffers]int64{
+		bufA:   n * s,
+		bufB:   n * s,
+		bufC:   n * s,
+		bufWA:  wires(len(pk.G1.A)),
+		bufWB:  wires(len(pk.G1.B)),
+		bufWK:  wires(len(pk.G1.K)),
+		bufIdx: backend.IndexBytes,
+	}
+	if l.sharedAB {
+		l.sizes[bufWB] = s
+	}
+	if l.gather != nil {
+		l.sizes[bufIdx] = int64(len(pk.G1.K)) * backend.IndexBytes
+	}
+	return l
+}
+
+// bytes is the device memory of the partition's buffers.
+func (l layout) bytes() int64 {
+	var b int64
+	for _, s := range l.sizes {
+		b += s
+	}
+	return b
+}
+
+// wiresB is the buffer the B MSMs read: bufWB, or bufWA when the two wire
+// vectors are one.
+func (l layout) wiresB() int {
+	if l.sharedAB {
+		return bufWA
+	}
+	return bufWB
+}
+
+// uploads lists the buffers the host fills: all of them, or only a, b and
+// c when the wire values stream with the key.
+func (l layout) uploads() []int {
+	if l.streamed {
+		return evalBuffers
+	}
+	return allBuffers
+}

@@ -1,0 +1,145 @@
+package bls12381
+
+import (
+	"context"
+	cryptorand "crypto/rand"
+	"fmt"
+	"math/big"
+	"time"
+
+	curve "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	gnarkgroth16 "github.com/consensys/gnark/backend/groth16/bls12-381"
+	cs "github.com/consensys/gnark/constraint/bls12-381"
+	"github.com/consensys/gnark/constraint/solver"
+
+	wsolver "github.com/g16prover/g16/solver/bls12381"
+)
+
+// solution is what the solve of one partition leaves for the device and
+// the assembly: the proof with its commitments, the constraint
+// evaluations, the wire values filtered for each MSM, and r and s.
+type solution struct {
+	proof      *gnarkgroth16.Proof // Commitments and CommitmentPok set; Ar, Bs, Krs by assemble
+	a, b, c    []fr.Element        // constraint evaluations, padded to n
+	w          []fr.Element        // all the wire values
+	wA, wB, wK []fr.Element        // wire values filtered for the A, B and K MSMs (K: once kWires has)
+	r, s       fr.Element
+}
+
+// solve runs on the host: it solves the circuit (computing BSB22
+// commitments from within the solver, as gnark does, their MSMs on a
+// device: commit.go), folds the commitments' proofs of knowledge, draws r
+// and s, and filters the wire values for the A and B MSMs.
+func (t *partition) solve(ctx context.Context) (*solution, error) {
+	start := time.Now()
+	p := t.p
+	if err := checkWitness(p.r1cs, t.witness); err != nil {
+		return nil, err
+	}
+	ci := p.commitmentInfo
+	sol := &solution{proof: &gnarkgroth16.Proof{Commitments: make([]curve.G1Affine, len(ci))}}
+	com, release, err := newCommitter(p, sol.proof, t.commitKeys)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	opts := append(p.solverOpts[:len(p.solverOpts):len(p.solverOpts)], com.hintOption())
+
+	if len(ci) > 0 {
+		// gnark masks each commitment with a value its solver draws from
+		// crypto/rand.Reader; draw it from ours, in the same order.
+		opts = append(opts, solver.OverrideHint(randomizeHintID, func(mod *big.Int, in, out []*big.Int) error {
+			if len(in) != 0 {
+				return fmt.Errorf("groth16: commitment mask hint takes no input, got %d", len(in))
+			}
+			for i := range out {
+				v, err := cryptorand.Int(t.rand, mod)
+				if err != nil {
+					return fmt.Errorf("groth16: reading randomness for a commitment mask: %w", err)
+				}
+				out[i].Set(v)
+			}
+			return nil
+		}))
+	}
+
+	solved, err := t.solveWitness(ctx, opts)
+	if err != nil {
+		return nil, solveErr(err)
+	}
+	w := []fr.Element(solved.W)
+
+	if err := com.fold(w); err != nil {
+		return nil, err
+	}
+
+	// r then s, read after solving, as gnark reads them.
+	if sol.r, err = randomElement(t.rand); err != nil {
+		return nil, err
+	}
+	if sol.s, err = randomElement(t.rand); err != nil {
+		return nil, err
+	}
+
+	sol.a = padded(solved.A, p.n)
+	sol.b = padded(solved.B, p.n)
+	sol.c = padded(solved.C, p.n)
+
+	sol.w = w
+	sol.wA = filterOut(w, p.pk.InfinityA, len(w)-int(p.pk.NbInfinityA))
+	sol.wB = filterOut(w, p.pk.InfinityB, len(w)-int(p.pk.NbInfinityB))
+	t.times.Commit = com.elapsed()
+	t.times.Solve = time.Since(start) - t.times.Commit
+	return sol, nil
+}
+
+// kWires returns the K MSM's wire values: the private wires but the
+// committed ones, filtered from w on the first call. A streamed key reads
+// them chunk by chunk instead (filteredChunks), and the host holds no copy.
+func (sol *solution) kWires(p *prover) []fr.Element {
+	if sol.wK == nil {
+		sol.wK = filterOut(sol.w[p.nbPublic:], p.kRemove, len(p.pk.G1.K))
+	}
+	return sol.wK
+}
+
+// release drops the host copies that upload has moved to the device.
+func (sol *solution) release() {
+	sol.a, sol.b, sol.c = nil, nil, nil
+	sol.w, sol.wA, sol.wB, sol.wK = nil, nil, nil, nil
+}
+
+// witnessSolver solves the witnesses of one circuit: g16's solver, which
+// hands the circuits it cannot solve itself to gnark's solver as a whole
+// and says so.
+type witnessSolver struct {
+	s *wsolver.Solver
+}
+
+// newWitnessSolver prepares the solver of r1cs once for every proof of
+// the prover.
+func newWitnessSolver(r1cs *cs.R1CS) (*witnessSolver, error) {
+	s, err := wsolver.New(r1cs)
+	if err != nil {
+		return nil, fmt.Errorf("groth16: %w", err)
+	}
+	return &witnessSolver{s: s}, nil
+}
+
+// solveWitness solves t's witness with the solver options opts (gnark's
+// Solve options, the commitment hints included) and records in t.times
+// whether gnark's solver did it. g16's solver stops between levels when
+// ctx is done and returns ctx.Err().
+func (t *partition) solveWitness(ctx context.Context, opts []solver.Option) (*cs.R1CSSolution, error) {
+	ws := t.p.witnessSolver
+	t.times.SolverFallback = ws.s.Fallback()
+	return ws.s.Solve(ctx, t.witness, opts...)
+}
+
+// SolverFallback says why gnark's solver solves the witnesses of pr's
+// circuit, or "" when g16's own solver does. g16's solver has read what it
+// needs of the R1CS's Levels (gnark's solving order) in NewProver: once
+// every Prover of a circuit is made, only gnark's solver and prover read
+// them.
+func (pr *Prover) SolverFallback() string { return pr.p.witnessSolver.s.Fallback() }

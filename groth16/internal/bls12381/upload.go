@@ -1,0 +1,68 @@
+package bls12381
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/g16prover/g16/backend"
+)
+
+// upload copies sol's host vectors of the buffers listed in which into
+// bufs, laid out as lay says, and waits: K's wire values are gathered on
+// the device when lay says so, from W in bufWA (listed before bufWK). The
+// span goes to tl (nil: none).
+func (t *partition) upload(dev backend.Backend, q backend.Queue, bufs []backend.Buffer, lay layout, sol *solution, which []int, tl *timeline) error {
+	if len(bufs) != nbBuffers {
+		return fmt.Errorf("groth16: internal error: %d device buffers, want %d", len(bufs), nbBuffers)
+	}
+	start := time.Now()
+	host := [nbBuffers][]fr.Element{bufA: sol.a, bufB: sol.b, bufC: sol.c, bufWA: sol.wA, bufWB: sol.wB}
+	for _, i := range which {
+		if i == bufWB && lay.sharedAB {
+			continue // the B MSMs read bufWA
+		}
+		if i == bufWK && lay.gather != nil {
+			if err := t.gatherK(lay.gather, dev, q, bufs); err != nil {
+				return t.errorf("K's wire values: %w", err)
+			}
+			continue
+		}
+		if i == bufWK {
+			host[i] = sol.kWires(t.p)
+		}
+		src := backend.AsBytes(host[i])
+		if int64(len(src)) > lay.sizes[i] {
+			return t.errorf("internal error: %d bytes for the %d-byte buffer %s", len(src), lay.sizes[i], bufferNames[i])
+		}
+		upload := dev.Upload
+		if i == bufWA || i == bufWB || i == bufWK {
+			// Nothing writes the wire values after solve, and the device
+			// only reads them: a backend on host memory may read them in
+			// place (the buffer keeps them reachable after release).
+			upload = func(q backend.Queue, dst backend.Buffer, off int64, src []byte) error {
+				return backend.UploadReadOnly(dev, q, dst, off, src)
+			}
+		}
+		if err := upload(q, bufs[i], 0, src); err != nil {
+			return t.errorf("upload: %w", err)
+		}
+	}
+	if err := q.Wait(); err != nil {
+		return t.errorf("upload: %w", err)
+	}
+	t.times.Upload += time.Since(start)
+	if tl != nil {
+		names := make([]string, len(which))
+		for k, i := range which {
+			names[k] = bufferNames[i]
+			if i == bufWK && lay.gather != nil {
+				names[k] += " (gathered)"
+			}
+		}
+		tl.add("upload "+strings.Join(names, ","), start)
+	}
+	return nil
+}

@@ -1,7 +1,17 @@
 // Package cuda is g16's GPU backend: a backend.Backend for one NVIDIA GPU,
-// with our own CUDA kernels for BLS12-381 field and curve arithmetic, a
-// Pippenger multi-scalar multiplication on G1 and G2, the NTT over Fr and the
-// quotient step of the prover's H computation.
+// with CUDA kernels of our own for the MSMs, the NTTs and the quotient step
+// of a Groth16 proof over BLS12-381.
+//
+//	gpu, err := cuda.New(0) // GPU 0 of those CUDA_VISIBLE_DEVICES shows
+//	defer gpu.Close()
+//	prover, err := groth16.NewProver(ccs, pk, groth16.WithBackend(gpu))
+//
+// groth16.NewProver without WithBackend opens every visible GPU itself
+// (OpenAll). The options (WithMemoryLimit, and the MSM's tuning) and the
+// methods beyond backend.Backend's are for tuning and g16's own tests and
+// benchmarks.
+//
+// # Building
 //
 // It is built only with the build tag cuda, once the kernel library
 // libg16cuda is installed with its pkg-config file, g16cuda.pc, which cgo
@@ -14,49 +24,34 @@
 // kernels/build). When pkg-config reports that g16cuda is not found, run
 // that command, and put DIR/lib/pkgconfig on PKG_CONFIG_PATH. New refuses
 // a library built from other kernel sources than this package's (one left
-// from another g16 version), with an error that says to rebuild it. Without the
-// tag the package still compiles, with the same API: New, DeviceCount and
-// every method return ErrNotBuilt.
+// from another g16 version), with an error that says to rebuild it. Without
+// the tag the package still compiles, with the same API: New, DeviceCount
+// and every method return ErrNotBuilt.
 //
 // # Guarantees
 //
-// Data crosses the boundary in gnark-crypto's layout: scalars are fr.Elements
-// in Montgomery form (converted on the device), points are gnark affine
-// points, and results come back as gnark Jacobian points. Every CUDA error
-// becomes a Go error of type *Error naming the call and the device; running
-// out of memory, or past the limit set with WithMemoryLimit, matches
-// backend.ErrOutOfMemory. Device memory comes from the backend's
-// stream-ordered pool of its own (cudaMemPoolCreate and
-// cudaMallocFromPoolAsync: the device's default pool, which other CUDA users
-// of the process share, is left alone; release threshold at its maximum, so
-// freed memory stays cached until TrimPool) or, for AllocDirect, from
-// cudaMalloc. Scratch reports what an MSM pass takes from the pool; a pass
-// that runs out of memory is halved and run again. Queues are CUDA streams.
-//
-// PrecomputeBases keeps a table of c copies of resident bases beside them,
-// copy q holding 2^(w·q)·P (kernels/msm_table.h): MSMG1 and MSMG2 over a
-// range it covers read window j from copy j mod c and reduce ⌈nw/c⌉ bucket
-// sets instead of nw, with the same results. The table takes c times the
-// bases' memory from the pool, is retired by an Upload (or an NTT or
-// QuotientStep in place) into its range and freed with its buffer or at
-// Close; it is built by default for the window WithMSMWindow set, else
-// TableWindow's, and TableScratch is an MSM's scratch over it.
+// Data crosses the boundary in gnark-crypto's layout: scalars are
+// fr.Elements in Montgomery form (converted on the device), points are
+// gnark affine points, and results come back as gnark Jacobian points.
+// Every CUDA error becomes a Go error of type *Error naming the call and
+// the device; running out of memory, or past the limit set with
+// WithMemoryLimit, matches backend.ErrOutOfMemory. New on a GPU that
+// cannot be opened (no driver, an ordinal CUDA does not know, memory short
+// at open) returns "cuda:N: cannot open the device: " and the cause, having
+// released what it had created. Device memory comes from a stream-ordered
+// pool of the backend's own (the device's default pool, which other CUDA
+// users of the process share, is left alone), or for AllocDirect from
+// cudaMalloc; freed memory stays cached until TrimPool. An MSM pass that
+// runs out of memory is halved and run again. Queues are CUDA streams.
 //
 // # Not guaranteed
 //
 // The MSM's running time depends on the scalars (it is not constant-time);
 // Groth16 blinds the proof afterwards, so the prover's MSMs need not be.
 //
-// # Layout
+// # Kernels
 //
-// kernels/ holds the CUDA sources: field.cuh (Montgomery arithmetic on 32-bit
-// limbs for Fp and Fr, with double-width products and a separate reduction),
-// fp2.cuh (Fp2, with lazily reduced products), curve.cuh (XYZZ point
-// arithmetic), msm.cu
-// (the MSM pipeline; the slot kernels in msm_slots_*.cu), msm_table.cu (the
-// tables of precomputed multiples of resident bases that PrecomputeBases
-// builds and the MSMs read), ntt.cu (the NTT and quotient kernels; twiddle tables
-// are built in Go from gnark-crypto's generator and cached per backend until
-// Close), device.cu (memory, streams, copies), and g16cuda.h, the C
-// interface that cgo sees.
+// The kernels, the tables of precomputed multiples of resident bases that
+// PrecomputeBases keeps, and the files of kernels/ are described in the
+// repository's docs/design.md (section 5).
 package cuda

@@ -108,7 +108,10 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	}
 	f.gpuCounts = gpuCounts
 	if f.cpuFrugal && f.backend != "cpu" && !f.compareCPU {
-		return errors.New("--cpu-frugal needs our CPU backend to time beside (--backend cpu, or --compare-cpu with cuda)")
+		return &failure{code: exitUsage, err: errors.New("--cpu-frugal needs our CPU backend to time beside (--backend cpu, or --compare-cpu with cuda)")}
+	}
+	if f.mix != synth.Mix && f.mix != synth.Chain && f.mix != synth.Porep && !stdKinds[f.mix] {
+		return &failure{code: exitUsage, err: fmt.Errorf("--circuit %q: want mix, chain, porep, sha256, sha3, ecdsa or eddsa", f.mix)}
 	}
 	given := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { given[fl.Name] = true })

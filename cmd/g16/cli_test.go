@@ -191,6 +191,8 @@ func TestExitCodes(t *testing.T) {
 		{"bad backend", []string{"prove", "--dir", dir, "--backend", "tpu"}, exitUsage, "want cpu or cuda"},
 		{"no cuda in this build", []string{"selftest", "--backend", "cuda"}, exitDevice, "cuda"},
 		{"host tail on cpu", []string{"bench", "--msm-host-tail=false"}, exitUsage, "needs --backend cuda"},
+		{"unknown circuit", []string{"bench", "--circuit", "md5"}, exitUsage, `--circuit "md5"`},
+		{"frugal without a CPU backend", []string{"bench", "--backend", "cuda", "--compare-cpu=false", "--cpu-frugal"}, exitUsage, "--cpu-frugal needs"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

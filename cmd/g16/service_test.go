@@ -97,7 +97,7 @@ func TestServiceCommands(t *testing.T) {
 	if code, out := g16("submit", "--server", api, "--dir", files, "--key", "first"); code != 0 || !strings.Contains(out, "job "+id+" done") {
 		t.Fatalf("submit with the same key: exit %d\n%s", code, out)
 	}
-	if code, out := g16("fetch", "--server", api, "--job", "nosuchjob"); code == 0 || !strings.Contains(out, "no job") {
+	if code, out := g16("fetch", "--server", api, "--job", "nosuchjob"); code != exitInput || !strings.Contains(out, "no job") {
 		t.Fatalf("fetch of an unknown job: exit %d\n%s", code, out)
 	}
 

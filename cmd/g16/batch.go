@@ -74,8 +74,14 @@ func benchBatch(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(i
 			fmt.Fprintf(stderr, "bench: %s, ProveBatch of %d partitions, %d workers per device\n", name, f.partitions, f.workers)
 			trace := pool.NewTrace()
 			r := result{name: name + " (ProveBatch)", trace: trace}
+			var plan0 string // partition 0's plan line
 			opts := []groth16.Option{groth16.WithBackends(d.all[:c]...), groth16.WithWorkersPerDevice(f.workers),
-				groth16.WithBatchRandomness(randFor), groth16.WithTrace(trace)}
+				groth16.WithBatchRandomness(randFor), groth16.WithTrace(trace), groth16.WithB2Placement(f.b2Place),
+				groth16.WithPhaseTimes(func(i int, t groth16.PhaseTimes) {
+					if i == 0 {
+						plan0 = t.Plan
+					}
+				})}
 			if f.solvers > 0 {
 				opts = append(opts, groth16.WithSolvers(f.solvers))
 			}
@@ -85,6 +91,7 @@ func benchBatch(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(i
 			if err != nil {
 				return fmt.Errorf("%s: %w", name, err)
 			}
+			fmt.Fprintf(stdout, "%s: partition 0: %s\n", name, plan0)
 			for _, p := range proofs {
 				r.proofs = append(r.proofs, proofBytes(p))
 			}

@@ -56,7 +56,10 @@ type benchFlags struct {
 	cpuFrugal   bool              // --cpu-frugal: also the CPU backend's frugal schedule
 	msmHostTail bool              // --msm-host-tail: cuda.WithMSMHostTail
 	porepTail   float64           // --porep-tail
+	b2          string            // --b2
 	keyOpts     []synth.KeyOption // how a random key for the circuit is drawn
+
+	b2Place groth16.B2Placement // parsed from b2
 }
 
 func runBench(args []string, stdout, stderr io.Writer) error {
@@ -85,6 +88,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.cache, "cache", "", "directory that keeps the compiled synthetic circuit and the random key, so that a later run on this machine reuses them (default: none)")
 	fs.Var(&f.deviceMem, "device-memory", "cap each device's memory (cuda.WithMemoryLimit, cpu.WithCapacity), e.g. 16GiB: a key that does not fit then streams from a host copy")
 	fs.BoolVar(&f.unlimited, "compare-unlimited", true, "with --device-memory, also prove with an unlimited backend (GPU 0 for cuda) and compare the bytes")
+	fs.StringVar(&f.b2, "b2", "auto", "where our provers run the G2 MSM of B: auto (a cost model chooses for each proof and the plan line says which), device, or host (its cores, beside the device)")
 	fs.BoolVar(&f.msmHostTail, "msm-host-tail", true, "with --backend cuda: the last levels of each MSM's bucket reduction on the host (cuda.WithMSMHostTail; =false: all on the device)")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -120,6 +124,16 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	}
 	if f.mix == synth.Porep && !(f.porepTail >= synth.PorepTailMin && f.porepTail <= synth.PorepTailMax) {
 		return &failure{code: exitUsage, err: fmt.Errorf("--porep-tail %v: want a share from %v to %v", f.porepTail, synth.PorepTailMin, synth.PorepTailMax)}
+	}
+	switch f.b2 {
+	case "auto":
+		f.b2Place = groth16.B2Auto
+	case "device":
+		f.b2Place = groth16.B2Device
+	case "host":
+		f.b2Place = groth16.B2Host
+	default:
+		return &failure{code: exitUsage, err: fmt.Errorf("--b2 %q: want auto, device or host", f.b2)}
 	}
 	if f.backend != "cuda" && given["msm-host-tail"] {
 		return &failure{code: exitUsage, err: errors.New("--msm-host-tail tunes the cuda backend: it needs --backend cuda")}
@@ -339,7 +353,7 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(
 			continue
 		}
 		start := time.Now()
-		pr, err := groth16.NewProver(ccs, pk, groth16.WithBackend(d.dev), groth16.WithDeviceKey(keys[i]))
+		pr, err := groth16.NewProver(ccs, pk, groth16.WithBackend(d.dev), groth16.WithDeviceKey(keys[i]), groth16.WithB2Placement(f.b2Place))
 		if err != nil {
 			return fmt.Errorf("%s: %w", d.name, err)
 		}
@@ -368,7 +382,7 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(
 		if provers[i] != nil {
 			return provers[i].Prove(context.Background(), w, opts...)
 		}
-		return groth16.Prove(ccs, pk, w, append(opts, groth16.WithBackend(devs[i].dev))...)
+		return groth16.Prove(ccs, pk, w, append(opts, groth16.WithBackend(devs[i].dev), groth16.WithB2Placement(f.b2Place))...)
 	}
 
 	// Warm up every prover once (domains, tables, device start), untimed.

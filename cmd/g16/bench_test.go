@@ -132,12 +132,15 @@ func TestBenchKeepsLevelsForGnark(t *testing.T) {
 // A and B points at infinity where Setup puts them) our proofs equal
 // gnark's, drawn on the device or from the cache; --porep-tail outside
 // [0.05, 0.5] or without --circuit porep is a usage error that names it.
+// --b2 host: B2 on the host's cores, in a single proof (gnark's bytes,
+// verified) and in a batch, said in the plan line; --b2 of another value
+// is a usage error.
 func TestBenchPorep(t *testing.T) {
-	code, out := g16("bench", "--circuit", "porep", "--size", "2^12", "--porep-tail", "0.3", "--proofs", "1", "--warmup=false", "--keydir", t.TempDir())
+	code, out := g16("bench", "--circuit", "porep", "--size", "2^12", "--porep-tail", "0.3", "--proofs", "1", "--warmup=false", "--keydir", t.TempDir(), "--b2", "host")
 	if code != 0 {
 		t.Fatalf("bench: exit %d\n%s", code, out)
 	}
-	for _, want := range []string{"porep-tail0.3-", "byte-identical across provers: yes; verified by gnark"} {
+	for _, want := range []string{"porep-tail0.3-", "byte-identical across provers: yes; verified by gnark", "B2 on the host"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("bench output lacks %q\n%s", want, out)
 		}
@@ -153,10 +156,15 @@ func TestBenchPorep(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "drawn on the device") {
 		t.Fatalf("bench --keys random --no-gnark: exit %d\n%s", code, out)
 	}
+	code, out = g16("bench", "--circuit", "porep", "--size", "2^12", "--keys", "random", "--partitions", "2", "--no-gnark", "--b2", "host")
+	if code != 0 || !strings.Contains(out, "partition 0: key resident; B2 on the host") {
+		t.Fatalf("bench --partitions 2 --b2 host: exit %d\n%s", code, out)
+	}
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
+		{[]string{"--b2", "sideways"}, `--b2 "sideways": want auto, device or host`},
 		{[]string{"--circuit", "porep", "--porep-tail", "0.6"}, "--porep-tail 0.6: want a share from 0.05 to 0.5"},
 		{[]string{"--circuit", "porep", "--porep-tail", "0.01"}, "--porep-tail 0.01: want a share from 0.05 to 0.5"},
 		{[]string{"--circuit", "mix", "--porep-tail", "0.2"}, "--porep-tail sets the PoRep-shaped circuit's tail"},

@@ -35,3 +35,26 @@ func fromU64(u constraint.U64) fr.Element {
 	copy(v[:], u[:])
 	return v
 }
+
+// smallLo[i] is i and smallHi[i] is i·2⁸, in Montgomery form.
+var smallLo, smallHi = func() (lo, hi [256]fr.Element) {
+	for i := range lo {
+		lo[i].SetUint64(uint64(i))
+		hi[i].SetUint64(uint64(i) << 8)
+	}
+	return
+}()
+
+// setWord sets e to x. Below 2¹⁶ (bits, bytes, the limbs of range checks,
+// most counts), the Montgomery form is a sum of two table entries instead
+// of a Montgomery product by R².
+func setWord(e *fr.Element, x uint64) {
+	if x >= 1<<16 {
+		e.SetUint64(x)
+		return
+	}
+	*e = smallLo[x&0xff]
+	if h := x >> 8; h != 0 {
+		e.Add(e, &smallHi[h])
+	}
+}

@@ -81,3 +81,23 @@ func TestWordHelpers(t *testing.T) {
 		t.Fatalf("the native field (%d bits) does not hold a %d-bit limb", nativeBits, mulLimbBits)
 	}
 }
+
+// TestSetWord compares setWord with SetUint64 on the table's edges and on
+// random words of every size.
+func TestSetWord(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 3))
+	xs := []uint64{0, 1, 2, 255, 256, 257, 1<<16 - 1, 1 << 16, 1<<16 + 1, 1<<63 - 1, 1 << 63, ^uint64(0)}
+	for range 2000 {
+		xs = append(xs, rng.Uint64()>>rng.IntN(64))
+	}
+	for _, x := range xs {
+		var got, want fr.Element
+		setWord(&got, x)
+		want.SetUint64(x)
+		if !got.Equal(&want) {
+			t.Fatalf("setWord(%d) = %s, want %s", x, got.String(), want.String())
+		}
+	}
+}

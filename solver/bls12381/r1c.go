@@ -116,18 +116,11 @@ func (st *state) r1c(i int32, o *op, sc *scratch) error {
 // rows evaluates an R1C's known terms into its rows of A, B and C and
 // returns them.
 func (st *state) rows(o *op) (a, b, c *fr.Element) {
-	s := st.s
-	src := s.r1cs.CallData
-	if o.own {
-		src = s.own
-	}
-	l := src[o.t : o.t+2*uint64(o.nL)]
-	r := src[o.t+2*uint64(o.nL) : o.t+2*uint64(o.nL+o.nR)]
-	out := src[o.t+2*uint64(o.nL+o.nR) : o.t+2*uint64(o.nL+o.nR+o.nO)]
+	t := st.s.terms[o.t : o.t+uint64(o.nL+o.nR+o.nO)]
 	a, b, c = &st.a[o.cid], &st.b[o.cid], &st.c[o.cid]
-	st.eval(a, l)
-	st.eval(b, r)
-	st.eval(c, out)
+	st.evalRow(a, t[:o.nL])
+	st.evalRow(b, t[o.nL:o.nL+o.nR])
+	st.evalRow(c, t[o.nL+o.nR:])
 	return a, b, c
 }
 
@@ -144,29 +137,6 @@ func (st *state) setTerm(o *op, term *fr.Element) {
 	}
 	st.values[o.wire] = v
 	st.solved[o.wire] = true
-}
-
-// eval sets r to the sum of the terms, (coefficient ID, wire) pairs.
-func (st *state) eval(r *fr.Element, pairs []uint32) {
-	values, coeffs := st.values, st.s.r1cs.Coefficients
-	var acc, t fr.Element
-	for k := 0; k+1 < len(pairs); k += 2 {
-		cid, vid := pairs[k], pairs[k+1]
-		switch cid {
-		case constraint.CoeffIdZero:
-		case constraint.CoeffIdOne:
-			acc.Add(&acc, &values[vid])
-		case constraint.CoeffIdTwo:
-			t.Double(&values[vid])
-			acc.Add(&acc, &t)
-		case constraint.CoeffIdMinusOne:
-			acc.Sub(&acc, &values[vid])
-		default:
-			t.Mul(&coeffs[cid], &values[vid])
-			acc.Add(&acc, &t)
-		}
-	}
-	*r = acc
 }
 
 // batchInvert returns the inverses of d (none zero) in scratch memory:

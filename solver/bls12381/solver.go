@@ -31,7 +31,7 @@ type Solver struct {
 	ops     []op             // the instructions, in level order (ops[i].rank == i)
 	levels  []int            // ops[levels[i]:levels[i+1]] is level i
 	cost    []int64          // cost[i] is the estimated work of ops[:i]
-	own     []uint32         // the terms of R1Cs of other blueprints than gnark's generic one
+	terms   []uint32         // the R1Cs' rows (compileRows)
 	hintIDs []csolver.HintID // the hints the circuit calls, by slot
 	lookups []lookupTable
 	tables  []constTable // count hints' constant tables

@@ -26,10 +26,19 @@ func (st *state) solve(ctx context.Context) error {
 	return err
 }
 
-// check returns the unsatisfied-constraint error when a·b ≠ c.
+// check returns the unsatisfied-constraint error when a·b ≠ c. A factor
+// of 1 (R of an equality assertion, 1 · x = y) costs no product.
 func (st *state) check(o *op, a, b, c *fr.Element) error {
 	var ab fr.Element
-	if ab.Mul(a, b).Equal(c) {
+	switch one := &smallLo[1]; {
+	case b.Equal(one):
+		ab = *a
+	case a.Equal(one):
+		ab = *b
+	default:
+		ab.Mul(a, b)
+	}
+	if ab.Equal(c) {
 		return nil
 	}
 	return st.unsatisfied(o.cid, fmt.Errorf("%s ⋅ %s != %s", a.String(), b.String(), c.String()))

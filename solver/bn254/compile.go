@@ -33,18 +33,15 @@ const (
 
 // op is one instruction of the circuit, decoded once by New.
 //
-// An R1C's terms are nL + nR + nO (coefficient ID, wire) pairs from word t
-// of the system's CallData, or of Solver.own when own is set (an R1C
-// blueprint other than gnark's generic one). wire and coeff are its
-// unknown term's wire and coefficient ID: when it is evaluated that wire
-// is unsolved, its value still zero, so the term adds nothing. For a hint,
-// slot indexes Solver.hintIDs, and t, when not 0, is 1 + the index in
+// An R1C's rows L, R and O are nL, nR and nO words of Solver.terms from
+// word t, in the form compileRows writes. wire and coeff are its unknown
+// term's wire and coefficient ID (the rows leave that term out). For a
+// hint, slot indexes Solver.hintIDs, and t, when not 0, is 1 + the index in
 // Solver.tables of its count hint's table; for a lookup, slot indexes
 // Solver.lookups.
 type op struct {
 	kind       opKind
 	loc        uint8
-	own        bool
 	cid        uint32 // constraint offset (the R1C's index, or a blueprint's first)
 	inst       uint32 // instruction index
 	rank       uint32 // position in gnark's level order
@@ -109,6 +106,8 @@ func (s *Solver) compile() (string, error) {
 	slots := map[csolver.HintID]uint32{}
 	lookups := map[constraint.BlueprintID]int{}
 	var r1c constraint.R1C
+	var ownPairs []uint32 // an R1C of another blueprint, decompressed
+	var rowBuf rowBuf
 	var total int64
 
 	rank := uint32(0)
@@ -130,22 +129,21 @@ func (s *Solver) compile() (string, error) {
 			case constraint.BlueprintR1C:
 				o.kind = opR1C
 				var pairs []uint32 // coefficient and wire of each term: L, R, O
+				var nL, nR uint32
 				if _, ok := bp.(*constraint.BlueprintGenericR1C); ok {
 					// calldata: size, len L, len R, len O, the terms
-					o.nL, o.nR, o.nO = calldata[1], calldata[2], calldata[3]
-					o.t = pi.StartCallData + 4
-					pairs = calldata[4 : 4+2*(uint64(o.nL)+uint64(o.nR)+uint64(o.nO))]
+					nL, nR = calldata[1], calldata[2]
+					pairs = calldata[4 : 4+2*(uint64(nL)+uint64(nR)+uint64(calldata[3]))]
 				} else {
 					b.DecompressR1C(&r1c, pi.Unpack(&r.System))
-					o.own = true
-					o.t = uint64(len(s.own))
+					ownPairs = ownPairs[:0]
 					for _, le := range [3]constraint.LinearExpression{r1c.L, r1c.R, r1c.O} {
 						for _, t := range le {
-							s.own = append(s.own, t.CID, t.VID)
+							ownPairs = append(ownPairs, t.CID, t.VID)
 						}
 					}
-					o.nL, o.nR, o.nO = uint32(len(r1c.L)), uint32(len(r1c.R)), uint32(len(r1c.O))
-					pairs = s.own[o.t:]
+					pairs = ownPairs
+					nL, nR = uint32(len(r1c.L)), uint32(len(r1c.R))
 				}
 				unknown := 0
 				for k := 0; 2*k < len(pairs); k++ {
@@ -158,9 +156,9 @@ func (s *Solver) compile() (string, error) {
 					}
 					unknown++
 					switch {
-					case k < int(o.nL):
+					case k < int(nL):
 						o.loc = locL
-					case k < int(o.nL+o.nR):
+					case k < int(nL+nR):
 						o.loc = locR
 					default:
 						o.loc = locO
@@ -173,10 +171,12 @@ func (s *Solver) compile() (string, error) {
 				cost = 4 + int64(len(pairs)/2)
 				if unknown == 0 {
 					o.loc, o.wire, o.coeff = locNone, 0, 0
-					break // a check: it solves nothing
-				}
-				if o.coeff == constraint.CoeffIdZero {
+				} else if o.coeff == constraint.CoeffIdZero {
 					return fmt.Sprintf("constraint %d has its unknown wire with coefficient 0", o.cid), nil
+				}
+				s.compileRows(&o, pairs, nL, nR, &rowBuf)
+				if unknown == 0 {
+					break // a check: it solves nothing
 				}
 				s.needInverse(o.coeff)
 				solved[o.wire] = true
@@ -328,13 +328,9 @@ func (s *Solver) reads(o *op, visit func(uint32)) bool {
 	r := s.r1cs
 	switch o.kind {
 	case opR1C:
-		src := r.CallData
-		if o.own {
-			src = s.own
-		}
-		pairs := src[o.t : o.t+2*uint64(o.nL+o.nR+o.nO)]
-		for k := 1; k < len(pairs); k += 2 {
-			visit(pairs[k])
+		s.rowWires(s.terms[o.t:o.t+uint64(o.nL+o.nR+o.nO)], o, visit)
+		if o.loc != locNone {
+			visit(o.wire)
 		}
 	case opHint:
 		calldata := r.CallData[r.Instructions[o.inst].StartCallData:]

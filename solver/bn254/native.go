@@ -65,7 +65,7 @@ func (st *state) nBits(calldata []uint32, _ *scratch) error {
 		if i < 64*len(words) {
 			bit = words[i/64] >> (i % 64) & 1
 		}
-		b.SetUint64(bit)
+		setWord(&b, bit)
 		st.set(lo+i, &b)
 	}
 	return nil
@@ -99,7 +99,7 @@ func (st *state) decompose(calldata []uint32, sc *scratch) error {
 	mask := uint64(1)<<uint(limbSize) - 1
 	var e fr.Element
 	for i := 0; i < nbLimbs; i++ {
-		e.SetUint64(bitWindow(&words, i*limbSize, limbSize) & mask)
+		setWord(&e, bitWindow(&words, i*limbSize, limbSize)&mask)
 		st.set(lo+i, &e)
 	}
 	return nil
@@ -186,7 +186,7 @@ func (st *state) count(calldata []uint32, sc *scratch) error {
 		}
 	}
 	for i, c := range counts {
-		e.SetUint64(c)
+		setWord(&e, c)
 		st.set(lo+i, &e)
 	}
 	return nil
@@ -207,7 +207,7 @@ func (st *state) countConst(tab *constTable, calldata []uint32, sc *scratch) err
 	}
 	var e fr.Element
 	for i, c := range counts {
-		e.SetUint64(c)
+		setWord(&e, c)
 		st.set(lo+i, &e)
 	}
 	return nil

@@ -40,7 +40,7 @@ func (st *state) bitwise(calldata []uint32, sc *scratch, f func(a, b uint64) uin
 		return st.callHint(st.slotOf(calldata), calldata, sc)
 	}
 	var e fr.Element
-	e.SetUint64(f(x[0], y[0]))
+	setWord(&e, f(x[0], y[0]))
 	st.set(lo, &e)
 	return nil
 }
@@ -64,7 +64,7 @@ func (st *state) toBytes(calldata []uint32, sc *scratch) error {
 		if i < 8 {
 			byt = x[0] >> (8 * i) & 0xff
 		}
-		e.SetUint64(byt)
+		setWord(&e, byt)
 		st.set(lo+i, &e)
 	}
 	return nil
@@ -89,9 +89,9 @@ func (st *state) partition(calldata []uint32, sc *scratch) error {
 		q, r = x[0]>>s[0], x[0]&(uint64(1)<<s[0]-1)
 	}
 	var e fr.Element
-	e.SetUint64(q)
+	setWord(&e, q)
 	st.set(lo, &e)
-	e.SetUint64(r)
+	setWord(&e, r)
 	st.set(lo+1, &e)
 	return nil
 }

@@ -3,6 +3,7 @@ package groth16_test
 import (
 	"bytes"
 	cryptorand "crypto/rand"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"sync"
@@ -94,14 +95,17 @@ type fixture struct {
 	public  witness.Witness
 }
 
-var (
-	fixturesOnce sync.Once
-	fixtures     []*fixture
-	fixturesErr  error
-)
+// fixtureSet is the test circuits on one curve, made once per test binary.
+type fixtureSet struct {
+	once     sync.Once
+	fixtures []*fixture
+	err      error
+}
 
-func newFixture(name string, circuit, assignment frontend.Circuit) (*fixture, error) {
-	ccs, err := frontend.Compile(ecc.BLS12_381.ScalarField(), r1cs.NewBuilder, circuit)
+var fixtureSets = map[ecc.ID]*fixtureSet{ecc.BLS12_381: {}, ecc.BN254: {}}
+
+func newFixture(id ecc.ID, name string, circuit, assignment frontend.Circuit) (*fixture, error) {
+	ccs, err := frontend.Compile(id.ScalarField(), r1cs.NewBuilder, circuit)
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +113,7 @@ func newFixture(name string, circuit, assignment frontend.Circuit) (*fixture, er
 	if err != nil {
 		return nil, err
 	}
-	w, err := frontend.NewWitness(assignment, ecc.BLS12_381.ScalarField())
+	w, err := frontend.NewWitness(assignment, id.ScalarField())
 	if err != nil {
 		return nil, err
 	}
@@ -120,20 +124,26 @@ func newFixture(name string, circuit, assignment frontend.Circuit) (*fixture, er
 	return &fixture{name: name, ccs: ccs, pk: pk, vk: vk, witness: w, public: pub}, nil
 }
 
-// testFixtures compiles and sets up the test circuits once per test binary.
-func testFixtures(t testing.TB) []*fixture {
+// testFixtures compiles and sets up the test circuits on BLS12-381 once
+// per test binary.
+func testFixtures(t testing.TB) []*fixture { return fixturesOn(t, ecc.BLS12_381) }
+
+// fixturesOn compiles and sets up the test circuits on the curve id once
+// per test binary.
+func fixturesOn(t testing.TB, id ecc.ID) []*fixture {
 	t.Helper()
-	fixturesOnce.Do(func() {
+	set := fixtureSets[id]
+	set.once.Do(func() {
 		add := func(name string, c, a frontend.Circuit) {
-			if fixturesErr != nil {
+			if set.err != nil {
 				return
 			}
-			f, err := newFixture(name, c, a)
+			f, err := newFixture(id, name, c, a)
 			if err != nil {
-				fixturesErr = err
+				set.err = fmt.Errorf("%s on %s: %w", name, id, err)
 				return
 			}
-			fixtures = append(fixtures, f)
+			set.fixtures = append(set.fixtures, f)
 		}
 		// 2^9+37 constraints: not a power of two.
 		const chain = mulChainLen
@@ -169,10 +179,10 @@ func testFixtures(t testing.TB) []*fixture {
 		bc.P = p
 		add("zeros-and-ones", &bitsCircuit{V: make([]frontend.Variable, len(bv))}, bc)
 	})
-	if fixturesErr != nil {
-		t.Fatalf("test circuits: %v", fixturesErr)
+	if set.err != nil {
+		t.Fatalf("test circuits: %v", set.err)
 	}
-	return fixtures
+	return set.fixtures
 }
 
 // powMod returns x^e as an int (small values only; the field does the rest).

@@ -75,7 +75,7 @@ func multiCommitFixture(t *testing.T) *fixture {
 	}
 	a.P = p
 	multiCommitOnce.Do(func() {
-		multiCommitFix, multiCommitErr = newFixture("multicommit",
+		multiCommitFix, multiCommitErr = newFixture(ecc.BLS12_381, "multicommit",
 			&multiCommit{X: make([]frontend.Variable, n), Y: make([]frontend.Variable, n)}, a)
 	})
 	if multiCommitErr != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/g16prover/g16/backend"
 	g16curve "github.com/g16prover/g16/curve"
 	"github.com/g16prover/g16/groth16/internal/bls12381"
+	"github.com/g16prover/g16/groth16/internal/bn254"
 	"github.com/g16prover/g16/groth16/internal/core"
 )
 
@@ -34,6 +35,16 @@ var engines = map[ecc.ID]engine{
 			return bls12381.NewDeviceKey(dev, pk)
 		},
 		releasePrepared: bls12381.ReleasePrepared,
+	},
+	ecc.BN254: {
+		owns: bn254.Owns,
+		newProver: func(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, cfg *core.ProverConfig) (core.Prover, error) {
+			return bn254.NewProver(ccs, pk, cfg)
+		},
+		newDeviceKey: func(dev backend.Backend, pk gnarkgroth16.ProvingKey) (core.DeviceKey, error) {
+			return bn254.NewDeviceKey(dev, pk)
+		},
+		releasePrepared: bn254.ReleasePrepared,
 	},
 }
 

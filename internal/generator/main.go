@@ -37,6 +37,7 @@ import (
 var references = []string{
 	"backend/cpu/internal/bls12381",
 	"solver/bls12381",
+	"groth16/internal/bls12381",
 }
 
 const refCurve = ecc.BLS12_381

@@ -23,10 +23,15 @@ type Circuit struct {
 }
 
 // Compile compiles c's shape into an R1CS over BLS12-381's scalar field.
-func (c *Circuit) Compile() (constraint.ConstraintSystem, error) {
-	ccs, err := frontend.Compile(ecc.BLS12_381.ScalarField(), r1cs.NewBuilder, c.Shape)
+func (c *Circuit) Compile() (constraint.ConstraintSystem, error) { return c.CompileOn(ecc.BLS12_381) }
+
+// CompileOn compiles c's shape into an R1CS over the scalar field of the
+// curve id: any circuit NewOn made for id (New's EdDSA is on Jubjub, over
+// BLS12-381's scalar field only).
+func (c *Circuit) CompileOn(id ecc.ID) (constraint.ConstraintSystem, error) {
+	ccs, err := frontend.Compile(id.ScalarField(), r1cs.NewBuilder, c.Shape)
 	if err != nil {
-		return nil, fmt.Errorf("stdcircuits: compiling %s: %w", c.Name, err)
+		return nil, fmt.Errorf("stdcircuits: compiling %s over %s: %w", c.Name, id, err)
 	}
 	return ccs, nil
 }

@@ -1,3 +1,5 @@
+// Reference only: internal/generator does not copy this file.
+
 package bls12381
 
 import (

@@ -1,5 +1,7 @@
 //go:build cuda
 
+// Reference only: internal/generator does not copy this file.
+
 package bls12381
 
 import (

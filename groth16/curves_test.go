@@ -1,0 +1,188 @@
+package groth16_test
+
+import (
+	"bytes"
+	"errors"
+	"math/big"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/consensys/gnark-crypto/ecc"
+	"github.com/consensys/gnark/backend"
+	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
+	"github.com/consensys/gnark/backend/witness"
+	"github.com/consensys/gnark/constraint"
+	"github.com/consensys/gnark/constraint/solver"
+	"github.com/consensys/gnark/frontend"
+	"github.com/consensys/gnark/frontend/cs/r1cs"
+
+	"github.com/g16prover/g16/backend/cpu"
+	"github.com/g16prover/g16/groth16"
+	"github.com/g16prover/g16/internal/stdcircuits"
+)
+
+// TestBN254MatchesGnark proves the test circuits on BN254 (a constraint
+// count that is not a power of two, a BSB22 commitment, many public
+// inputs, zeros and ones) with Prove and ProveBatch on the CPU backend:
+// byte-identical to gnark's Prove with the same randomness, and accepted
+// by gnark's verifier.
+func TestBN254MatchesGnark(t *testing.T) {
+	for _, f := range fixturesOn(t, ecc.BN254) {
+		t.Run(f.name, func(t *testing.T) {
+			seed := rand.Uint64()
+			t.Logf("seed %d", seed)
+			want := gnarkProof(t, f, seed)
+			proof, err := groth16.Prove(f.ccs, f.pk, f.witness, groth16.WithBackend(cpu.MustNew()), groth16.WithRandomness(seeded(seed)))
+			if err != nil {
+				t.Fatalf("Prove: %v", err)
+			}
+			if got := proofBytes(t, proof); !bytes.Equal(got, want) {
+				t.Fatalf("proof differs from gnark's\n got %x\nwant %x", got, want)
+			}
+			if err := gnarkgroth16.Verify(proof, f.vk, f.public); err != nil {
+				t.Fatalf("gnark rejects our proof: %v", err)
+			}
+
+			proofs, err := groth16.ProveBatch(t.Context(), f.ccs, f.pk, []witness.Witness{f.witness, f.witness},
+				groth16.WithBackend(cpu.MustNew()), groth16.WithBatchRandomness(seedsFrom(seed)), groth16.WithVerify(f.vk))
+			if err != nil {
+				t.Fatalf("ProveBatch: %v", err)
+			}
+			for i, p := range proofs {
+				if !bytes.Equal(proofBytes(t, p), gnarkProof(t, f, seed+uint64(i))) {
+					t.Fatalf("ProveBatch: proof %d differs from gnark's", i)
+				}
+			}
+		})
+	}
+}
+
+// squareRootHint gives a square root of its input (a user hint: the
+// circuit checks it).
+func squareRootHint(mod *big.Int, in, out []*big.Int) error {
+	if out[0].ModSqrt(in[0], mod) == nil {
+		return errors.New("no square root")
+	}
+	return nil
+}
+
+// userHint proves knowledge of a square root of Y, found by a hint.
+type userHint struct {
+	Y frontend.Variable `gnark:",public"`
+}
+
+func (c *userHint) Define(api frontend.API) error {
+	r, err := api.Compiler().NewHint(squareRootHint, 1, c.Y)
+	if err != nil {
+		return err
+	}
+	api.AssertIsEqual(api.Mul(r[0], r[0]), c.Y)
+	return nil
+}
+
+// TestCurvesUserHint proves a circuit with a user hint, given through
+// gnark's solver options, on each curve: byte-identical to gnark's.
+func TestCurvesUserHint(t *testing.T) {
+	hint := backend.WithSolverOptions(solver.WithHints(squareRootHint))
+	for _, id := range []ecc.ID{ecc.BLS12_381, ecc.BN254} {
+		t.Run(id.String(), func(t *testing.T) {
+			x := rand.Int64()
+			f, err := newFixture(id, "user-hint", &userHint{}, &userHint{Y: new(big.Int).Mul(big.NewInt(x), big.NewInt(x))})
+			if err != nil {
+				t.Fatal(err)
+			}
+			seed := rand.Uint64()
+			t.Logf("x %d, seed %d", x, seed)
+			want := gnarkProof(t, f, seed, hint)
+			proof, err := groth16.Prove(f.ccs, f.pk, f.witness, groth16.WithBackend(cpu.MustNew()),
+				groth16.WithRandomness(seeded(seed)), groth16.WithProverOptions(hint), groth16.WithVerify(f.vk))
+			if err != nil {
+				t.Fatalf("Prove: %v", err)
+			}
+			if !bytes.Equal(proofBytes(t, proof), want) {
+				t.Fatal("proof differs from gnark's")
+			}
+		})
+	}
+}
+
+// TestBN254StdCircuits proves gnark's std circuits on BN254, SHA-256 from
+// std/hash and ECDSA over secp256k1 in emulated arithmetic, against gnark's
+// Prove on fresh random inputs. Their keys come from DummySetup (gnark's
+// setup of these takes minutes on 2 cores): byte-identity is the point;
+// TestBN254MatchesGnark's proofs are verified.
+func TestBN254StdCircuits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("gnark's setup and proofs of std circuits take tens of seconds on 2 cores; run without -short")
+	}
+	for _, c := range []struct {
+		kind string
+		size int
+	}{{"sha256", 32}, {"ecdsa", 1}} {
+		t.Run(c.kind, func(t *testing.T) {
+			sc, err := stdcircuits.New(c.kind, c.size)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ccs, err := sc.CompileOn(ecc.BN254)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pk, err := gnarkgroth16.DummySetup(ccs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			inputSeed := rand.Uint64()
+			a, err := sc.Assign(rand.New(rand.NewPCG(inputSeed, 1)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, err := frontend.NewWitness(a, ecc.BN254.ScalarField())
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := &fixture{name: sc.Name, ccs: ccs, pk: pk, witness: w}
+			seed := rand.Uint64()
+			t.Logf("%s: %d constraints, input seed %d, proof seed %d", sc.Name, ccs.GetNbConstraints(), inputSeed, seed)
+			want := gnarkProof(t, f, seed)
+			proof, err := groth16.Prove(ccs, pk, w, groth16.WithBackend(cpu.MustNew()), groth16.WithRandomness(seeded(seed)))
+			if err != nil {
+				t.Fatalf("Prove: %v", err)
+			}
+			if !bytes.Equal(proofBytes(t, proof), want) {
+				t.Fatal("proof differs from gnark's")
+			}
+		})
+	}
+}
+
+// TestCurveErrors checks the errors for systems, keys and witnesses of
+// curves that do not fit together or that g16 does not prove on.
+func TestCurveErrors(t *testing.T) {
+	bls := fixturesOn(t, ecc.BLS12_381)[0]
+	bn := fixturesOn(t, ecc.BN254)[0]
+	bw, err := frontend.Compile(ecc.BW6_761.ScalarField(), r1cs.NewBuilder, &mulChain{N: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		ccs  constraint.ConstraintSystem
+		pk   gnarkgroth16.ProvingKey
+		w    witness.Witness
+		want string
+	}{
+		{"bn254-system/bls12-381-key", bn.ccs, bls.pk, bn.witness, "proving key is for bls12-381, the constraint system is over bn254"},
+		{"bls12-381-system/bn254-key", bls.ccs, bn.pk, bls.witness, "proving key is for bn254, the constraint system is over bls12-381"},
+		{"bn254/bls12-381-witness", bn.ccs, bn.pk, bls.witness, "not bn254 scalars"},
+		{"bw6-761-system", bw, bn.pk, bn.witness, "over bw6-761; g16 proves gnark's R1CS over bn254 and bls12-381"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := groth16.Prove(c.ccs, c.pk, c.w, groth16.WithBackend(cpu.MustNew()))
+			if err == nil || !errors.Is(err, groth16.ErrInput) || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %v, want ErrInput saying %q", err, c.want)
+			}
+		})
+	}
+}

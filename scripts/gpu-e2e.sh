@@ -6,7 +6,7 @@
 #   bash scripts/gpu-e2e.sh BUNDLE_DIR [STEP...]
 # Steps: tests examples sanitize bench20 bench22 batch22 bench24 gpus sha256 sha256batch cpusha256 ecdsa service solver
 # limit25 batch24limit big25s stream25 big26 big27 big27s f64 porep24 porepsweep porepbatch porep27 porepcpu
-# porepb2 porepbatch27 porepbatch27s
+# porepb2 porepbatch27 porepbatch26s
 # (default: all but gpus, solver, f64 (the FP64-pipe Fp product's rates beside fp_t's and G1 2^24
 # with 12 copies on the hybrid addition's flags against the default), the std circuits sha256, sha256batch, cpusha256, ecdsa, and the
 # large sizes limit25, batch24limit, big25s, stream25, big26, big27, big27s: each of those is one command
@@ -30,9 +30,13 @@
 # figures the cost model of groth16/b2place.go rests on, with one seed, so
 # that the two proofs' sha256 lines must match (run after porep24:
 # it reuses its circuit and key); porepbatch27 ten 2^27 partitions, key
-# resident, its host copy drawn in the run (at most 560 s), and
-# porepbatch27s the same under a 16 GiB device limit, the key streamed:
-# each reports the host's peak RSS and the device's, and writes its trace.
+# resident, drawn on the device with no host copy, one worker (three
+# partitions' vectors in flight, about 21 GiB each: with two workers, five)
+# (at most 560 s); porepbatch26s ten 2^26 partitions under a 16 GiB device
+# limit, the key streamed from its host copy (at 2^27 that copy, 47 GiB,
+# and three partitions' vectors exceed the host's 128 GiB: bench's
+# preflight refuses it); each reports the host's peak RSS and the device's,
+# and writes its trace.
 # Logs go to $OUT (or ./e2e-logs). The std circuits' gnark setup keys are
 # cached in $G16_KEYS (default $TMPDIR/g16-keys), outside $OUT: sha256batch
 # after sha256 in one run reuses the key.
@@ -145,8 +149,8 @@ for s in $steps; do
 			step "porep 2^24, tail 10%, B2 on the $b" "porep24-b2$b.log" "$bin/g16" bench --backend cuda --circuit porep --size 2^24 --keys random --proofs 2 --no-gnark --compare-cpu=false --cache "$keys" --b2 "$b" --seed 26
 		done
 		;;
-	porepbatch27) step "porep batch 10 x 2^27, tail 10%, key resident, its host copy drawn in the run (at most 560 s)" porepbatch27.log smipeak timeout 560 "$bin/g16" bench --backend cuda --circuit porep --size 2^27 --keys random --partitions 10 --no-gnark --compare-cpu=false --trace "$logs/trace-porep27.json" ;;
-	porepbatch27s) step "porep batch 10 x 2^27, tail 10%, under a 16 GiB device limit, key streamed (at most 560 s)" porepbatch27s.log smipeak timeout 560 "$bin/g16" bench --backend cuda --circuit porep --size 2^27 --keys random --partitions 10 --no-gnark --compare-cpu=false --device-memory 16GiB --compare-unlimited=false --trace "$logs/trace-porep27s.json" ;;
+	porepbatch27) step "porep batch 10 x 2^27, tail 10%, key drawn on the device, one worker (at most 560 s)" porepbatch27.log smipeak timeout 560 "$bin/g16" bench --backend cuda --circuit porep --size 2^27 --keys random --partitions 10 --workers 1 --no-gnark --compare-cpu=false --trace "$logs/trace-porep27.json" ;;
+	porepbatch26s) step "porep batch 10 x 2^26, tail 10%, under a 16 GiB device limit, key streamed, one worker (at most 560 s)" porepbatch26s.log smipeak timeout 560 "$bin/g16" bench --backend cuda --circuit porep --size 2^26 --keys random --partitions 10 --workers 1 --no-gnark --compare-cpu=false --device-memory 16GiB --compare-unlimited=false --trace "$logs/trace-porep26s.json" ;;
 	porepcpu) step "porep 2^22 on the CPU backend beside gnark, host memory" porepcpu22.log /usr/bin/time -v "$bin/g16" bench --backend cpu --circuit porep --size 2^22 --keys random --proofs 1 --warmup=false ;;
 	gpus) step "batch 10 x 2^22, 1 and 2 GPUs" gpus22.log "$bin/g16" bench --backend cuda --size 2^22 --keys random --partitions 10 --gpus 1,2 --no-gnark --compare-cpu=false ;;
 	esac

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -18,14 +19,48 @@ import (
 	"github.com/consensys/gnark/constraint"
 
 	"github.com/g16prover/g16/groth16"
+	"github.com/g16prover/g16/internal/hostmem"
+	"github.com/g16prover/g16/internal/synth"
 	"github.com/g16prover/g16/pool"
 )
+
+// oneDeviceEach says whether each of devs is one device (no multi-GPU
+// backend), so that a key drawn into its memory serves all its proofs.
+func oneDeviceEach(devs []namedBackend) bool {
+	for _, d := range devs {
+		if len(d.all) != 1 {
+			return false
+		}
+	}
+	return true
+}
 
 // benchBatch proves f.partitions witnesses with ProveBatch on each of our
 // backends, and the same witnesses one after another with gnark's prover,
 // all with the same randomness per partition, and compares.
-func benchBatch(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(int) (witness.Witness, error), pk gnarkgroth16.ProvingKey, vk gnarkgroth16.VerifyingKey,
-	devs []namedBackend, stdout, stderr io.Writer) error {
+//
+// With src (a random key without a host copy: pk is hostless) each backend,
+// one device, gets its key drawn into its memory (residentKeys) and the
+// batch proves with it (WithDeviceKey): the host holds no copy of the
+// bases, only the solves' vectors.
+func benchBatch(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(int) (witness.Witness, error), pk gnarkgroth16.ProvingKey, src *synth.KeySource,
+	vk gnarkgroth16.VerifyingKey, devs []namedBackend, stdout, stderr io.Writer) error {
+	keys := make([]*groth16.DeviceKey, len(devs))
+	if src != nil {
+		hostCopy := func() error {
+			return randomKeyPreflight(ccs, hostmem.Available(), true, batchInFlight(f, devs), stdout, f.keyOpts...)
+		}
+		var err error
+		keys, pk, err = residentKeys(true, devs, pk, src, hostCopy, stdout)
+		for _, k := range keys {
+			if k != nil {
+				defer k.Close()
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
 	witnesses := make([]witness.Witness, f.partitions)
 	for i := range witnesses {
 		var err error
@@ -58,7 +93,7 @@ func benchBatch(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(i
 		results = append(results, r)
 	}
 	ourRuns := 0
-	for _, d := range devs {
+	for di, d := range devs {
 		counts := []int{len(d.all)}
 		if len(d.all) > 1 && f.gpuCounts != nil {
 			counts = f.gpuCounts
@@ -82,6 +117,9 @@ func benchBatch(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(i
 						plan0 = t.Plan
 					}
 				})}
+			if k := keys[di]; k != nil {
+				opts = append(opts, groth16.WithDeviceKey(k))
+			}
 			if f.solvers > 0 {
 				opts = append(opts, groth16.WithSolvers(f.solvers))
 			}
@@ -147,6 +185,13 @@ func benchBatch(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(i
 	}
 	tw.Flush()
 	fmt.Fprintf(stdout, "byte-identical across provers: %s; %s\n", agreement(identical, len(results)), verified)
+	// A digest of every proof, to compare runs made with the same --seed
+	// (a key drawn on the device against its host copy, say).
+	all := sha256.New()
+	for _, p := range results[len(results)-1].proofs {
+		all.Write(p)
+	}
+	fmt.Fprintf(stdout, "proofs sha256 (seed %d): %x\n", f.seed, all.Sum(nil))
 	for _, r := range results {
 		if r.trace == nil {
 			continue

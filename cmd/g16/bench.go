@@ -176,17 +176,19 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	start = time.Now()
 	var src *synth.KeySource // the random key's bases, drawn on each device
 	if f.keys == "random" {
-		// One proof on our backends alone, with a resident key: each
-		// device's key buffer is filled from the source, block by block,
-		// and the host holds no copy of the bases.
-		onDevice := f.cache == "" && f.partitions == 0 && f.noGnark && f.residentKey
+		// Our backends alone, with a resident key, for single proofs or
+		// for a batch when each backend is one device (the batch proves
+		// with that device's key, WithDeviceKey): each device's key
+		// buffer is filled from the source, block by block, and the host
+		// holds no copy of the bases.
+		onDevice := f.cache == "" && f.noGnark && f.residentKey && (f.partitions == 0 || oneDeviceEach(devs))
 		// The CPU backend's device memory is the host's: a key drawn
 		// into it takes the host memory of a host copy.
 		onHost := !onDevice
 		for _, d := range devs {
 			onHost = onHost || backend.IsHostBound(d.dev)
 		}
-		if err := randomKeyPreflight(ccs, hostmem.Available(), onHost, stdout, f.keyOpts...); err != nil {
+		if err := randomKeyPreflight(ccs, hostmem.Available(), onHost, batchInFlight(f, devs), stdout, f.keyOpts...); err != nil {
 			return err
 		}
 		keyNote = "random bases (proofs cannot verify; backends must still agree byte for byte)"
@@ -240,7 +242,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "%s %s, keys: %s in %s\n", compileNote, compileTime.Round(time.Millisecond), keyNote, keyTime.Round(time.Millisecond))
 
 	if f.partitions > 0 {
-		err = benchBatch(f, ccs, circuit.witness, pk, vk, devs, stdout, stderr)
+		err = benchBatch(f, ccs, circuit.witness, pk, src, vk, devs, stdout, stderr)
 	} else {
 		err = benchSingle(f, ccs, circuit.witness, pk, src, vk, devs, stdout, stderr)
 	}
@@ -333,7 +335,7 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(
 	// With src (a random key without a host copy) each device's key is
 	// drawn into its own memory; a device the key does not fit would
 	// stream it from a host copy, which is then drawn for every device.
-	hostCopy := func() error { return randomKeyPreflight(ccs, hostmem.Available(), true, stdout, f.keyOpts...) }
+	hostCopy := func() error { return randomKeyPreflight(ccs, hostmem.Available(), true, 1, stdout, f.keyOpts...) }
 	keys, pk, err := residentKeys(f.residentKey, devs, pk, src, hostCopy, stdout)
 	for _, k := range keys {
 		if k != nil {
@@ -705,10 +707,11 @@ func hostBudget(ccs constraint.ConstraintSystem, hostKey bool, opts ...synth.Key
 }
 
 // randomKeyPreflight prints the host memory a random key for ccs, our
-// solver's form and one proof's vectors take, beside what the host has
-// available, and fails before the key is drawn when they cannot fit in
-// it. avail is the host's available memory (0: unknown, no check).
-func randomKeyPreflight(ccs constraint.ConstraintSystem, avail int64, hostKey bool, stdout io.Writer, opts ...synth.KeyOption) error {
+// solver's form and the vectors of inFlight proofs (at least one) take,
+// beside what the host has available, and fails before the key is drawn
+// when they cannot fit in it. avail is the host's available memory (0:
+// unknown, no check).
+func randomKeyPreflight(ccs constraint.ConstraintSystem, avail int64, hostKey bool, inFlight int, stdout io.Writer, opts ...synth.KeyOption) error {
 	keyAll, key, solver, vectors, err := hostBudget(ccs, hostKey, opts...)
 	if err != nil {
 		return err
@@ -717,11 +720,31 @@ func randomKeyPreflight(ccs constraint.ConstraintSystem, avail int64, hostKey bo
 	if !hostKey {
 		where = "drawn on the device, none on the host"
 	}
-	fmt.Fprintf(stdout, "memory budget: random key %s (%s), our solver's form %s (estimated), one proof's W, K wires, a, b, c %s, host available now %s\n",
-		gib(keyAll), where, gib(solver), gib(vectors), gib(avail))
-	if avail > 0 && key+solver+vectors > avail {
-		return fmt.Errorf("a random key of %s, our solver's form of %s and one proof's vectors of %s do not fit the %s the host has available",
-			gib(key), gib(solver), gib(vectors), gib(avail))
+	inFlight = max(inFlight, 1)
+	proofs := "one proof's"
+	if inFlight > 1 {
+		proofs = fmt.Sprintf("%d partitions in flight, each", inFlight)
+	}
+	fmt.Fprintf(stdout, "memory budget: random key %s (%s), our solver's form %s (estimated), %s W, K wires, a, b, c %s, host available now %s\n",
+		gib(keyAll), where, gib(solver), proofs, gib(vectors), gib(avail))
+	if all := int64(inFlight) * vectors; avail > 0 && key+solver+all > avail {
+		return fmt.Errorf("a random key of %s, our solver's form of %s and the vectors of %d proofs in flight, %s, do not fit the %s the host has available",
+			gib(key), gib(solver), inFlight, gib(all), gib(avail))
 	}
 	return nil
+}
+
+// batchInFlight is how many partitions of a batch may hold their host
+// vectors at once: each device worker's (one computing, the others
+// staged), as many prepared and waiting for a worker (the pool's ready
+// list), and one being solved; at most the batch. For a single proof: 1.
+func batchInFlight(f benchFlags, devs []namedBackend) int {
+	if f.partitions == 0 {
+		return 1
+	}
+	gpus := 1
+	for _, d := range devs {
+		gpus = max(gpus, len(d.all))
+	}
+	return min(f.partitions, 2*gpus*max(f.workers, 1)+1)
 }

@@ -134,7 +134,8 @@ func TestBenchKeepsLevelsForGnark(t *testing.T) {
 // [0.05, 0.5] or without --circuit porep is a usage error that names it.
 // --b2 host: B2 on the host's cores, in a single proof (gnark's bytes,
 // verified) and in a batch, said in the plan line; --b2 of another value
-// is a usage error.
+// is a usage error. A batch on one device draws its random key there, and
+// proves what a single proof does.
 func TestBenchPorep(t *testing.T) {
 	code, out := g16("bench", "--circuit", "porep", "--size", "2^12", "--porep-tail", "0.3", "--proofs", "1", "--warmup=false", "--keydir", t.TempDir(), "--b2", "host")
 	if code != 0 {
@@ -156,9 +157,30 @@ func TestBenchPorep(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "drawn on the device") {
 		t.Fatalf("bench --keys random --no-gnark: exit %d\n%s", code, out)
 	}
-	code, out = g16("bench", "--circuit", "porep", "--size", "2^12", "--keys", "random", "--partitions", "2", "--no-gnark", "--b2", "host")
+	code, out = g16("bench", "--circuit", "porep", "--size", "2^12", "--keys", "random", "--cache", t.TempDir(), "--partitions", "2", "--no-gnark", "--b2", "host")
 	if code != 0 || !strings.Contains(out, "partition 0: key resident; B2 on the host") {
 		t.Fatalf("bench --partitions 2 --b2 host: exit %d\n%s", code, out)
+	}
+	// A batch with the key drawn on the device (no host copy) proves what
+	// a single proof with that key proves, byte for byte.
+	digest := func(out string) string {
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, "proofs sha256") {
+				return l
+			}
+		}
+		return ""
+	}
+	code, batch := g16("bench", "--circuit", "porep", "--size", "2^12", "--keys", "random", "--partitions", "1", "--no-gnark", "--seed", "9")
+	if code != 0 || !strings.Contains(batch, "random key drawn on the device, no host copy") {
+		t.Fatalf("bench --partitions 1, key drawn on the device: exit %d\n%s", code, batch)
+	}
+	code, single := g16("bench", "--circuit", "porep", "--size", "2^12", "--keys", "random", "--proofs", "1", "--warmup=false", "--no-gnark", "--seed", "9")
+	if code != 0 {
+		t.Fatalf("bench --proofs 1: exit %d\n%s", code, single)
+	}
+	if d := digest(batch); d == "" || d != digest(single) {
+		t.Errorf("batch %q, single proof %q: want one digest\n%s\n%s", d, digest(single), batch, single)
 	}
 	for _, c := range []struct {
 		args []string

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/internal/synth"
 )
 
@@ -22,14 +23,14 @@ func TestRandomKeyPreflight(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := randomKeyPreflight(ccs, key, true, &out); err == nil || !strings.Contains(err.Error(), "do not fit") {
+	if err := randomKeyPreflight(ccs, key, true, 1, &out); err == nil || !strings.Contains(err.Error(), "do not fit") {
 		t.Fatalf("preflight with room for the key alone: %v, want a does-not-fit error", err)
 	}
 	if !strings.Contains(out.String(), "memory budget: random key") {
 		t.Fatalf("no budget line: %q", out.String())
 	}
 	for _, avail := range []int64{0, 1 << 40} {
-		if err := randomKeyPreflight(ccs, avail, true, &out); err != nil {
+		if err := randomKeyPreflight(ccs, avail, true, 1, &out); err != nil {
 			t.Fatalf("preflight with %d bytes available: %v", avail, err)
 		}
 	}
@@ -42,16 +43,29 @@ func TestRandomKeyPreflight(t *testing.T) {
 	if solver <= 0 || vectors <= 0 || hostKey != key {
 		t.Fatalf("hostBudget: key %d (want %d), solver %d, vectors %d", hostKey, key, solver, vectors)
 	}
-	if err := randomKeyPreflight(ccs, key+vectors+solver-1, true, &out); err == nil {
+	if err := randomKeyPreflight(ccs, key+vectors+solver-1, true, 1, &out); err == nil {
 		t.Error("preflight with one byte less than the key, our solver's form and the vectors passed")
 	}
-	if err := randomKeyPreflight(ccs, key+vectors+solver, true, &out); err != nil {
+	if err := randomKeyPreflight(ccs, key+vectors+solver, true, 1, &out); err != nil {
 		t.Errorf("preflight with exactly the room needed: %v", err)
+	}
+	// A batch counts the vectors of each partition in flight.
+	if err := randomKeyPreflight(ccs, key+vectors+solver, true, 3, &out); err == nil || !strings.Contains(err.Error(), "3 proofs in flight") {
+		t.Errorf("preflight of 3 partitions in flight with room for one: %v, want an error naming the 3", err)
+	}
+	if err := randomKeyPreflight(ccs, key+3*vectors+solver, true, 3, &out); err != nil {
+		t.Errorf("preflight of 3 partitions in flight with their room: %v", err)
+	}
+	for _, c := range []struct{ partitions, workers, gpus, want int }{{0, 2, 1, 1}, {10, 1, 1, 3}, {10, 2, 1, 5}, {2, 2, 1, 2}, {10, 2, 2, 9}} {
+		devs := []namedBackend{{all: make([]backend.Backend, c.gpus)}}
+		if got := batchInFlight(benchFlags{partitions: c.partitions, workers: c.workers}, devs); got != c.want {
+			t.Errorf("batchInFlight(%d partitions, %d workers, %d GPUs) = %d, want %d", c.partitions, c.workers, c.gpus, got, c.want)
+		}
 	}
 	// A key drawn on the device takes no host memory: room for the
 	// vectors is enough, and the line says where the key is.
 	out.Reset()
-	if err := randomKeyPreflight(ccs, key, false, &out); err != nil {
+	if err := randomKeyPreflight(ccs, key, false, 1, &out); err != nil {
 		t.Fatalf("preflight of a key drawn on the device, with room for the key's size: %v", err)
 	}
 	if !strings.Contains(out.String(), "drawn on the device, none on the host") {

@@ -17,7 +17,10 @@ import (
 	"github.com/consensys/gnark/frontend"
 	"github.com/consensys/gnark/frontend/cs/r1cs"
 
+	groth16bn "github.com/consensys/gnark/backend/groth16/bn254"
+
 	"github.com/g16prover/g16/backend/cpu"
+	g16curve "github.com/g16prover/g16/curve"
 	"github.com/g16prover/g16/groth16"
 	"github.com/g16prover/g16/internal/stdcircuits"
 )
@@ -184,5 +187,60 @@ func TestCurveErrors(t *testing.T) {
 				t.Fatalf("error %v, want ErrInput saying %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestBN254StreamedAndDeviceKey proves on BN254 with the key streamed
+// from the host (a device smaller than the key) and with a caller's
+// DeviceKey: the same bytes as gnark's; a DeviceKey of another curve is
+// refused by name.
+func TestBN254StreamedAndDeviceKey(t *testing.T) {
+	const n = 1<<13 - 100 // large enough that a device smaller than the key holds a stream window
+	f, err := newFixture(ecc.BN254, "mulchain-8k", &mulChain{N: n}, &mulChain{N: n, X: 3, Y: powMod(3, n+1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pk := f.pk.(*groth16bn.ProvingKey)
+	c := g16curve.Must(ecc.BN254)
+	key := int64(len(pk.G1.A)+len(pk.G1.B)+len(pk.G1.K)+len(pk.G1.Z))*c.G1AffineBytes + int64(len(pk.G2.B))*c.G2AffineBytes
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	want := gnarkProof(t, f, seed)
+
+	var plan string
+	proof, err := groth16.Prove(f.ccs, f.pk, f.witness, groth16.WithBackend(cpuDevice(t, 0, key*9/10, nil)),
+		groth16.WithRandomness(seeded(seed)), groth16.WithPhaseTimes(func(_ int, pt groth16.PhaseTimes) { plan = pt.Plan }))
+	if err != nil {
+		t.Fatalf("Prove on a device smaller than the key: %v", err)
+	}
+	if !strings.HasPrefix(plan, "key streamed") {
+		t.Errorf("plan %q; want the key streamed", plan)
+	}
+	if !bytes.Equal(proofBytes(t, proof), want) {
+		t.Fatal("streamed proof differs from gnark's")
+	}
+
+	dev := cpu.MustNew()
+	dk, err := groth16.NewDeviceKey(dev, f.pk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dk.Close()
+	proof, err = groth16.Prove(f.ccs, f.pk, f.witness, groth16.WithDeviceKey(dk), groth16.WithRandomness(seeded(seed)))
+	if err != nil {
+		t.Fatalf("Prove with a DeviceKey: %v", err)
+	}
+	if !bytes.Equal(proofBytes(t, proof), want) {
+		t.Fatal("proof with a DeviceKey differs from gnark's")
+	}
+
+	bls := testFixtures(t)[0]
+	blsKey, err := groth16.NewDeviceKey(dev, bls.pk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer blsKey.Close()
+	if _, err := groth16.NewProver(f.ccs, f.pk, groth16.WithDeviceKey(blsKey)); !errors.Is(err, groth16.ErrInput) || !strings.Contains(err.Error(), "device key is for bls12-381, the circuit is over bn254") {
+		t.Fatalf("a BLS12-381 device key for a BN254 prover: %v, want ErrInput naming both curves", err)
 	}
 }

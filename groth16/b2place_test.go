@@ -46,7 +46,7 @@ var porepFixture = sync.OnceValues(func() (*fixture, error) {
 // backend and on one scheduled as a GPU, streamed through a device smaller
 // than the key, and in a batch; the plan line says where B2 ran. B2Device
 // and B2Auto give the same bytes, and B2Auto on a GPU-like device names
-// the cost model.
+// the cost model, on a CPU backend (in a batch too) nothing.
 func TestB2Placement(t *testing.T) {
 	f, err := porepFixture()
 	if err != nil {
@@ -130,6 +130,23 @@ func TestB2Placement(t *testing.T) {
 		if !strings.Contains(p, "B2 on the host") {
 			t.Errorf("batch plan %q does not say B2 on the host", p)
 		}
+	}
+	// B2Auto in a batch on a CPU backend (which the pool hands the
+	// compute wrapped, with a trace): B2 stays there, unremarked.
+	plans = nil
+	proofs, err = proveBatch(t, context.Background(), f, same(f, 1), groth16.WithBackend(cpu.MustNew()),
+		groth16.WithBatchRandomness(seedsFrom(seed)), groth16.WithTrace(pool.NewTrace()),
+		groth16.WithPhaseTimes(func(_ int, p groth16.PhaseTimes) {
+			mu.Lock()
+			plans = append(plans, p.Plan)
+			mu.Unlock()
+		}))
+	if err != nil {
+		t.Fatalf("ProveBatch: %v", err)
+	}
+	checkProofs(t, proofs, wants[:1], nil)
+	if len(plans) != 1 || strings.Contains(plans[0], "B2") {
+		t.Errorf("batch plans %q with B2Auto on a CPU backend; want one that does not name B2", plans)
 	}
 }
 

@@ -24,7 +24,7 @@
 # porepbatch ten 2^24 partitions, each keeping its circuit and random key in
 # $G16_KEYS, so that later steps of the lease reuse them; porep27 one 2^27
 # partition, its random key drawn on the device (at most 420 s); porepcpu
-# the CPU backend at 2^22 beside gnark under /usr/bin/time -v (host memory
+# the CPU backend at 2^22 beside gnark under /usr/bin/time -v if present (host memory
 # and solve on this host's cores); porepb2 one 2^24 proof with B2 on the
 # host's cores (--b2 host) and one with it on the device (--b2 device), the
 # figures the cost model of groth16/b2place.go rests on, with one seed, so
@@ -72,6 +72,16 @@ step() { # name, log, command...
 	grep -E '^(--- |ok|FAIL|PASS|panic|Benchmark|=+ ERROR SUMMARY)|^ *(phase|total|ours|solve|commit|upload|H |MSM|assemble|prover|gnark|g16|byte|partitions|staged|host|staging|compute|cuda|cpu|compile|keys|setup|memory|proofs sha256|device|nvidia-smi)|^[0-9]+ +(ProveBatch|service|proofs per prover)|^(median|every service|MISMATCH|R1CS)|Maximum resident set size|Elapsed \(wall' "$logs/$log" | tail -n 40
 	echo "== $name: exit $r, $((SECONDS - t0)) s"
 	[ $r -eq 0 ] || rc=1
+}
+# timev runs a command under /usr/bin/time -v (its peak RSS and wall
+# lines), or plainly where that is missing: g16 bench prints its own peak
+# RSS either way.
+timev() {
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -v "$@"
+	else
+		"$@"
+	fi
 }
 # smipeak runs a command while nvidia-smi polls GPU 0's memory every 0.2 s,
 # and appends the peak it saw to the command's output.
@@ -151,7 +161,7 @@ for s in $steps; do
 		;;
 	porepbatch27) step "porep batch 10 x 2^27, tail 10%, key drawn on the device, one worker (at most 560 s)" porepbatch27.log smipeak timeout 560 "$bin/g16" bench --backend cuda --circuit porep --size 2^27 --keys random --partitions 10 --workers 1 --no-gnark --compare-cpu=false --trace "$logs/trace-porep27.json" ;;
 	porepbatch26s) step "porep batch 10 x 2^26, tail 10%, under a 16 GiB device limit, key streamed, one worker (at most 560 s)" porepbatch26s.log smipeak timeout 560 "$bin/g16" bench --backend cuda --circuit porep --size 2^26 --keys random --partitions 10 --workers 1 --no-gnark --compare-cpu=false --device-memory 16GiB --compare-unlimited=false --trace "$logs/trace-porep26s.json" ;;
-	porepcpu) step "porep 2^22 on the CPU backend beside gnark, host memory" porepcpu22.log /usr/bin/time -v "$bin/g16" bench --backend cpu --circuit porep --size 2^22 --keys random --proofs 1 --warmup=false ;;
+	porepcpu) step "porep 2^22 on the CPU backend beside gnark, host memory" porepcpu22.log timev "$bin/g16" bench --backend cpu --circuit porep --size 2^22 --keys random --proofs 1 --warmup=false ;;
 	gpus) step "batch 10 x 2^22, 1 and 2 GPUs" gpus22.log "$bin/g16" bench --backend cuda --size 2^22 --keys random --partitions 10 --gpus 1,2 --no-gnark --compare-cpu=false ;;
 	esac
 done

@@ -115,7 +115,7 @@ func (p *prover) placeB2(dev backend.Backend, key *deviceKey, sol *solution) b2C
 		return b2Choice{note: "B2 on the device: the key's G2 bases have no host copy"}
 	case p.b2 == B2Host:
 		return b2Choice{host: true, note: fmt.Sprintf("B2 on the host, %d tasks (WithB2Placement)", b2Tasks())}
-	case !hostCopy || backend.IsHostBound(dev):
+	case !hostCopy || backend.IsHostBound(dev) || key.dev != nil && backend.IsHostBound(key.dev):
 		return b2Choice{}
 	}
 	n := len(sol.wB)

@@ -52,18 +52,15 @@ func (st *state) nBits(calldata []uint32, _ *scratch) error {
 	if int(calldata[2]) != 1 {
 		return fmt.Errorf("expected one input, got %d", calldata[2])
 	}
-	var v fr.Element
-	j := 3 + st.read(&v, calldata[3:])
+	words, n := st.readBits(calldata[3:])
+	j := 3 + n
 	lo, hi := int(calldata[j]), int(calldata[j+1])
-	words := v.Bits()
-	var b fr.Element
 	for i := 0; i < hi-lo; i++ {
 		bit := uint64(0)
 		if i < 64*len(words) {
 			bit = words[i/64] >> (i % 64) & 1
 		}
-		setWord(&b, bit)
-		st.set(lo+i, &b)
+		st.setWordAt(lo+i, bit)
 	}
 	return nil
 }
@@ -74,7 +71,7 @@ func (st *state) decompose(calldata []uint32, sc *scratch) error {
 	if int(calldata[2]) != 3 {
 		return fmt.Errorf("rangecheck decompose: expected 3 inputs")
 	}
-	var varSizeE, limbSizeE, v fr.Element
+	var varSizeE, limbSizeE fr.Element
 	j := 3
 	j += st.read(&varSizeE, calldata[j:])
 	varSize, ok := smallInt(&varSizeE)
@@ -86,18 +83,16 @@ func (st *state) decompose(calldata []uint32, sc *scratch) error {
 	if !ok || limbSize <= 0 || limbSize >= 64 {
 		return st.callHint(st.slotOf(calldata), calldata, sc)
 	}
-	j += st.read(&v, calldata[j:])
+	words, n := st.readBits(calldata[j:])
+	j += n
 	nbLimbs := (varSize + limbSize - 1) / limbSize
 	lo, hi := int(calldata[j]), int(calldata[j+1])
 	if hi-lo != nbLimbs {
 		return fmt.Errorf("rangecheck decompose: need %d outputs", nbLimbs)
 	}
-	words := v.Bits()
 	mask := uint64(1)<<uint(limbSize) - 1
-	var e fr.Element
 	for i := 0; i < nbLimbs; i++ {
-		setWord(&e, bitWindow(&words, i*limbSize, limbSize)&mask)
-		st.set(lo+i, &e)
+		st.setWordAt(lo+i, bitWindow(&words, i*limbSize, limbSize)&mask)
 	}
 	return nil
 }
@@ -183,8 +178,7 @@ func (st *state) count(calldata []uint32, sc *scratch) error {
 		}
 	}
 	for i, c := range counts {
-		setWord(&e, c)
-		st.set(lo+i, &e)
+		st.setWordAt(lo+i, c)
 	}
 	return nil
 }
@@ -202,10 +196,8 @@ func (st *state) countConst(tab *constTable, calldata []uint32, sc *scratch) err
 	if err := st.countQueries(counts, tab, calldata, tab.end, nbQueries, sc); err != nil {
 		return err
 	}
-	var e fr.Element
 	for i, c := range counts {
-		setWord(&e, c)
-		st.set(lo+i, &e)
+		st.setWordAt(lo+i, c)
 	}
 	return nil
 }
@@ -219,8 +211,8 @@ func (st *state) countQueries(counts []uint64, tab *constTable, calldata []uint3
 	count := func(counts []uint64, j, n int) bool {
 		var e fr.Element
 		for i := 0; i < n; i++ {
-			j += st.read(&e, calldata[j:])
-			if tab != nil {
+			if tab != nil && tab.pos == nil {
+				j += st.read(&e, calldata[j:])
 				r, ok := tab.row(&e)
 				if !ok {
 					return false
@@ -228,8 +220,20 @@ func (st *state) countQueries(counts []uint64, tab *constTable, calldata []uint3
 				counts[r]++
 				continue
 			}
-			b := e.Bits()
-			if !zeroFrom(&b, 1) || b[0] >= uint64(len(counts)) {
+			b, m := st.readBits(calldata[j:])
+			j += m
+			if !zeroFrom(&b, 1) {
+				return false
+			}
+			if tab != nil {
+				r, ok := tab.rowOfWord(b[0])
+				if !ok {
+					return false
+				}
+				counts[r]++
+				continue
+			}
+			if b[0] >= uint64(len(counts)) {
 				return false
 			}
 			counts[b[0]]++

@@ -28,17 +28,15 @@ func (st *state) bitwise(calldata []uint32, sc *scratch, f func(a, b uint64) uin
 	if calldata[2] != 2 {
 		return st.callHint(st.slotOf(calldata), calldata, sc)
 	}
-	var a, b fr.Element
-	j := 3 + st.read(&a, calldata[3:])
-	j += st.read(&b, calldata[j:])
+	x, n := st.readBits(calldata[3:])
+	j := 3 + n
+	y, n := st.readBits(calldata[j:])
+	j += n
 	lo, hi := int(calldata[j]), int(calldata[j+1])
-	x, y := a.Bits(), b.Bits()
 	if hi-lo != 1 || !zeroFrom(&x, 1) || !zeroFrom(&y, 1) {
 		return st.callHint(st.slotOf(calldata), calldata, sc)
 	}
-	var e fr.Element
-	setWord(&e, f(x[0], y[0]))
-	st.set(lo, &e)
+	st.setWordAt(lo, f(x[0], y[0]))
 	return nil
 }
 
@@ -47,22 +45,20 @@ func (st *state) toBytes(calldata []uint32, sc *scratch) error {
 	if calldata[2] != 2 {
 		return st.callHint(st.slotOf(calldata), calldata, sc)
 	}
-	var n, v fr.Element
-	j := 3 + st.read(&n, calldata[3:])
-	j += st.read(&v, calldata[j:])
+	nb, n := st.readBits(calldata[3:])
+	j := 3 + n
+	x, n := st.readBits(calldata[j:])
+	j += n
 	lo, hi := int(calldata[j]), int(calldata[j+1])
-	nb, x := n.Bits(), v.Bits()
 	if !zeroFrom(&nb, 1) || nb[0] != uint64(hi-lo) || !zeroFrom(&x, 1) {
 		return st.callHint(st.slotOf(calldata), calldata, sc)
 	}
-	var e fr.Element
 	for i := 0; i < hi-lo; i++ {
 		byt := uint64(0)
 		if i < 8 {
 			byt = x[0] >> (8 * i) & 0xff
 		}
-		setWord(&e, byt)
-		st.set(lo+i, &e)
+		st.setWordAt(lo+i, byt)
 	}
 	return nil
 }
@@ -73,11 +69,11 @@ func (st *state) partition(calldata []uint32, sc *scratch) error {
 	if calldata[2] != 2 {
 		return st.callHint(st.slotOf(calldata), calldata, sc)
 	}
-	var sp, v fr.Element
-	j := 3 + st.read(&sp, calldata[3:])
-	j += st.read(&v, calldata[j:])
+	s, n := st.readBits(calldata[3:])
+	j := 3 + n
+	x, n := st.readBits(calldata[j:])
+	j += n
 	lo, hi := int(calldata[j]), int(calldata[j+1])
-	s, x := sp.Bits(), v.Bits()
 	if hi-lo != 2 || !zeroFrom(&s, 1) || !zeroFrom(&x, 1) {
 		return st.callHint(st.slotOf(calldata), calldata, sc)
 	}
@@ -85,11 +81,8 @@ func (st *state) partition(calldata []uint32, sc *scratch) error {
 	if s[0] < 64 {
 		q, r = x[0]>>s[0], x[0]&(uint64(1)<<s[0]-1)
 	}
-	var e fr.Element
-	setWord(&e, q)
-	st.set(lo, &e)
-	setWord(&e, r)
-	st.set(lo+1, &e)
+	st.setWordAt(lo, q)
+	st.setWordAt(lo+1, r)
 	return nil
 }
 

@@ -66,7 +66,13 @@ func (st *state) divide(sc *scratch) {
 		// wire = c/b − a (unknown in L) or c/a − b (unknown in R), as a term
 		// of the constraint; the row then holds the full evaluation.
 		var wire fr.Element
-		wire.Mul(c, &inv[k])
+		switch {
+		case c.IsZero(): // c of 0 or 1 (a log-derivative table's multiplicities): no product
+		case c.Equal(&smallLo[1]):
+			wire = inv[k]
+		default:
+			wire.Mul(c, &inv[k])
+		}
 		if o.loc == locL {
 			wire.Sub(&wire, a)
 			a.Add(a, &wire)

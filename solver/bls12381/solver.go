@@ -146,6 +146,7 @@ type state struct {
 
 	values  []fr.Element
 	solved  []bool
+	words   []uint32 // words[w] is x+1 when wire w was set to word x this solve (setWordAt); 0 if not
 	a, b, c []fr.Element
 
 	hints  []csolver.Hint // by slot
@@ -160,7 +161,7 @@ func (s *Solver) getState() *state {
 	if st, ok := s.states.Get().(*state); ok {
 		return st
 	}
-	return &state{s: s, q: s.r1cs.Field(), solved: make([]bool, s.nbWires)}
+	return &state{s: s, q: s.r1cs.Field(), solved: make([]bool, s.nbWires), words: make([]uint32, s.nbWires)}
 }
 
 // putState keeps st's buffers for the next solve, and drops what belongs
@@ -194,10 +195,12 @@ func (st *state) start(v fr.Vector, cfg *csolver.Config, active int) {
 		}
 		st.values = make([]fr.Element, s.nbWires)
 		clear(st.solved)
+		clear(st.words)
 		wg.Wait()
 	} else {
 		st.values = make([]fr.Element, s.nbWires)
 		clear(st.solved)
+		clear(st.words)
 		st.a = make([]fr.Element, m, n)
 		st.b = make([]fr.Element, m, n)
 		st.c = make([]fr.Element, m, n)

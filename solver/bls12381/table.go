@@ -120,12 +120,18 @@ func (t *constTable) row(e *fr.Element) (int32, bool) {
 		if !zeroFrom(&b, 1) {
 			return 0, false
 		}
-		r := t.pos[b[0]&t.mask]
-		if r < 0 || t.words[r] != b[0] {
-			return 0, false
-		}
-		return r, true
+		return t.rowOfWord(b[0])
 	}
 	r, ok := t.byValue[*e]
 	return r, ok
+}
+
+// rowOfWord returns the row of the value x, or false, in a table indexed
+// by its words' low bits (pos not nil).
+func (t *constTable) rowOfWord(x uint64) (int32, bool) {
+	r := t.pos[x&t.mask]
+	if r < 0 || t.words[r] != x {
+		return 0, false
+	}
+	return r, true
 }

@@ -153,6 +153,23 @@ func (st *state) read(v *fr.Element, calldata []uint32) int {
 	return 1 + 2*n
 }
 
+// readBits reads the linear expression at the start of calldata as an
+// integer, its canonical words low first, and returns how many words it
+// read. One term of coefficient 1 on a wire set from a word in this solve
+// (setWordAt) is read as that word, with no conversion out of Montgomery
+// form.
+func (st *state) readBits(calldata []uint32) (b [fr.Limbs]uint64, n int) {
+	if calldata[0] == 1 && calldata[1] == constraint.CoeffIdOne && calldata[2] != constantWire {
+		if x := st.words[calldata[2]]; x != 0 {
+			b[0] = uint64(x - 1)
+			return b, 3
+		}
+	}
+	var v fr.Element
+	n = st.read(&v, calldata)
+	return v.Bits(), n
+}
+
 // constantWire is the wire ID gnark gives a constant term.
 const constantWire = ^uint32(0)
 
@@ -160,6 +177,16 @@ const constantWire = ^uint32(0)
 func (st *state) set(id int, v *fr.Element) {
 	st.values[id] = *v
 	st.solved[id] = true
+}
+
+// setWordAt solves wire id with the word x, and notes x for readBits when
+// it fits.
+func (st *state) setWordAt(id int, x uint64) {
+	setWord(&st.values[id], x)
+	st.solved[id] = true
+	if x < 1<<32-1 {
+		st.words[id] = uint32(x) + 1
+	}
 }
 
 func (sc *scratch) inputs(n int) []*big.Int {

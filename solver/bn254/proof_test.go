@@ -7,12 +7,8 @@ import (
 	"bytes"
 	cryptorand "crypto/rand"
 	"encoding/binary"
-	"errors"
 	"math/rand/v2"
-	"strings"
 	"testing"
-
-	"github.com/consensys/gnark-crypto/ecc"
 
 	gnarkbackend "github.com/consensys/gnark/backend"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
@@ -20,7 +16,6 @@ import (
 	"github.com/consensys/gnark/frontend"
 
 	"github.com/g16prover/g16/backend/cpu"
-	"github.com/g16prover/g16/curve"
 	"github.com/g16prover/g16/groth16"
 )
 
@@ -67,9 +62,6 @@ func TestProofSameAsGnark(t *testing.T) {
 			got, err := groth16.Prove(cc.r1cs, pk, w, groth16.WithBackend(cpu.MustNew()),
 				groth16.WithRandomness(rand.NewChaCha8(key)), groth16.WithProverOptions(tc.opts...),
 				groth16.WithPhaseTimes(func(_ int, pt groth16.PhaseTimes) { times = pt }))
-			if errors.Is(err, groth16.ErrInput) && strings.Contains(err.Error(), "constraint system is over "+curve.Name(ecc.BN254)) {
-				t.Skipf("g16's prover does not prove on %s: %v", curve.Name(ecc.BN254), err)
-			}
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -5,10 +5,9 @@
 # root, with a bundle made by scripts/gpu-bundle.sh:
 #   bash scripts/gpu-e2e.sh BUNDLE_DIR [STEP...]
 # Steps: tests examples sanitize bench20 bench22 batch22 bench24 gpus sha256 sha256batch cpusha256 ecdsa service solver
-# limit25 batch24limit big25s stream25 big26 big27 big27s f64 porep24 porepsweep porepbatch porep27 porepcpu
+# limit25 batch24limit big25s stream25 big26 big27 big27s porep24 porepsweep porepbatch porep27 porepcpu
 # porepb2 porepbatch27 porepbatch26s
-# (default: all but gpus, solver, f64 (the FP64-pipe Fp product's rates beside fp_t's and G1 2^24
-# with 12 copies on the hybrid addition's flags against the default), the std circuits sha256, sha256batch, cpusha256, ecdsa, and the
+# (default: all but gpus, solver, the std circuits sha256, sha256batch, cpusha256, ecdsa, and the
 # large sizes limit25, batch24limit, big25s, stream25, big26, big27, big27s: each of those is one command
 # of several minutes; the big ones poll nvidia-smi for the device's peak;
 # limit25 and batch24limit keep their circuit and random key in $G16_KEYS, so
@@ -111,13 +110,6 @@ for s in $steps; do
 	bench22) step "bench 2^22" bench22.log "$bin/g16" bench --backend cuda --size 2^22 --keys random --proofs 1 --compare-cpu=false ;;
 	batch22) step "batch 10 x 2^22" batch22.log "$bin/g16" bench --backend cuda --size 2^22 --keys random --partitions 10 --no-gnark --compare-cpu=false --trace "$logs/trace22.json" ;;
 	bench24) step "bench 2^24" bench24.log "$bin/g16" bench --backend cuda --size 2^24 --keys random --proofs 2 --no-gnark --compare-cpu=false ;;
-	f64)
-		(cd "$repo/backend/cuda" && step "FP64-pipe Fp product: against gnark, rates beside fp_t's" f64.log "$bin/backend_cuda.test" -test.v -test.run 'TestFieldF64Device|TestMulRate')
-		# window:flags:task:copies; flags 8388608 G16_MSM_G1_F64, +16777216 _Q, +33554432 _LB3 (kernels/f64.h)
-		(cd "$repo/backend/cuda" && G16_MSM_TABLE=1 G16_TABLE_G1=24 G16_TABLE_G2=none G16_TABLE_CPU_MAX=0 G16_TABLE_01=none \
-			G16_TABLE_SWEEP=0:0:0:12,0:8388608:0:12,0:41943040:0:12,0:25165824:0:12,0:58720256:0:12,0:0,0:8388608 \
-			step "G1 2^24, the hybrid addition against the default" f64-table.log "$bin/backend_cuda.test" -test.v -test.timeout 10m -test.run TestMSMTable)
-		;;
 	sha256) step "sha256 of 1100 bytes, gnark setup key" sha256.log "$bin/g16" bench --backend cuda --circuit sha256 --msg-bytes 1100 --keydir "$keys" --proofs 3 ;;
 	sha256batch)
 		step "sha256 1100 B, ProveBatch of 10, default solvers" sha256batch.log "$bin/g16" bench --backend cuda --circuit sha256 --msg-bytes 1100 --keydir "$keys" --partitions 10 --compare-cpu=false

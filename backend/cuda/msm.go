@@ -136,9 +136,9 @@ func (b *Backend) Scratch(k backend.Kernel, c ecc.ID, n int) int64 {
 	}
 	switch k {
 	case backend.KernelMSMG1:
-		return max(msmScratch(1, n, b.cfg.msmChunk, b.cfg.msmWindow, b.cfg.msmMaxTask, b.cfg.msmFlags&C.G16_MSM_BATCH_AFFINE != 0), b.tableScratch(1, n))
+		return max(msmScratch(1, n, b.cfg.msmChunk, b.cfg.msmWindow, b.cfg.msmMaxTask), b.tableScratch(1, n))
 	case backend.KernelMSMG2:
-		return max(msmScratch(2, n, b.cfg.msmChunk, b.cfg.msmWindow, b.cfg.msmMaxTask, b.cfg.msmFlags&C.G16_MSM_BATCH_AFFINE != 0), b.tableScratch(2, n))
+		return max(msmScratch(2, n, b.cfg.msmChunk, b.cfg.msmWindow, b.cfg.msmMaxTask), b.tableScratch(2, n))
 	}
 	return 0
 }
@@ -247,18 +247,11 @@ func (b *Backend) msm(q backend.Queue, op string, curve int, pointBytes int64, b
 }
 
 // msmFlags is g16_msm's flags argument: the configured G16_MSM_* flags,
-// with G16_MSM_HOST_TAIL under WithMSMHostTail and the Karatsuba flags of
-// WithMSMKaratsuba.
+// with G16_MSM_HOST_TAIL under WithMSMHostTail.
 func (b *Backend) msmFlags() C.int {
 	f := C.int(b.cfg.msmFlags)
 	if b.cfg.msmHostTail {
 		f |= C.G16_MSM_HOST_TAIL
-	}
-	switch b.cfg.msmKaratsuba {
-	case 1:
-		f |= C.G16_MSM_FP_KARATSUBA
-	case 2:
-		f |= C.G16_MSM_FP_KARATSUBA | C.G16_MSM_FP_KARATSUBA2
 	}
 	return f
 }

@@ -114,17 +114,15 @@ func TestReduceHost(t *testing.T) {
 			}
 			want[j] = total
 		}
-		for _, flags := range []int{0, msmG1Slots} {
-			for _, c := range reduceCases(rng, windows, T) {
-				got, pairs, err := hostReduce(1, flags, buckets, T, windows, c.wide, c.stop)
-				if err != nil {
-					t.Fatal(err)
-				}
-				checkPairs(t, "G1", T, windows, c, pairs)
-				for j := 0; j < windows; j++ {
-					if g := windowSum[bls12381.G1Jac](got, j, windows, pairs, &g1Infinity, 4, g1FromXYZZ); !g.Equal(&want[j]) {
-						t.Fatalf("G1 T=%d windows=%d wide=%d stop=%d (%d pairs) flags %d: window %d differs from Σ(b+1)·S_b", T, windows, c.wide, c.stop, pairs, flags, j)
-					}
+		for _, c := range reduceCases(rng, windows, T) {
+			got, pairs, err := hostReduce(1, buckets, T, windows, c.wide, c.stop)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkPairs(t, "G1", T, windows, c, pairs)
+			for j := 0; j < windows; j++ {
+				if g := windowSum[bls12381.G1Jac](got, j, windows, pairs, &g1Infinity, 4, g1FromXYZZ); !g.Equal(&want[j]) {
+					t.Fatalf("G1 T=%d windows=%d wide=%d stop=%d (%d pairs): window %d differs from Σ(b+1)·S_b", T, windows, c.wide, c.stop, pairs, j)
 				}
 			}
 		}
@@ -155,17 +153,15 @@ func TestReduceHost(t *testing.T) {
 			}
 			want[j] = total
 		}
-		for _, flags := range []int{0, msmG2Karatsuba} {
-			for _, c := range reduceCases(rng, windows, T) {
-				got, pairs, err := hostReduce(2, flags, buckets, T, windows, c.wide, c.stop)
-				if err != nil {
-					t.Fatal(err)
-				}
-				checkPairs(t, "G2", T, windows, c, pairs)
-				for j := 0; j < windows; j++ {
-					if g := windowSum[bls12381.G2Jac](got, j, windows, pairs, &g2Infinity, 8, g2FromXYZZ); !g.Equal(&want[j]) {
-						t.Fatalf("G2 T=%d windows=%d wide=%d stop=%d (%d pairs) flags %d: window %d differs from Σ(b+1)·S_b", T, windows, c.wide, c.stop, pairs, flags, j)
-					}
+		for _, c := range reduceCases(rng, windows, T) {
+			got, pairs, err := hostReduce(2, buckets, T, windows, c.wide, c.stop)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkPairs(t, "G2", T, windows, c, pairs)
+			for j := 0; j < windows; j++ {
+				if g := windowSum[bls12381.G2Jac](got, j, windows, pairs, &g2Infinity, 8, g2FromXYZZ); !g.Equal(&want[j]) {
+					t.Fatalf("G2 T=%d windows=%d wide=%d stop=%d (%d pairs): window %d differs from Σ(b+1)·S_b", T, windows, c.wide, c.stop, pairs, j)
 				}
 			}
 		}
@@ -210,7 +206,7 @@ func checkPairs(t *testing.T, curve string, T, windows int, c reduceCase, pairs 
 func TestReduceErrorsHost(t *testing.T) {
 	for _, c := range []struct{ curve, T, windows, wide, stop int }{{3, 1, 1, 1, 1}, {1, 1, 1, 0, 1}, {1, 1, 65, 1, 1}, {1, 2, 1, 1, 0}} {
 		b := make([]fp.Element, 4*c.curve*c.T*c.windows)
-		if _, _, err := hostReduce(c.curve, 0, b, c.T, c.windows, c.wide, c.stop); err == nil {
+		if _, _, err := hostReduce(c.curve, b, c.T, c.windows, c.wide, c.stop); err == nil {
 			t.Errorf("hostReduce(curve %d, T %d, windows %d, wide %d, stop %d): no error", c.curve, c.T, c.windows, c.wide, c.stop)
 		}
 	}

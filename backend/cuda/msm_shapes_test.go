@@ -51,24 +51,10 @@ func TestMSMBenchmarkedShapes(t *testing.T) {
 		msmShape{"w=20", m, []Option{WithMSMWindow(20)}, ""},
 		msmShape{"w=21", m, []Option{WithMSMWindow(21)}, ""},
 		msmShape{"two passes", m, []Option{WithMSMChunk(m/2 + 1)}, ""},
-		msmShape{"G1 slot kernels", m, []Option{withMSMFlags(msmG1Slots)}, ""},
-		msmShape{"G1 slot kernels, w=20", m, []Option{withMSMFlags(msmG1Slots), WithMSMWindow(20)}, ""},
-		msmShape{"Y3 two products", 1 << min(maxG1, 24), []Option{withMSMFlags(msmG1Y3Two)}, ""},
 		msmShape{"no split", m, []Option{withMSMFlags(msmNoSplit)}, ""},
-		msmShape{"paired products, prefetch", m, []Option{withMSMFlags(msmG1Paired | msmG1Prefetch)}, ""},
-		msmShape{"4 blocks an SM, w=20", m, []Option{withMSMFlags(msmG1LB4), WithMSMWindow(20)}, ""},
-		msmShape{"4 blocks an SM, paired, prefetch, 0/1-heavy", m, []Option{withMSMFlags(msmG1LB4 | msmG1Paired | msmG1Prefetch)}, "01"},
 		msmShape{"0/1-heavy, two passes, w=20", m, []Option{WithMSMChunk(m/2 + 1), WithMSMWindow(20)}, "01"},
 		msmShape{"witness-like", len(wit), nil, "witness"},
-		msmShape{"batch-affine", m, []Option{withMSMFlags(msmBatchAffine)}, ""},
-		msmShape{"batch-affine, w=20, two passes", m, []Option{withMSMFlags(msmBatchAffine), WithMSMWindow(20), WithMSMChunk(m/2 + 1)}, ""},
-		msmShape{"batch-affine, 0/1-heavy", m, []Option{withMSMFlags(msmBatchAffine)}, "01"},
-		msmShape{"batch-affine, 0/1-heavy, no split", m, []Option{withMSMFlags(msmBatchAffine | msmNoSplit)}, "01"},
-		msmShape{"batch-affine, witness-like", len(wit), []Option{withMSMFlags(msmBatchAffine)}, "witness"},
 	)
-	if maxG1 >= 24 {
-		shapes1 = append(shapes1, msmShape{"batch-affine", 1 << 24, []Option{withMSMFlags(msmBatchAffine)}, ""})
-	}
 	runShapes(t, "G1", shapes1, func(sh msmShape) (bool, MSMTiming) {
 		b := shapeBackend(t, sh)
 		defer b.Close()
@@ -109,8 +95,6 @@ func TestMSMBenchmarkedShapes(t *testing.T) {
 		msmShape{"0/1-heavy", 1 << maxG2, nil, "01"},
 		msmShape{"0/1-heavy, no split", 1 << maxG2, []Option{withMSMFlags(msmNoSplit)}, "01"},
 		msmShape{"0/1-heavy, two passes, w=20", m2, []Option{WithMSMChunk(m2/2 + 1), WithMSMWindow(20)}, "01"},
-		msmShape{"Karatsuba", 1 << maxG2, []Option{withMSMFlags(msmG2Karatsuba)}, ""},
-		msmShape{"Karatsuba, w=20, two passes", m2, []Option{withMSMFlags(msmG2Karatsuba), WithMSMWindow(20), WithMSMChunk(m2/2 + 1)}, ""},
 	)
 	_, g2gen, _, _ := bls12381.Generators()
 	runShapes(t, "G2", shapes2, func(sh msmShape) (bool, MSMTiming) {

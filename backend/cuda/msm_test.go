@@ -156,10 +156,7 @@ func edgeCases(rng *mrand.Rand, n int) []edgeCase {
 func TestMSMHost(t *testing.T) {
 	rng := testRand(t)
 	for _, c := range edgeCases(rng, 24) {
-		for _, cfg := range []struct{ w, task, flags int }{{0, 0, 0}, {4, 2, 0}, {5, 3, msmNoTaskSort}, {7, 2, msmNoInline}, {5, 2, msmG1Slots}, {0, 0, msmG1Slots}, {0, 0, msmNoSplit}, {5, 2, msmNoSplit | msmG1Slots}, {4, 2, msmG1Y3Two}, {0, 0, msmG1Y3Two},
-			{4, 2, msmG1Paired}, {5, 3, msmG1Prefetch}, {0, 0, msmG1Paired | msmG1Prefetch}, {4, 2, msmG1LB4 | msmG1Paired | msmG1Prefetch}, {0, 0, msmG1LB4 | msmNoSplit | msmG1Paired},
-			{4, 2, msmFpKaratsuba}, {0, 0, msmFpKaratsuba2}, {5, 3, msmFpKaratsuba2 | msmNoSplit}, {0, 0, msmFpKaratsuba | msmFpKaLB3},
-			{4, 2, msmG1F64}, {0, 0, msmG1F64 | msmG1F64Q}, {5, 3, msmG1F64 | msmG1F64LB3 | msmNoSplit}, {0, 0, msmG1F64 | msmG1F64Q | msmG1F64LB3}} {
+		for _, cfg := range []struct{ w, task, flags int }{{0, 0, 0}, {4, 2, 0}, {5, 3, msmNoTaskSort}, {7, 2, 0}, {0, 0, msmNoSplit}, {5, 2, msmNoSplit | msmNoTaskSort}} {
 			got, err := hostMSMG1(c.g1, c.scalars, cfg.w, cfg.task, cfg.flags)
 			if err != nil {
 				t.Fatal(err)
@@ -168,7 +165,7 @@ func TestMSMHost(t *testing.T) {
 				t.Errorf("G1 %s (w=%d task=%d flags %d): host pipeline differs from gnark", c.name, cfg.w, cfg.task, cfg.flags)
 			}
 		}
-		for _, flags := range []int{0, msmNoSplit, msmG2Karatsuba, msmG2Karatsuba | msmNoSplit, msmFpKaratsuba} {
+		for _, flags := range []int{0, msmNoSplit} {
 			got, err := hostMSMG2(c.g2[:8], c.scalars[:8], 6, 2, flags)
 			if err != nil {
 				t.Fatal(err)
@@ -181,7 +178,7 @@ func TestMSMHost(t *testing.T) {
 	for _, n := range []int{1, 2, 3, 100, 257} {
 		p := randG1(rng, n)
 		s := randScalars(rng, n)
-		for _, flags := range []int{0, msmG1Slots, msmFpKaratsuba, msmFpKaratsuba2, msmG1F64, msmG1F64 | msmG1F64Q} {
+		for _, flags := range []int{0, msmNoSplit} {
 			got, err := hostMSMG1(p, s, 0, 0, flags)
 			if err != nil {
 				t.Fatal(err)
@@ -194,7 +191,7 @@ func TestMSMHost(t *testing.T) {
 	// G2 at the automatic window, several reduction levels.
 	p2 := randG2(rng, 40)
 	s2 := randScalars(rng, 40)
-	for _, flags := range []int{0, msmNoSplit, msmG2Karatsuba, msmFpKaratsuba} {
+	for _, flags := range []int{0, msmNoSplit} {
 		got, err := hostMSMG2(p2, s2, 0, 0, flags)
 		if err != nil {
 			t.Fatal(err)
@@ -251,25 +248,13 @@ func gpuG2(t testing.TB, b *Backend, p []bls12381.G2Affine, s []fr.Element) bls1
 // edge cases and a few sizes, with forced windows and task caps too.
 func TestMSMSmall(t *testing.T) {
 	rng := testRand(t)
-	optSets := [][]Option{nil, {WithMSMWindow(4), withMaxTask(2), withMSMFlags(msmG1Slots | msmG2Karatsuba)}, {WithMSMChunk(7), withMSMFlags(msmNoTaskSort | msmNoInline | msmNoSplit)},
-		{WithMSMWindow(5), withMaxTask(3), withMSMFlags(msmBatchAffine)}, {withMSMFlags(msmG1Y3Two)},
+	optSets := [][]Option{nil, {WithMSMWindow(4), withMaxTask(2)}, {WithMSMChunk(7), withMSMFlags(msmNoTaskSort | msmNoSplit)},
 		// The reduction's last pairs summed on the host: a window of 8 or more (at most 32 windows) leaves pairs
 		// to the host (w = 12: 22 windows of 2 pairs; w = 10: 26 windows of 2 pairs).
-		{WithMSMWindow(12), withMSMFlags(msmHostTail)}, {WithMSMWindow(10), withMaxTask(3), withMSMFlags(msmHostTail | msmG1Slots | msmG2Karatsuba)},
-		// Every variant of G1's first-level kernel (accum_points_variant).
-		{withMSMFlags(msmG1Paired)}, {withMSMFlags(msmG1Prefetch)}, {WithMSMWindow(5), withMaxTask(3), withMSMFlags(msmG1Paired | msmG1Prefetch)},
-		{withMSMFlags(msmG1LB4)}, {withMSMFlags(msmG1LB4 | msmG1Paired)}, {WithMSMWindow(4), withMaxTask(2), withMSMFlags(msmG1LB4 | msmG1Prefetch)},
-		{withMSMFlags(msmG1LB4 | msmG1Paired | msmG1Prefetch | msmNoSplit)},
-		// G1's first level on Karatsuba products (field_ka.cuh), one and two levels.
-		{withMSMFlags(msmFpKaratsuba)}, {WithMSMWindow(5), withMaxTask(3), withMSMFlags(msmFpKaratsuba2)},
-		{withMSMFlags(msmFpKaratsuba | msmFpKaLB3)},
-		// G1's first level on the hybrid addition (curve_f64.cuh): fp64_t products beside fp_t ones.
-		{withMSMFlags(msmG1F64)}, {WithMSMWindow(5), withMaxTask(3), withMSMFlags(msmG1F64 | msmG1F64Q)},
-		{withMSMFlags(msmG1F64 | msmG1F64LB3)}, {withMSMFlags(msmG1F64 | msmG1F64Q | msmG1F64LB3 | msmNoSplit)}}
+		{WithMSMWindow(12), withMSMFlags(msmHostTail)}, {WithMSMWindow(10), withMaxTask(3), withMSMFlags(msmHostTail | msmFanin8)}}
 	n := 300
-	if testing.Short() { // also the size for compute-sanitizer; with G1's two-level and G2's Karatsuba kernels, the host tail and the hybrid addition
-		optSets, n = append(optSets[:2:2], optSets[3], []Option{withMSMFlags(msmFpKaratsuba | msmFpKaratsuba2)}, optSets[5],
-			[]Option{withMSMFlags(msmG1F64 | msmG1F64Q | msmG1F64LB3)}), 40
+	if testing.Short() { // also the size for compute-sanitizer; with a task cap of 2 and the host tail
+		optSets, n = append(optSets[:2:2], optSets[3]), 40
 	}
 	for _, opts := range optSets {
 		b := newTestBackend(t, opts...)

@@ -6,13 +6,12 @@ import "fmt"
 type Option func(*config) error
 
 type config struct {
-	memoryLimit  int64 // 0: what the device has
-	msmWindow    int   // 0: chosen per MSM size
-	msmMaxTask   int   // 0: chosen per MSM size
-	msmChunk     int   // points per MSM pass
-	msmFlags     int   // G16_MSM_* flags of g16cuda.h (tuning, tests)
-	msmHostTail  bool  // G16_MSM_HOST_TAIL (WithMSMHostTail)
-	msmKaratsuba int   // Karatsuba levels of the Fp products (WithMSMKaratsuba)
+	memoryLimit int64 // 0: what the device has
+	msmWindow   int   // 0: chosen per MSM size
+	msmMaxTask  int   // 0: chosen per MSM size
+	msmChunk    int   // points per MSM pass
+	msmFlags    int   // G16_MSM_* flags of g16cuda.h (tuning, tests)
+	msmHostTail bool  // G16_MSM_HOST_TAIL (WithMSMHostTail)
 }
 
 func defaultConfig() config {
@@ -54,24 +53,6 @@ func WithMSMWindow(bits int) Option {
 func WithMSMHostTail(on bool) Option {
 	return func(c *config) error {
 		c.msmHostTail = on
-		return nil
-	}
-}
-
-// WithMSMKaratsuba makes the MSM's first-level bucket accumulation compute
-// its Fp products by Karatsuba over the limbs: levels = 1 (G1's register
-// kernel and G2's lazy slot kernel, flag G16_MSM_FP_KARATSUBA) or 2 (G1 two
-// levels, G2 one; with G16_MSM_FP_KARATSUBA2), 0 the schoolbook products
-// (the default). Fewer wide multiplications for more additions and
-// registers; G1's other first-level kernels (the G16_MSM_G1_* variants,
-// batch-affine) and G2's G16_MSM_G2_KARATSUBA slots do not use it. For
-// tuning: on the H200 it is slower than the default (BENCHMARKS.md, run 11).
-func WithMSMKaratsuba(levels int) Option {
-	return func(c *config) error {
-		if levels < 0 || levels > 2 {
-			return fmt.Errorf("cuda: MSM Karatsuba levels must be 0, 1 or 2, got %d", levels)
-		}
-		c.msmKaratsuba = levels
 		return nil
 	}
 }

@@ -12,8 +12,6 @@ package cuda
 //	  the digit sort (CUB's second key and value arrays)   9·N
 //	  accumulation: run starts, task counts and offsets,
 //	  task lists, their sort, two levels of sums           20·R + 29·T + 2·P·T
-//	  (batch-affine, G1: tasks of 8 points, and per task an
-//	  affine sum, a prefix product and its slot's task     + 152·T)
 //	  reduction: bucket sums and the ±1 slot, the last
 //	  level of run sums, the reduction levels             20·R + P·T + k·P·(nw·B + 1)
 //
@@ -26,14 +24,14 @@ package cuda
 // before Pippenger starts and are smaller than its 16·N; Pippenger over
 // the rest, c' ≤ c points, takes no more than over c. It is an upper bound;
 // a GPU test checks it against the peak the device records.
-func msmScratch(curve, n, chunk, window, maxTask int, batchAffine bool) int64 {
-	return msmTableScratch(curve, n, chunk, window, 1, maxTask, batchAffine)
+func msmScratch(curve, n, chunk, window, maxTask int) int64 {
+	return msmTableScratch(curve, n, chunk, window, 1, maxTask)
 }
 
 // msmTableScratch is msmScratch over a table of copies copies of the bases
 // (msm_table.h): the windows share s = ⌈nw/copies⌉ bucket sets, so R =
 // min(N, s·B + 1) + 1 and the reduction holds k·P·(s·B + 1).
-func msmTableScratch(curve, n, chunk, window, copies, maxTask int, batchAffine bool) int64 {
+func msmTableScratch(curve, n, chunk, window, copies, maxTask int) int64 {
 	c := int64(min(n, chunk))
 	if c <= 0 {
 		return 0
@@ -49,10 +47,6 @@ func msmTableScratch(curve, n, chunk, window, copies, maxTask int, batchAffine b
 	N := c * nw
 	R := min(N, sets*B+1) + 1
 	L := max(int64(32), 2*((N+sets*B-1)/(sets*B)))
-	batchAffine = batchAffine && curve == 1
-	if batchAffine {
-		L = 8
-	}
 	if maxTask > 0 {
 		L = max(2, int64(maxTask))
 	}
@@ -63,9 +57,6 @@ func msmTableScratch(curve, n, chunk, window, copies, maxTask int, batchAffine b
 	}
 	sortPhase := 9 * N
 	accumulate := 20*R + 29*T + 2*P*T
-	if batchAffine {
-		accumulate += 152 * T
-	}
 	k := int64(25) // tenths
 	if sets*B >= 1<<20 {
 		k = 12

@@ -9,16 +9,16 @@ func TestMSMScratchModel(t *testing.T) {
 	const chunk = 1 << 25
 	prev := int64(0)
 	for lg := 10; lg <= 25; lg++ {
-		s := msmScratch(1, 1<<lg, chunk, 0, 0, false)
+		s := msmScratch(1, 1<<lg, chunk, 0, 0)
 		if s <= prev {
 			t.Errorf("n=2^%d: scratch %d not above 2^%d's %d", lg, s, lg-1, prev)
 		}
 		prev = s
 	}
-	if a, b := msmScratch(1, 1<<26, chunk, 0, 0, false), msmScratch(1, chunk, chunk, 0, 0, false); a != b {
+	if a, b := msmScratch(1, 1<<26, chunk, 0, 0), msmScratch(1, chunk, chunk, 0, 0); a != b {
 		t.Errorf("2^26 points in passes of 2^25: scratch %d, want one pass's %d", a, b)
 	}
-	g1, g2 := msmScratch(1, 1<<25, chunk, 0, 0, false), msmScratch(2, 1<<25, chunk, 0, 0, false)
+	g1, g2 := msmScratch(1, 1<<25, chunk, 0, 0), msmScratch(2, 1<<25, chunk, 0, 0)
 	w := pickWindow(1 << 25)
 	nw := int64((255 + w - 1) / w)
 	if least := 25 * nw << 25; g1 < least || g1 > 4*least {
@@ -28,7 +28,7 @@ func TestMSMScratchModel(t *testing.T) {
 		t.Errorf("G2 scratch %d not above G1's %d", g2, g1)
 	}
 	t.Logf("2^25 points, window %d: G1 %.2f GiB, G2 %.2f GiB", w, float64(g1)/(1<<30), float64(g2)/(1<<30))
-	if msmScratch(1, 0, chunk, 0, 0, false) != 0 {
+	if msmScratch(1, 0, chunk, 0, 0) != 0 {
 		t.Error("an empty MSM takes scratch")
 	}
 }

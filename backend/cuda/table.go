@@ -208,7 +208,7 @@ func (b *Backend) tableScratch(curve, n int) int64 {
 	var m int64
 	for t, c := range b.tables {
 		if c == curve && !t.stale.Load() {
-			m = max(m, msmTableScratch(curve, min(n, t.n), b.cfg.msmChunk, t.w, t.copies, b.cfg.msmMaxTask, b.cfg.msmFlags&C.G16_MSM_BATCH_AFFINE != 0))
+			m = max(m, msmTableScratch(curve, min(n, t.n), b.cfg.msmChunk, t.w, t.copies, b.cfg.msmMaxTask))
 		}
 	}
 	return m
@@ -249,5 +249,5 @@ func (b *Backend) TableScratch(k backend.Kernel, n, copies int) int64 {
 	default:
 		return 0
 	}
-	return msmTableScratch(curve, n, b.cfg.msmChunk, b.tableWindow(n, copies), copies, b.cfg.msmMaxTask, b.cfg.msmFlags&C.G16_MSM_BATCH_AFFINE != 0)
+	return msmTableScratch(curve, n, b.cfg.msmChunk, b.tableWindow(n, copies), copies, b.cfg.msmMaxTask)
 }

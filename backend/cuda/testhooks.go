@@ -24,29 +24,17 @@ import (
 // MSM flags of g16cuda.h.
 const (
 	msmNoTaskSort   = C.G16_MSM_NO_TASK_SORT
-	msmNoInline     = C.G16_MSM_NO_INLINE
-	msmG1Slots      = C.G16_MSM_G1_SLOTS
 	msmNoSplit      = C.G16_MSM_NO_SPLIT
-	msmBatchAffine  = C.G16_MSM_BATCH_AFFINE
-	msmG2Karatsuba  = C.G16_MSM_G2_KARATSUBA
-	msmG1Y3Two      = C.G16_MSM_G1_Y3_TWO_PRODUCTS
-	msmG1LB4        = C.G16_MSM_G1_LB4
-	msmG1Paired     = C.G16_MSM_G1_PAIRED
-	msmG1Prefetch   = C.G16_MSM_G1_PREFETCH
 	msmFanin8       = C.G16_MSM_FANIN8
 	msmReduceWide16 = C.G16_MSM_REDUCE_WIDE
 	msmHostTail     = C.G16_MSM_HOST_TAIL
-	msmFpKaratsuba  = C.G16_MSM_FP_KARATSUBA
-	msmFpKaratsuba2 = C.G16_MSM_FP_KARATSUBA2
-	msmFpKaLB3      = C.G16_MSM_FP_KARATSUBA_LB3
 )
 
 // withMSMFlags sets g16_msm's flags to exactly flags (tests and tuning):
-// the host tail and the Karatsuba levels of the options are off unless
-// flags has them.
+// the host tail of the options is off unless flags has it.
 func withMSMFlags(flags int) Option {
 	return func(c *config) error {
-		c.msmFlags, c.msmHostTail, c.msmKaratsuba = flags, false, 0
+		c.msmFlags, c.msmHostTail = flags, false
 		return nil
 	}
 }
@@ -66,24 +54,8 @@ const (
 	opFp2MulSubLazy
 	opFpMulSub4      // a·b − c·d, c and d the second halves of a and b
 	opFp2MulSubLazy4 // the same over Fp2, lazily reduced
-	opFpMul2A        // a·b of fp_pair::mul2's (a·b, c·d), c and d as for opFpMulSub4
-	opFpMul2B        // c·d of the same pair
-	opFpSqr2A        // a² of fp_pair::sqr2's (a², b²)
-	opFpSqr2B        // b² of the same pair
-	opWideKa1        // a·b of two 12-limb integers, 24 limbs out: one Karatsuba level
-	opWideKa2        // the same, two levels
-	opSqrWideKa1     // a², 24 limbs out: one Karatsuba level
-	opSqrWideKa2     // the same, two levels
-	opWide           // a·b, 24 limbs out: mont_t::mul_wide
+	opWide           // a·b of two 12-limb integers, 24 limbs out: mont_t::mul_wide
 	opSqrWide        // a², 24 limbs out: mont_t::sqr_wide
-	opFpMulKa1       // Fp a·b on one-level Karatsuba products
-	opFpSqrKa1       // Fp a², the same
-	opFpMulSubKa1    // Fp a·b − c·d (four operands, as opFpMulSub4), the same
-	opFpMulKa2       // the three of them on two-level products
-	opFpSqrKa2
-	opFpMulSubKa2
-	opFp2MulLazyKa1    // Fp2 a·b with lazy reduction on one-level Karatsuba products
-	opFp2MulSubLazyKa1 // Fp2 a·b − c·d (four operands, as opFp2MulSubLazy4), the same
 )
 
 // fieldOp computes out[i] = op(a[i], b[i]) on the host (b == nil) or the
@@ -172,15 +144,15 @@ func hostMSMPeak(curve int, table unsafe.Pointer, stride, copies, window int, sc
 // a point: 4 on G1, 8 on G2) to one sum a set, Σ_b (b+1)·S_b, or, with
 // stop > 1, to the pairs left once windows·T ≤ stop (their number a set
 // returned: windowSum reads them). wide is the level planner's thread
-// count; flags select the kernels.
-func hostReduce(curve, flags int, buckets []fp.Element, T, windows, wide, stop int) ([]fp.Element, int, error) {
+// count.
+func hostReduce(curve int, buckets []fp.Element, T, windows, wide, stop int) ([]fp.Element, int, error) {
 	limbs := 4 * curve
 	if T < 1 || windows < 1 || len(buckets) != T*windows*limbs {
 		return nil, 0, fmt.Errorf("hostReduce: %d limbs for %d sets of %d buckets", len(buckets), windows, T)
 	}
 	out := make([]fp.Element, max(windows, 2*stop)*limbs)
 	var pairs C.int
-	err := errOf(C.g16_host_reduce(C.int(curve), C.int(flags), unsafe.Pointer(&buckets[0]), C.int64_t(T),
+	err := errOf(C.g16_host_reduce(C.int(curve), unsafe.Pointer(&buckets[0]), C.int64_t(T),
 		C.int64_t(windows), C.int64_t(wide), C.int64_t(stop), unsafe.Pointer(&out[0]), &pairs))
 	return out, int(pairs), err
 }

@@ -64,22 +64,16 @@ struct xyzz_t {
 	//   U2 = X2·ZZ1, S2 = Y2·ZZZ1, P = U2 − X1, R = S2 − Y1, PP = P², PPP = P·PP, Q = X1·PP
 	//   X3 = R² − PPP − 2Q, Y3 = R(Q − X3) − Y1·PPP, ZZ3 = ZZ1·PP, ZZZ3 = ZZZ1·PPP
 	// with the exceptional cases (either operand infinity, P = ±Q) handled.
-	G16_HD_CALL void add_affine(const affine_t<F>& q) { add_affine_inl(q); }
-
-	// add_affine_inl is add_affine inlined into the caller (for G1's
-	// accumulation loop, where it keeps the sum in registers). MS: Y3 from
-	// F::mul_sub, else from two products and a subtraction. KA: the Fp
-	// products on KA-level Karatsuba double-width products (field_ka.cuh;
-	// 0: mont_t's own).
-	template <bool MS = true, int KA = 0>
-	G16_HD void add_affine_inl(const affine_t<F>& q) {
+	// Inlined into the caller (G1's accumulation loop, where it keeps the
+	// sum in registers); Y3 from F::mul_sub.
+	G16_HD void add_affine(const affine_t<F>& q) {
 		if (q.is_inf()) return;
 		if (is_inf()) {
 			*this = from_affine(q);
 			return;
 		}
-		F u2 = ka_mul<KA>(q.x, zz);
-		F s2 = ka_mul<KA>(q.y, zzz);
+		F u2 = q.x * zz;
+		F s2 = q.y * zzz;
 		F p = u2 - x;
 		F r = s2 - y;
 		if (p.is_zero()) {
@@ -89,17 +83,14 @@ struct xyzz_t {
 				*this = inf();
 			return;
 		}
-		F pp = ka_sqr<KA>(p);
-		F ppp = ka_mul<KA>(p, pp);
-		F qq = ka_mul<KA>(x, pp);
-		zz = ka_mul<KA>(zz, pp); // pp's last use
-		F x3 = ka_sqr<KA>(r) - ppp - qq.dbl();
-		if (MS)
-			y = ka_mul_sub<KA>(r, qq - x3, y, ppp);
-		else
-			y = ka_mul<KA>(r, qq - x3) - ka_mul<KA>(y, ppp);
+		F pp = p.sqr();
+		F ppp = p * pp;
+		F qq = x * pp;
+		zz = zz * pp; // pp's last use
+		F x3 = r.sqr() - ppp - qq.dbl();
+		y = F::mul_sub(r, qq - x3, y, ppp);
 		x = x3;
-		zzz = ka_mul<KA>(zzz, ppp);
+		zzz = zzz * ppp;
 	}
 
 	// this += q, add-2008-s:

@@ -342,8 +342,7 @@ struct alignas(16) mont_t {
 		return mul_last(x, y);
 	}
 
-	// The rows of operator*, which field_pair.cuh also interleaves two
-	// products' rows with. mul_row0 is row 0: the plain products a_j·b_0,
+	// The rows of operator*. mul_row0 is row 0: the plain products a_j·b_0,
 	// whose pairs do not overlap, so no carries.
 	G16_HD static void mul_row0(uint32_t (&x)[N], uint32_t (&y)[N], const mont_t& a, uint32_t b0) {
 #pragma unroll
@@ -521,8 +520,7 @@ struct alignas(16) mont_t {
 		sqr_finish(w, e, o, a);
 	}
 
-	// w = a² from sqr_wide's accumulators e, o of the cross products
-	// (also field_pair.cuh's squares).
+	// w = a² from sqr_wide's accumulators e, o of the cross products.
 	G16_HD static void sqr_finish(uint32_t (&w)[W], const uint32_t (&e)[W], const uint32_t (&o)[W],
 	                              const uint32_t (&a)[N]) {
 		// c = e + o = Σ_{i<j} a_i·a_j·2^(32(i+j)) < a²/2, from limb 1 up.
@@ -570,8 +568,7 @@ struct alignas(16) mont_t {
 		return redc_last(x, y, w);
 	}
 
-	// The rows of redc (also interleaved by field_pair.cuh): redc_row0 is
-	// row 0, T = w_lo reduced by one limb.
+	// The rows of redc: redc_row0 is row 0, T = w_lo reduced by one limb.
 	G16_HD static void redc_row0(uint32_t (&x)[N], uint32_t (&y)[N], const uint32_t (&w)[W]) {
 #pragma unroll
 		for (int j = 0; j < N; j++) {

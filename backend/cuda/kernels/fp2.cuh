@@ -1,7 +1,7 @@
 // Fp2 = Fp[u]/(u² + 1), the field of G2's coordinates, in gnark-crypto's
 // layout: A0 then A1, each an fp_t in Montgomery form.
 #pragma once
-#include "field_ka.cuh"
+#include "field.cuh"
 
 namespace g16 {
 
@@ -42,25 +42,22 @@ struct fp2_t {
 	//
 	// z is an order token (slots.cuh): 0, ORed into an operand of each
 	// double-width product and set from a bit of the result that is 0,
-	// so that the products run one after the other. KA: the double-width
-	// products with KA Karatsuba levels (field_ka.cuh; 0: mont_t::mul_wide),
-	// for any operands below 2^384, so the bounds above hold for every KA.
-	template <int KA = 0>
+	// so that the products run one after the other.
 	G16_HD static fp2_t mul_lazy(const fp2_t& a, const fp2_t& b, uint32_t& z) {
 		const int W = fp_t::W;
 		uint32_t t0[W], t1[W], s[W];
 		fp_t b0 = b.c0, b1 = b.c1;
 		b0.v[0] |= z;
-		fp_mul_wide<KA>(t0, a.c0.v, b0.v);
+		fp_t::mul_wide(t0, a.c0.v, b0.v);
 		b1.v[0] |= token(t0);
-		fp_mul_wide<KA>(t1, a.c1.v, b1.v);
+		fp_t::mul_wide(t1, a.c1.v, b1.v);
 		fp_t::add_wide(s, t0, t1);
 		fp_t::sub_wide(t0, t0, t1);
 		fp_t::add_bias(t0);
 		fp_t c0 = fp_t::redc(t0);
 		fp_t sa = fp_t::add_unreduced(a.c0, a.c1), sb = fp_t::add_unreduced(b.c0, b.c1);
 		sb.v[0] |= c0.v[fp_t::N - 1] >> 31; // c0 < p < 2^381
-		fp_mul_wide<KA>(t0, sa.v, sb.v);
+		fp_t::mul_wide(t0, sa.v, sb.v);
 		fp_t::sub_wide(t0, t0, s);
 		fp_t c1 = fp_t::redc(t0);
 		z = c1.v[fp_t::N - 1] >> 31;
@@ -80,21 +77,20 @@ struct fp2_t {
 	// mul_lazy. z: the order token, as in mul_lazy; the products run in the
 	// order a0b0, a1b1, c0d0, c1d1, (a0 + a1)(b0 + b1), (c0 + c1)(d0 + d1),
 	// so that at most four double-width values are live.
-	template <int KA = 0>
 	G16_HD static fp2_t mul_sub_lazy(const fp2_t& a, const fp2_t& b, const fp2_t& c, const fp2_t& d, uint32_t& z) {
 		const int W = fp_t::W;
 		uint32_t t0[W], t1[W], x[W], s[W];
 		fp_t b0 = b.c0, b1 = b.c1, d0 = d.c0, d1 = d.c1;
 		b0.v[0] |= z;
-		fp_mul_wide<KA>(t0, a.c0.v, b0.v);
+		fp_t::mul_wide(t0, a.c0.v, b0.v);
 		b1.v[0] |= token(t0);
-		fp_mul_wide<KA>(t1, a.c1.v, b1.v);
+		fp_t::mul_wide(t1, a.c1.v, b1.v);
 		fp_t::add_wide(s, t0, t1); // a0b0 + a1b1
 		fp_t::sub_wide(x, t0, t1); // a0b0 − a1b1
 		d0.v[0] |= token(t1);
-		fp_mul_wide<KA>(t0, c.c0.v, d0.v);
+		fp_t::mul_wide(t0, c.c0.v, d0.v);
 		d1.v[0] |= token(t0);
-		fp_mul_wide<KA>(t1, c.c1.v, d1.v);
+		fp_t::mul_wide(t1, c.c1.v, d1.v);
 		fp_t::sub_wide(x, x, t0);
 		fp_t::add_wide(x, x, t1);
 		fp_t::sub_wide(s, s, t0);
@@ -103,11 +99,11 @@ struct fp2_t {
 		fp_t r0 = fp_t::redc(x);
 		fp_t sa = fp_t::add_unreduced(a.c0, a.c1), sb = fp_t::add_unreduced(b.c0, b.c1);
 		sb.v[0] |= r0.v[fp_t::N - 1] >> 31;
-		fp_mul_wide<KA>(t0, sa.v, sb.v);
+		fp_t::mul_wide(t0, sa.v, sb.v);
 		fp_t::sub_wide(x, t0, s);
 		fp_t sc = fp_t::add_unreduced(c.c0, c.c1), sd = fp_t::add_unreduced(d.c0, d.c1);
 		sd.v[0] |= token(t0);
-		fp_mul_wide<KA>(t0, sc.v, sd.v);
+		fp_t::mul_wide(t0, sc.v, sd.v);
 		fp_t::sub_wide(x, x, t0);
 		fp_t::add_bias(x);
 		fp_t r1 = fp_t::redc(x);

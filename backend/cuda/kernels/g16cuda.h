@@ -102,21 +102,7 @@ enum { G16_MSM_TAIL_PAIRS = 64, G16_MSM_OUT_POINTS = 128 };
 /* g16_msm flags, for tuning and tests; 0 is the default pipeline. */
 enum {
 	G16_MSM_NO_TASK_SORT = 1, /* run bucket tasks in bucket order, not longest first */
-	G16_MSM_NO_INLINE = 2,    /* G1: call the mixed addition instead of inlining it */
-	G16_MSM_G1_SLOTS = 8,     /* G1: the slot kernels (slots.cuh) instead of the register kernels */
 	G16_MSM_NO_SPLIT = 16,    /* Pippenger over every point: no separate sum of the ±1 points, zeros not dropped */
-	G16_MSM_BATCH_AFFINE = 32, /* G1 register kernels: the buckets' first level summed in affine coordinates,
-	                              one inversion shared by a thread's tasks (msm_batch_affine.cuh), tasks of 8 points */
-	G16_MSM_G2_KARATSUBA = 64, /* G2: the slot kernels with each Fp2 product three Fp products (Karatsuba)
-	                              instead of the lazily reduced ones (fp2_t::mul_lazy, mul_sub_lazy) */
-	G16_MSM_G1_Y3_TWO_PRODUCTS = 128, /* G1 register kernels, first level: Y3 as two Fp products and a
-	                                     subtraction instead of mont_t::mul_sub's one reduction */
-	G16_MSM_G1_LB4 = 256,      /* G1 register kernels, first level: at least 4 blocks of 128 an SM (at most
-	                              128 registers a thread, the rest spilled) */
-	G16_MSM_G1_PAIRED = 512,   /* G1 register kernels, first level: the addition's independent Fp products
-	                              computed in pairs, rows interleaved (field_pair.cuh, curve_pair.cuh) */
-	G16_MSM_G1_PREFETCH = 1024, /* G1 register kernels, first level: the next point loaded before the
-	                               current one is added */
 	G16_MSM_FANIN8 = 65536, /* accumulation levels after the first: tasks of 8 partial sums (default 4 on G1,
 	                           2 on G2) */
 	G16_MSM_REDUCE_WIDE = 131072, /* bucket reduction: segments only while a level keeps 2^16 threads
@@ -124,15 +110,8 @@ enum {
 	G16_MSM_HOST_TAIL = 262144, /* bucket reduction: the device stops once windows·T ≤ G16_MSM_TAIL_PAIRS
 	                               and the host sums the pairs (*pairs = T): the last levels, a few
 	                               threads' chains of additions, run where an addition is fast */
-	G16_MSM_FP_KARATSUBA = 1048576, /* G1 register kernels, first level (the default kernel otherwise): each Fp
-	                                   product a one-level Karatsuba double-width product (field_ka.cuh) and a
-	                                   Montgomery reduction instead of the interleaved (CIOS) product; G2's
-	                                   lazy slot kernels, first level: fp2_t::mul_lazy's double-width products
-	                                   the same */
-	G16_MSM_FP_KARATSUBA2 = 2097152, /* G1 as G16_MSM_FP_KARATSUBA with two Karatsuba levels (wins over it);
-	                                    G2 unchanged */
-	G16_MSM_FP_KARATSUBA_LB3 = 4194304, /* with G16_MSM_FP_KARATSUBA (one level), G1's kernel at 3 blocks of 128
-	                                       an SM (at most 168 registers a thread; 186 unbounded, 2 blocks) */
+	G16_MSM_FLAGS = G16_MSM_NO_TASK_SORT | G16_MSM_NO_SPLIT | G16_MSM_FANIN8 | G16_MSM_REDUCE_WIDE |
+	                G16_MSM_HOST_TAIL /* every flag; g16_msm rejects others */
 };
 
 /* The same pipeline run on the host, one loop iteration per GPU thread, on
@@ -152,10 +131,10 @@ g16_status g16_host_msm_peak(int curve, const void* table, int64_t stride, int c
  * written to out as g16_msm writes its windows' sums (out[j] when *pairs = 1,
  * else *pairs pairs a window; out has room for max(windows, 2·stop) XYZZ
  * points). The levels run until one pair a window is left or windows·T ≤ stop
- * (stop = 1: to the end; G16_MSM_HOST_TAIL's is G16_MSM_TAIL_PAIRS). flags
- * select the kernels as in g16_msm; wide is the level planner's thread count
- * (2^16 in the MSM). */
-g16_status g16_host_reduce(int curve, int flags, const void* buckets, int64_t T, int64_t windows, int64_t wide,
+ * (stop = 1: to the end; G16_MSM_HOST_TAIL's is G16_MSM_TAIL_PAIRS), on
+ * g16_msm's kernels; wide is the level planner's thread count (2^12 in the
+ * MSM, 2^16 with G16_MSM_REDUCE_WIDE). */
+g16_status g16_host_reduce(int curve, const void* buckets, int64_t T, int64_t windows, int64_t wide,
                            int64_t stop, void* out, int* pairs);
 
 /* Field arithmetic check: out[i] = op(a[i], b[i]) for i < n, on the device
@@ -164,13 +143,8 @@ g16_status g16_host_reduce(int curve, int flags, const void* buckets, int64_t T,
  * 6 fr from Montgomery, 7 fp sqr, 8 fp2 mul with lazy reduction, 9 fp a·b − b·b with one
  * reduction (mul_sub), 10 fp2 a·b − b·b with lazy reduction (mul_sub_lazy), and with four
  * operands (a and b then hold 2n elements, c = a[n + i], d = b[n + i]) 11 fp a·b − c·d
- * (mul_sub), 12 fp2 a·b − c·d (mul_sub_lazy), 13 and 14 the first (a·b) and second (c·d) of
- * fp_pair::mul2's two products; and with two operands again 15 and 16 the first (a²) and second (b²)
- * of fp_pair::sqr2's two squares; 17 to 22 the double-width integer products of a and b (any 12-limb
- * integers; out holds 24 limbs an element): 17 and 18 a·b with one and two Karatsuba levels
- * (field_ka.cuh), 19 and 20 a² the same, 21 mont_t::mul_wide, 22 mont_t::sqr_wide; and the Fp
- * operations on Karatsuba products, one level then two: 23 and 26 a·b, 24 and 27 a², 25 and 28
- * a·b − c·d (four operands, as op 11); 29 and 30 ops 8 and 12 on one-level Karatsuba products. */
+ * (mul_sub), 12 fp2 a·b − c·d (mul_sub_lazy); and the double-width integer products of 12-limb
+ * integers (out holds 24 limbs an element): 13 a·b (mont_t::mul_wide), 14 a² (mont_t::sqr_wide). */
 g16_status g16_field_op(g16_device* dev, int op, void* out, const void* a, const void* b, int64_t n);
 
 #ifdef __cplusplus

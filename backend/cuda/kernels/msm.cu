@@ -31,10 +31,7 @@
 //     Two families of kernels do steps 3 and 4: the register kernels here
 //     (G1's: the sum in registers, the addition inlined) and the slot
 //     kernels of msm_slots.h (G2's: sums in shared memory, products one at
-//     a time, so that a G2 kernel fits its registers with no stack frame;
-//     G1's with G16_MSM_G1_SLOTS). With G16_MSM_BATCH_AFFINE, G1's first
-//     level sums its tasks (of 8 points) in affine coordinates, a thread's
-//     tasks sharing one inversion a round (msm_batch_affine.cuh).
+//     a time, so that a G2 kernel fits its registers with no stack frame).
 //  4. reduce: per window, Σ_b (b+1)·S_b over the bucket sums S_b, in levels
 //     of pairs (A_s, R_s) standing for Σ A_s + Σ s·R_s (msm_reduce.cuh):
 //     segments of 16, 8 or 4 while the buckets are many, then pairs, two
@@ -61,11 +58,7 @@
 // in the accumulation kernel (134 now: 12 warps an SM), and a cheaper
 // reduction (it grows with the 2^(w−1) buckets a window).
 #include "curve.cuh"
-#include "curve_pair.cuh"
 #include "exec.cuh"
-#include "f64.h"
-#include "msm_batch_affine.cuh"
-#include "msm_f64.h"
 #include "msm_reduce.cuh"
 #include "msm_slots.h"
 #include "msm_split.cuh"
@@ -162,12 +155,9 @@ struct digits_k {
 // accum_points_k: task t sums its points (sign bit set: the point negated).
 // Thread i takes task order[i] (the tasks sorted by size, so that the
 // threads of a warp run loops of about the same length), or task i when
-// order is null. INL inlines the addition (G1), MS with Y3 from mul_sub
-// (xyzz_t::add_affine_inl); PAIR (G1) with its independent products paired
-// (curve_pair.cuh); PREF loads the next point before adding the current one,
-// so that the gather's latency overlaps the addition. KA (G1, INL): the
-// Fp products on KA-level Karatsuba double-width products (field_ka.cuh).
-template <class F, bool INL, bool MS = true, bool PAIR = false, bool PREF = false, int KA = 0>
+// order is null. The addition is inlined (xyzz_t::add_affine), so that
+// the sum stays in registers.
+template <class F>
 struct accum_points_k {
 	const affine_t<F>* bases;
 	const uint32_t* refs;
@@ -178,36 +168,16 @@ struct accum_points_k {
 
 	G16_HD static void add(xyzz_t<F>& acc, affine_t<F> p, uint32_t ref) {
 		if (ref >> 31) p.y = p.y.neg();
-		if constexpr (PAIR && std::is_same<F, fp_t>::value)
-			add_affine_pair(acc, p);
-		else if constexpr (INL)
-			acc.template add_affine_inl<MS, KA>(p);
-		else
-			acc.add_affine(p);
+		acc.add_affine(p);
 	}
 
 	G16_HD void operator()(size_t i) const {
 		size_t t = order ? order[i] : i;
 		xyzz_t<F> acc = xyzz_t<F>::inf();
 		uint32_t s = task_start[t], e = s + task_count[t];
-		if constexpr (PREF) {
-			if (s < e) {
-				uint32_t ref = refs[s];
-				affine_t<F> p = bases[ref & 0x7fffffffu];
-				for (uint32_t q = s + 1; q < e; q++) {
-					uint32_t nref = refs[q];
-					affine_t<F> np = bases[nref & 0x7fffffffu];
-					add(acc, p, ref);
-					p = np;
-					ref = nref;
-				}
-				add(acc, p, ref);
-			}
-		} else {
-			for (uint32_t q = s; q < e; q++) {
-				uint32_t ref = refs[q];
-				add(acc, bases[ref & 0x7fffffffu], ref);
-			}
+		for (uint32_t q = s; q < e; q++) {
+			uint32_t ref = refs[q];
+			add(acc, bases[ref & 0x7fffffffu], ref);
 		}
 		out[t] = acc;
 	}
@@ -333,117 +303,34 @@ struct stage_timer {
 	}
 };
 
-// kernel_set: the kernels of steps 3 and 4. G1 runs the register kernels
-// (G16_MSM_G1_SLOTS: the slot kernels); G2 the slot kernels with the lazily
-// reduced Fp2 products (G16_MSM_G2_KARATSUBA: with three Fp products).
-enum kernel_set { REGISTER_KERNELS, SLOT_KERNELS, SLOT_KERNELS_FP2_LAZY };
-
-template <class F>
-kernel_set kernels_for(int flags) {
-	if (std::is_same<F, fp2_t>::value) return (flags & G16_MSM_G2_KARATSUBA) ? SLOT_KERNELS : SLOT_KERNELS_FP2_LAZY;
-	return (flags & G16_MSM_G1_SLOTS) ? SLOT_KERNELS : REGISTER_KERNELS;
-}
-
-// launch_regs launches G1's first-level kernel k over n threads in blocks of
-// 128, M = 0: kernel_of's bounds (up to 255 registers); M > 0: at least M
-// blocks an SM (at most 65536/(128·M) registers, the rest spilled).
-template <int M, class K>
-void launch_regs(exec_t& ex, size_t n, const K& k) {
-	if (M == 0 || ex.host() || n == 0) {
-		ex.launch(n, k, 128);
-		return;
-	}
-	size_t grid = (n + 127) / 128;
-	kernel_lb<K, 128, M><<<(unsigned)grid, 128, 0, ex.st>>>(k, n);
-	G16_CK(ex.ord(), cudaGetLastError());
-}
-
-// accum_points_variant runs G1's first level with the variant flags asks
-// for: G16_MSM_G1_PAIRED, G16_MSM_G1_PREFETCH, G16_MSM_G1_LB4.
-template <bool PAIR, bool PREF>
-void accum_points_bounded(exec_t& ex, int flags, size_t total, const g1_affine_t* bases, const uint32_t* refs,
-                          const uint32_t* task_start, const uint32_t* task_count, const uint32_t* ord,
-                          g1_xyzz_t* out) {
-	accum_points_k<fp_t, true, true, PAIR, PREF> k{bases, refs, task_start, task_count, ord, out};
-	if (flags & G16_MSM_G1_LB4)
-		launch_regs<4>(ex, total, k);
-	else
-		launch_regs<0>(ex, total, k);
-}
-
-inline void accum_points_variant(exec_t& ex, int flags, size_t total, const g1_affine_t* bases,
-                                 const uint32_t* refs, const uint32_t* task_start, const uint32_t* task_count,
-                                 const uint32_t* ord, g1_xyzz_t* out) {
-	bool pair = flags & G16_MSM_G1_PAIRED, pref = flags & G16_MSM_G1_PREFETCH;
-	if (pair && pref)
-		accum_points_bounded<true, true>(ex, flags, total, bases, refs, task_start, task_count, ord, out);
-	else if (pair)
-		accum_points_bounded<true, false>(ex, flags, total, bases, refs, task_start, task_count, ord, out);
-	else if (pref)
-		accum_points_bounded<false, true>(ex, flags, total, bases, refs, task_start, task_count, ord, out);
-	else
-		accum_points_bounded<false, false>(ex, flags, total, bases, refs, task_start, task_count, ord, out);
-}
-
 // accum_level runs one level of accumulate: the points of each task at
-// level 0, the partial sums in (the previous level's) after it.
+// level 0, the partial sums in (the previous level's) after it. G1 runs
+// the register kernels here, G2 the slot kernels (msm_slots.h).
 template <class F>
-void accum_level(exec_t& ex, kernel_set ks, int level, int flags, size_t total, const affine_t<F>* bases,
-                 const uint32_t* refs, const xyzz_t<F>* in, const uint32_t* task_start, const uint32_t* task_count,
-                 const uint32_t* ord, xyzz_t<F>* out) {
-	if (ks != REGISTER_KERNELS) {
-		int lazy = ks == SLOT_KERNELS_FP2_LAZY;
+void accum_level(exec_t& ex, int level, size_t total, const affine_t<F>* bases, const uint32_t* refs,
+                 const xyzz_t<F>* in, const uint32_t* task_start, const uint32_t* task_count, const uint32_t* ord,
+                 xyzz_t<F>* out) {
+	if constexpr (std::is_same<F, fp2_t>::value) {
 		if (level > 0)
-			slot_accum_sums<F>(ex, lazy, total, in, task_start, task_count, ord, out);
+			slot_accum_sums(ex, total, in, task_start, task_count, ord, out);
 		else
-			slot_accum_points<F>(ex, lazy && (flags & G16_MSM_FP_KARATSUBA) ? 2 : lazy, total, bases, refs,
-			                     task_start, task_count, ord, out);
-		return;
-	}
-	if constexpr (std::is_same<F, fp_t>::value) {
-		if (level == 0 && (flags & G16_MSM_BATCH_AFFINE)) {
-			uint32_t n = (uint32_t)total, K = batch_slots(total, batch_resident(ex)), G = (n + K - 1) / K;
-			buf<affine_t<fp_t>> acc(ex, total);
-			buf<fp_t> pre(ex, total);
-			buf<uint32_t> sstart(ex, total), scnt(ex, total);
-			ex.launch(G, batch_affine_k{bases, refs, task_start, task_count, ord, n, G, K, acc.p, pre.p, sstart.p,
-			                            scnt.p, out},
-			          128);
-		} else if (level > 0) {
-			ex.launch(total, accum_sums_k<F>{in, task_start, task_count, ord, out}, 128);
-		} else if (level == 0 && (flags & G16_MSM_G1_F64)) {
-			accum_points_f64(ex, flags & G16_MSM_G1_F64_Q, flags & G16_MSM_G1_F64_LB3, total, bases, refs, task_start,
-			                 task_count, ord, out);
-		} else if (flags & (G16_MSM_G1_LB4 | G16_MSM_G1_PAIRED | G16_MSM_G1_PREFETCH)) {
-			accum_points_variant(ex, flags, total, bases, refs, task_start, task_count, ord, out);
-		} else if (flags & G16_MSM_FP_KARATSUBA2) {
-			ex.launch(total, accum_points_k<F, true, true, false, false, 2>{bases, refs, task_start, task_count, ord, out},
-			          128);
-		} else if (flags & G16_MSM_FP_KARATSUBA) {
-			accum_points_k<F, true, true, false, false, 1> k{bases, refs, task_start, task_count, ord, out};
-			if (flags & G16_MSM_FP_KARATSUBA_LB3)
-				launch_regs<3>(ex, total, k);
-			else
-				ex.launch(total, k, 128);
-		} else if (flags & G16_MSM_G1_Y3_TWO_PRODUCTS) {
-			ex.launch(total, accum_points_k<F, true, false>{bases, refs, task_start, task_count, ord, out}, 128);
-		} else if (flags & G16_MSM_NO_INLINE) {
-			ex.launch(total, accum_points_k<F, false>{bases, refs, task_start, task_count, ord, out}, 128);
-		} else {
-			ex.launch(total, accum_points_k<F, true>{bases, refs, task_start, task_count, ord, out}, 128);
-		}
+			slot_accum_points(ex, total, bases, refs, task_start, task_count, ord, out);
+	} else if (level > 0) {
+		ex.launch(total, accum_sums_k<F>{in, task_start, task_count, ord, out}, 128);
+	} else {
+		ex.launch(total, accum_points_k<F>{bases, refs, task_start, task_count, ord, out}, 128);
 	}
 }
 
-// reduce_level runs one level of the bucket reduction on n threads.
+// reduce_level runs one level of the bucket reduction on n threads (G1:
+// the register kernel, G2: the slot kernel).
 template <class F>
-void reduce_level(exec_t& ex, kernel_set ks, size_t n, const xyzz_t<F>* A, const xyzz_t<F>* R, const red_level& lv,
+void reduce_level(exec_t& ex, size_t n, const xyzz_t<F>* A, const xyzz_t<F>* R, const red_level& lv,
                   xyzz_t<F>* A_out, xyzz_t<F>* R_out) {
-	if (ks != REGISTER_KERNELS) {
-		slot_reduce<F>(ex, ks == SLOT_KERNELS_FP2_LAZY, n, A, R, lv, A_out, R_out);
-		return;
-	}
-	if constexpr (std::is_same<F, fp_t>::value) ex.launch(n, reduce_k<F>{A, R, lv, A_out, R_out}, 128);
+	if constexpr (std::is_same<F, fp2_t>::value)
+		slot_reduce(ex, n, A, R, lv, A_out, R_out);
+	else
+		ex.launch(n, reduce_k<F>{A, R, lv, A_out, R_out}, 128);
 }
 
 // reduce_wide is the thread count a reduction level keeps segments for
@@ -468,7 +355,7 @@ struct red_out {
 // windows·T ≤ stop (the host sums the pairs left: G16_MSM_HOST_TAIL); wide
 // is plan_level's thread count (tests lower it to run segments).
 template <class F>
-red_out<F> reduce_buckets(exec_t& ex, kernel_set ks, const xyzz_t<F>* buckets, uint32_t T, size_t windows,
+red_out<F> reduce_buckets(exec_t& ex, const xyzz_t<F>* buckets, uint32_t T, size_t windows,
                           size_t wide = reduce_wide, size_t stop = 1) {
 	typedef xyzz_t<F> P;
 	red_out<F> res;
@@ -482,7 +369,7 @@ red_out<F> reduce_buckets(exec_t& ex, kernel_set ks, const xyzz_t<F>* buckets, u
 		size_t outs = windows * lv.Tn;
 		std::unique_ptr<buf<P>> a_next(new buf<P>(ex, outs)), r_next;
 		if (!lv.last) r_next.reset(new buf<P>(ex, outs));
-		reduce_level<F>(ex, ks, lv.pair ? 2 * outs : outs, A, R, lv, a_next->p, r_next ? r_next->p : nullptr);
+		reduce_level<F>(ex, lv.pair ? 2 * outs : outs, A, R, lv, a_next->p, r_next ? r_next->p : nullptr);
 		a_hold = std::move(a_next);
 		r_hold = std::move(r_next);
 		A = a_hold->p;
@@ -521,10 +408,10 @@ struct accum_out {
 // at most total − runs of them), on task bounds (task_plan); their sums go
 // back to the first level's place of their run. The host reads back the
 // first level's task count and the largest run, and the number of active
-// runs when there are later levels. ks selects the kernels.
+// runs when there are later levels.
 template <class F>
 accum_out<F> accumulate(exec_t& ex, const affine_t<F>* bases, const uint32_t* refs, const uint32_t* run_counts,
-                        const uint32_t* run_starts, size_t runs, uint32_t L, int flags, kernel_set ks) {
+                        const uint32_t* run_starts, size_t runs, uint32_t L, int flags) {
 	typedef xyzz_t<F> P;
 	accum_out<F> res;
 	buf<uint32_t> one(ex, 2);
@@ -554,7 +441,7 @@ accum_out<F> accumulate(exec_t& ex, const affine_t<F>* bases, const uint32_t* re
 			ex.sort_pairs(task_count.p, sorted_counts.p, ids.p, order->p, total, cbits, true);
 		}
 		res.sums.reset(new buf<P>(ex, total));
-		accum_level<F>(ex, ks, 0, flags, total, bases, refs, nullptr, task_start.p, task_count.p,
+		accum_level<F>(ex, 0, total, bases, refs, nullptr, task_start.p, task_count.p,
 		               order ? order->p : nullptr, res.sums->p);
 	}
 	uint32_t parts = (hc[1] + L - 1) / L; // the most partial sums a run has
@@ -607,7 +494,7 @@ accum_out<F> accumulate(exec_t& ex, const affine_t<F>* bases, const uint32_t* re
 		buf<uint32_t> task_start(ex, bound), task_count(ex, bound);
 		ex.launch(bound, emit_k{off_in, cnt_in, off_out, na, f, one.p, task_start.p, task_count.p});
 		std::unique_ptr<buf<P>> next(new buf<P>(ex, bound));
-		accum_level<F>(ex, ks, level, flags, bound, bases, refs, cur ? cur->p : res.sums->p, task_start.p,
+		accum_level<F>(ex, level, bound, bases, refs, cur ? cur->p : res.sums->p, task_start.p,
 		               task_count.p, nullptr, next->p);
 		cur = std::move(next);
 		cur_n = bound;
@@ -650,14 +537,14 @@ inline split_t split_scalars(exec_t& ex, const fr_t* scalars, size_t n) {
 // ones_only is the MSM when every nonzero scalar is ±1: the ±1 list as one
 // run, summed by accumulate.
 template <class F>
-void ones_only(exec_t& ex, const affine_t<F>* bases, const split_t& sp, uint32_t L, int flags, kernel_set ks,
+void ones_only(exec_t& ex, const affine_t<F>* bases, const split_t& sp, uint32_t L, int flags,
                xyzz_t<F>* out) {
 	typedef xyzz_t<F> P;
 	P sum = P::inf();
 	if (sp.ones > 0) {
 		buf<uint32_t> run(ex, 2);
 		ex.launch(1, ones_run_k{0, sp.ones, 0, nullptr, run.p, run.p + 1});
-		auto acc = accumulate<F>(ex, bases, sp.ones_idx->p, run.p, run.p + 1, 1, L, flags, ks);
+		auto acc = accumulate<F>(ex, bases, sp.ones_idx->p, run.p, run.p + 1, 1, L, flags);
 		ex.to_host(&sum, acc.sums->p, sizeof(P)); // the one run's place is 0
 	}
 	std::memcpy(out, &sum, sizeof(P));
@@ -675,16 +562,13 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, size_t stride, int copies, co
              int* shift_out, g16_msm_timing* timing) {
 	typedef xyzz_t<F> P;
 	if (n == 0 || n >= (1u << 31)) fail(G16_INVALID, "msm: n must be in [1, 2^31)");
+	if (flags & ~G16_MSM_FLAGS) fail(G16_INVALID, "msm: unknown flags (g16cuda.h's G16_MSM_FLAGS lists them)");
 	if (window && (window < 4 || window > 24)) fail(G16_INVALID, "msm: window must be in [4, 24]");
 	if (copies < 1 || copies > 64) fail(G16_INVALID, "msm: copies must be in [1, 64]");
 	if (copies > 1 && !window) fail(G16_INVALID, "msm: a table of copies needs its window");
 	if (stride < n) fail(G16_INVALID, "msm: the table's stride is below n");
 	if ((uint64_t)copies * stride >= (1u << 31))
 		fail(G16_INVALID, "msm: copies·stride must be below 2^31 (a point index has 31 bits)");
-
-	kernel_set ks = kernels_for<F>(flags);
-	// The batch-affine first level: G1's register kernels only.
-	if (!std::is_same<F, fp_t>::value || ks != REGISTER_KERNELS) flags &= ~G16_MSM_BATCH_AFFINE;
 
 	*pairs_out = 1;
 	stage_timer tm(ex, timing);
@@ -714,15 +598,12 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, size_t stride, int copies, co
 	if (N >= (1u << 31)) fail(G16_INVALID, "msm: n·windows must be below 2^31 (split the MSM)");
 	// The task cap: avg is a bucket's mean number of points (nr/B a window,
 	// c times that with a table of c copies). L ≥ 2, or the split would
-	// never shrink a run. Batch-affine tasks are short (8): the inversions
-	// are shared across tasks, so more tasks mean more threads at equal work.
+	// never shrink a run.
 	uint32_t avg = (uint32_t)((N + (size_t)nsets * B - 1) / ((size_t)nsets * B));
-	uint32_t L = max_task > 0                          ? std::max<uint32_t>(2, (uint32_t)max_task)
-	             : (flags & G16_MSM_BATCH_AFFINE) != 0 ? 8
-	                                                   : std::max<uint32_t>(32, 2 * avg);
+	uint32_t L = max_task > 0 ? std::max<uint32_t>(2, (uint32_t)max_task) : std::max<uint32_t>(32, 2 * avg);
 	if (nr == 0) { // every scalar is 0 or ±1
 		*nw_out = 1;
-		ones_only<F>(ex, bases, sp, L, flags, ks, out);
+		ones_only<F>(ex, bases, sp, L, flags, out);
 		tm.finish();
 		return;
 	}
@@ -768,7 +649,7 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, size_t stride, int copies, co
 		                        run_starts.p + runs});
 	tm.mark(4);
 
-	accum_out<F> sums = accumulate<F>(ex, bases, srefs.p, run_counts, run_starts.p, all_runs, L, flags, ks);
+	accum_out<F> sums = accumulate<F>(ex, bases, srefs.p, run_counts, run_starts.p, all_runs, L, flags);
 	tm.mark(5);
 
 	buf<P> buckets(ex, (size_t)nsets * B + 1);
@@ -779,7 +660,7 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, size_t stride, int copies, co
 
 	size_t wide = (flags & G16_MSM_REDUCE_WIDE) ? (size_t)1 << 16 : reduce_wide;
 	size_t stop = (flags & G16_MSM_HOST_TAIL) ? (size_t)G16_MSM_TAIL_PAIRS : 1;
-	red_out<F> red = reduce_buckets<F>(ex, ks, buckets.p, B, (size_t)nsets, wide, stop);
+	red_out<F> red = reduce_buckets<F>(ex, buckets.p, B, (size_t)nsets, wide, stop);
 	// out may be less aligned than P (Go memory): copies, not a P in place.
 	// Window 0's first A (its sum when T = 1) takes the ±1 run's sum.
 	size_t np = (size_t)nsets * red.T;
@@ -803,8 +684,8 @@ struct field_op_k {
 	void* out;
 	const void* a;
 	const void* b;
-	size_t n; // ops 11 to 14, 25, 28 and 30: c = a[n + i], d = b[n + i]
-	// Ops 17 to 22: element i's double-width output (2N limbs).
+	size_t n; // ops 11 and 12: c = a[n + i], d = b[n + i]
+	// Ops 13 and 14: element i's double-width output (2N limbs).
 	G16_HD uint32_t (&wide(size_t i) const)[fp_t::W] { return ((uint32_t(*)[fp_t::W])out)[i]; }
 	G16_HD void operator()(size_t i) const {
 		const fp_t* fa = (const fp_t*)a;
@@ -839,42 +720,8 @@ struct field_op_k {
 			eo[i] = fp2_t::mul_sub_lazy(ea[i], eb[i], ea[n + i], eb[n + i], z);
 			break;
 		}
-		case 13:
-		case 14: {
-			fp_t r, s;
-			fp_pair::mul2(r, s, fa[i], fb[i], fa[n + i], fb[n + i]);
-			fo[i] = op == 13 ? r : s;
-			break;
-		}
-		case 15:
-		case 16: {
-			fp_t r, s;
-			fp_pair::sqr2(r, s, fa[i], fb[i]);
-			fo[i] = op == 15 ? r : s;
-			break;
-		}
-		case 17: ka::mul_wide<fp_t::N, 1>(wide(i), fa[i].v, fb[i].v); break;
-		case 18: ka::mul_wide<fp_t::N, 2>(wide(i), fa[i].v, fb[i].v); break;
-		case 19: ka::sqr_wide<fp_t::N, 1>(wide(i), fa[i].v); break;
-		case 20: ka::sqr_wide<fp_t::N, 2>(wide(i), fa[i].v); break;
-		case 21: fp_t::mul_wide(wide(i), fa[i].v, fb[i].v); break;
-		case 22: fp_t::sqr_wide(wide(i), fa[i].v); break;
-		case 23: fo[i] = ka_mul<1>(fa[i], fb[i]); break;
-		case 24: fo[i] = ka_sqr<1>(fa[i]); break;
-		case 25: fo[i] = ka_mul_sub<1>(fa[i], fb[i], fa[n + i], fb[n + i]); break;
-		case 26: fo[i] = ka_mul<2>(fa[i], fb[i]); break;
-		case 27: fo[i] = ka_sqr<2>(fa[i]); break;
-		case 28: fo[i] = ka_mul_sub<2>(fa[i], fb[i], fa[n + i], fb[n + i]); break;
-		case 29: {
-			uint32_t z = 0;
-			eo[i] = fp2_t::mul_lazy<1>(ea[i], eb[i], z);
-			break;
-		}
-		case 30: {
-			uint32_t z = 0;
-			eo[i] = fp2_t::mul_sub_lazy<1>(ea[i], eb[i], ea[n + i], eb[n + i], z);
-			break;
-		}
+		case 13: fp_t::mul_wide(wide(i), fa[i].v, fb[i].v); break;
+		case 14: fp_t::sqr_wide(wide(i), fa[i].v); break;
 		}
 	}
 };
@@ -994,7 +841,7 @@ extern "C" g16_status g16_host_msm_peak(int curve, const void* table, int64_t st
 	});
 }
 
-extern "C" g16_status g16_host_reduce(int curve, int flags, const void* buckets, int64_t T, int64_t windows,
+extern "C" g16_status g16_host_reduce(int curve, const void* buckets, int64_t T, int64_t windows,
                                       int64_t wide, int64_t stop, void* out, int* pairs) {
 	return guard([&] {
 		if (T < 1 || T > (1 << 24) || windows < 1 || windows > 64 || wide < 1 || stop < 1 || stop > (1 << 24))
@@ -1004,7 +851,7 @@ extern "C" g16_status g16_host_reduce(int curve, int flags, const void* buckets,
 			typedef xyzz_t<F> P;
 			host_copy hb(buckets, (size_t)(T * windows) * sizeof(P));
 			exec_t ex;
-			auto red = reduce_buckets<F>(ex, kernels_for<F>(flags), (const P*)hb.p, (uint32_t)T, (size_t)windows,
+			auto red = reduce_buckets<F>(ex, (const P*)hb.p, (uint32_t)T, (size_t)windows,
 			                             (size_t)wide, (size_t)stop);
 			size_t np = (size_t)windows * red.T;
 			std::memcpy(out, red.A, np * sizeof(P));
@@ -1022,13 +869,12 @@ extern "C" g16_status g16_host_reduce(int curve, int flags, const void* buckets,
 
 extern "C" g16_status g16_field_op(g16_device* dev, int op, void* out, const void* a, const void* b, int64_t n) {
 	return guard([&] {
-		if (op < 0 || op > 30) fail(G16_INVALID, "field_op: unknown op");
+		if (op < 0 || op > 14) fail(G16_INVALID, "field_op: unknown op");
 		if (n < 0) fail(G16_INVALID, "field_op: negative n");
-		size_t el = (op == 4 || op == 5 || op == 8 || op == 10 || op == 12 || op == 29 || op == 30) ? sizeof(fp2_t)
+		size_t el = (op == 4 || op == 5 || op == 8 || op == 10 || op == 12) ? sizeof(fp2_t)
 		            : (op == 6 ? sizeof(fr_t) : sizeof(fp_t));
-		size_t oel = (op >= 17 && op <= 22) ? 2 * el : el; // an output element
-		size_t in = ((op >= 11 && op <= 14) || op == 25 || op == 28 || op == 30) ? 2 * (size_t)n
-		                                                                         : (size_t)n; // a's and b's
+		size_t oel = (op == 13 || op == 14) ? 2 * el : el;             // an output element
+		size_t in = (op == 11 || op == 12) ? 2 * (size_t)n : (size_t)n; // a's and b's
 		exec_t ex;
 		if (!dev) {
 			host_copy ha(a, in * el), hb(b ? b : a, in * el), ho(nullptr, n * oel);

@@ -1,9 +1,9 @@
-// The slot kernels of the MSM over G2 with each Fp2 product three Fp
-// products (slot_kernels.cuh; G16_MSM_G2_KARATSUBA).
+// The slot kernels of the MSM over G2, their Fp2 products lazily reduced
+// (slot_kernels.cuh).
 #include "slot_kernels.cuh"
 
 namespace g16 {
 
-G16_SLOT_LAUNCHERS(fp2_t, false)
+G16_SLOT_LAUNCHERS(fp2_t)
 
 } // namespace g16

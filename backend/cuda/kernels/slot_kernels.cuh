@@ -1,8 +1,5 @@
 // The slot kernels (msm_slots.h), in blocks of S threads, and their
-// launchers, instantiated per curve and Fp2 product by msm_slots_g1.cu,
-// msm_slots_g2.cu, msm_slots_g2_lazy.cu and msm_slots_g2_ka.cu. LAZY: as in
-// msm_slots.h (0 plain, 1 G2's products with lazy reduction, fp2_t::mul_lazy,
-// 2 the same on one-level Karatsuba double-width products).
+// launchers, instantiated by msm_slots_g2.cu.
 #pragma once
 #include "msm_slots.h"
 #include "slots.cuh"
@@ -17,15 +14,11 @@ namespace g16 {
 template <class F>
 struct slot_cfg;
 template <>
-struct slot_cfg<fp_t> {
-	static const int ACC_S = 128, ACC_M = 5, SUM_M = 4, RED_S = 64, RED_M = 5;
-};
-template <>
 struct slot_cfg<fp2_t> {
 	static const int ACC_S = 32, ACC_M = 6, SUM_M = 6, RED_S = 32, RED_M = 6;
 };
 
-template <class F, int S, int LAZY>
+template <class F, int S>
 struct accum_points_s {
 	const affine_t<F>* bases;
 	const uint32_t* refs;
@@ -41,13 +34,13 @@ struct accum_points_s {
 		uint32_t s = task_start[t], e = s + task_count[t];
 		for (uint32_t q = s; q < e; q++) {
 			uint32_t ref = refs[q];
-			if (madd_at<F, S, LAZY>(A.x.p, bases + (ref & 0x7fffffffu), (ref >> 31) != 0)) dbl_at<F, S, LAZY>(A.x.p);
+			if (madd_at<F, S>(A.x.p, bases + (ref & 0x7fffffffu), (ref >> 31) != 0)) dbl_at<F, S>(A.x.p);
 		}
 		out[t] = A.get(z);
 	}
 };
 
-template <class F, int S, int LAZY>
+template <class F, int S>
 struct accum_sums_s {
 	const xyzz_t<F>* in;
 	const uint32_t* task_start;
@@ -61,7 +54,7 @@ struct accum_sums_s {
 		uint32_t s = task_start[t], e = s + task_count[t];
 		A.set(in[s]);
 		for (uint32_t q = s + 1; q < e; q++)
-			if (add_at<F, S, LAZY>(A.x.p, reinterpret_cast<const uint4*>(in + q), 1)) dbl_at<F, S, LAZY>(A.x.p);
+			if (add_at<F, S>(A.x.p, reinterpret_cast<const uint4*>(in + q), 1)) dbl_at<F, S>(A.x.p);
 		out[t] = A.get(z);
 	}
 };
@@ -72,7 +65,7 @@ struct accum_sums_s {
 // then acc += sum (running when same): A' = acc; then lg m doublings of
 // running: R' = running. A pair: A' = A_lo + A_lo+1 + R_lo+1 in acc on one
 // thread, R' = 2(R_lo + R_lo+1) in running on the other.
-template <class F, int S, int LAZY>
+template <class F, int S>
 struct reduce_s {
 	const xyzz_t<F>* A;
 	const xyzz_t<F>* R;
@@ -133,8 +126,8 @@ struct reduce_s {
 				tgt = running;
 				d = true;
 			}
-			if (!d) d = add_at<F, S, LAZY>(tgt.x.p, src.p, src.stride);
-			if (d) dbl_at<F, S, LAZY>(tgt.x.p);
+			if (!d) d = add_at<F, S>(tgt.x.p, src.p, src.stride);
+			if (d) dbl_at<F, S>(tgt.x.p);
 		}
 		if (r_role)
 			R_out[o] = running.get(z);
@@ -145,37 +138,36 @@ struct reduce_s {
 	}
 };
 
-template <class F, int LAZY>
-void launch_accum_points(exec_t& ex, size_t n, const affine_t<F>* bases, const uint32_t* refs,
-                         const uint32_t* task_start, const uint32_t* task_count, const uint32_t* order,
-                         xyzz_t<F>* out) {
+template <class F>
+void slot_accum_points(exec_t& ex, size_t n, const affine_t<F>* bases, const uint32_t* refs,
+                       const uint32_t* task_start, const uint32_t* task_count, const uint32_t* order, xyzz_t<F>* out) {
 	typedef slot_cfg<F> C;
 	ex.launch_lb<C::ACC_S, C::ACC_M>(n,
-	                                 accum_points_s<F, C::ACC_S, LAZY>{bases, refs, task_start, task_count, order, out});
+	                                 accum_points_s<F, C::ACC_S>{bases, refs, task_start, task_count, order, out});
 }
 
-template <class F, int LAZY>
-void launch_accum_sums(exec_t& ex, size_t n, const xyzz_t<F>* in, const uint32_t* task_start,
-                       const uint32_t* task_count, const uint32_t* order, xyzz_t<F>* out) {
+template <class F>
+void slot_accum_sums(exec_t& ex, size_t n, const xyzz_t<F>* in, const uint32_t* task_start,
+                     const uint32_t* task_count, const uint32_t* order, xyzz_t<F>* out) {
 	typedef slot_cfg<F> C;
-	ex.launch_lb<C::ACC_S, C::SUM_M>(n, accum_sums_s<F, C::ACC_S, LAZY>{in, task_start, task_count, order, out});
+	ex.launch_lb<C::ACC_S, C::SUM_M>(n, accum_sums_s<F, C::ACC_S>{in, task_start, task_count, order, out});
 }
 
-template <class F, int LAZY>
-void launch_reduce(exec_t& ex, size_t n, const xyzz_t<F>* A, const xyzz_t<F>* R, const red_level& lv,
-                   xyzz_t<F>* A_out, xyzz_t<F>* R_out) {
+template <class F>
+void slot_reduce(exec_t& ex, size_t n, const xyzz_t<F>* A, const xyzz_t<F>* R, const red_level& lv,
+                 xyzz_t<F>* A_out, xyzz_t<F>* R_out) {
 	typedef slot_cfg<F> C;
-	ex.launch_lb<C::RED_S, C::RED_M>(n, reduce_s<F, C::RED_S, LAZY>{A, R, lv, A_out, R_out});
+	ex.launch_lb<C::RED_S, C::RED_M>(n, reduce_s<F, C::RED_S>{A, R, lv, A_out, R_out});
 }
 
 // The instantiations of a compilation unit: the three launchers of one
-// curve and Fp2 product.
-#define G16_SLOT_LAUNCHERS(F, LAZY)                                                                                 \
-	template void launch_accum_points<F, LAZY>(exec_t&, size_t, const affine_t<F>*, const uint32_t*,               \
-	                                           const uint32_t*, const uint32_t*, const uint32_t*, xyzz_t<F>*);      \
-	template void launch_accum_sums<F, LAZY>(exec_t&, size_t, const xyzz_t<F>*, const uint32_t*, const uint32_t*, \
-	                                         const uint32_t*, xyzz_t<F>*);                                          \
-	template void launch_reduce<F, LAZY>(exec_t&, size_t, const xyzz_t<F>*, const xyzz_t<F>*, const red_level&,    \
-	                                     xyzz_t<F>*, xyzz_t<F>*);
+// curve.
+#define G16_SLOT_LAUNCHERS(F)                                                                                  \
+	template void slot_accum_points<F>(exec_t&, size_t, const affine_t<F>*, const uint32_t*, const uint32_t*, \
+	                                   const uint32_t*, const uint32_t*, xyzz_t<F>*);                          \
+	template void slot_accum_sums<F>(exec_t&, size_t, const xyzz_t<F>*, const uint32_t*, const uint32_t*,     \
+	                                 const uint32_t*, xyzz_t<F>*);                                             \
+	template void slot_reduce<F>(exec_t&, size_t, const xyzz_t<F>*, const xyzz_t<F>*, const red_level&,       \
+	                             xyzz_t<F>*, xyzz_t<F>*);
 
 } // namespace g16

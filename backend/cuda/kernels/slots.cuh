@@ -1,7 +1,7 @@
 // XYZZ point arithmetic on points held in shared memory, with the field
 // products in program order: the form of curve.cuh's formulas that the
-// accumulation and reduction kernels use where curve.cuh's would not fit in
-// registers (G2, and the reductions that hold several points).
+// accumulation and reduction kernels of G2 use, whose points would not fit
+// in registers beside the products.
 //
 // Two things keep the registers down:
 //
@@ -15,9 +15,8 @@
 //     p < 2^381, so the top bit of limb 11 is clear). z is always 0, so
 //     the values do not change; but ptxas sees a data dependence and cannot
 //     start the next product (or hoist the next load) before the previous
-//     one ends. Left alone it interleaves independent products (the three of
-//     a Karatsuba Fp2 product, or two Fp2 products) and the registers in
-//     flight add up until it spills.
+//     one ends. Left alone it interleaves independent products (two Fp2
+//     products) and the registers in flight add up until it spills.
 //
 // The formulas are curve.cuh's (madd-2008-s, add-2008-s, dbl-2008-s-1 of
 // the Explicit-Formulas Database, a = 0), with the intermediate values
@@ -34,60 +33,28 @@ namespace g16 {
 // The order token: 0, from a bit of x that is 0 for every reduced element.
 G16_HD uint32_t token_of(const fp_t& x) { return x.v[fp_t::N - 1] >> 31; }
 
-// a·b, after the product that set z, and setting z. LAZY selects the Fp2
-// product (below); Fp has one.
-template <int LAZY>
+// a·b, after the product that set z, and setting z.
 G16_HD fp_t omul(const fp_t& a, fp_t b, uint32_t& z) {
 	b.v[0] |= z;
 	fp_t r = a * b;
 	z = token_of(r);
 	return r;
 }
-template <int LAZY>
-G16_HD fp_t osqr(fp_t a, uint32_t& z) {
-	a.v[0] |= z;
-	fp_t r = a.sqr();
-	z = token_of(r);
-	return r;
-}
 
-// Fp2 products as in fp2.cuh, one Fp product (or, LAZY > 0, one
-// double-width product or reduction: fp2_t::mul_lazy, its double-width
-// products with LAZY − 1 Karatsuba levels, field_ka.cuh) at a time; the
-// squaring with two Fp products (the lazy reduction saves nothing there:
-// two double-width products and two reductions cost what two Fp products
-// do).
-template <int LAZY>
-G16_HD fp2_t omul(const fp2_t& a, const fp2_t& b, uint32_t& z) {
-	if constexpr (LAZY > 0) {
-		return fp2_t::mul_lazy<LAZY - 1>(a, b, z);
-	} else {
-		fp_t t0 = omul<0>(a.c0, b.c0, z);
-		fp_t t1 = omul<0>(a.c1, b.c1, z);
-		fp_t t2 = omul<0>(a.c0 + a.c1, b.c0 + b.c1, z);
-		return {t0 - t1, t2 - t0 - t1};
-	}
-}
-template <int LAZY>
+// Fp2 products as in fp2.cuh, one double-width product or reduction
+// (fp2_t::mul_lazy) at a time; the squaring with two Fp products (the lazy
+// reduction saves nothing there: two double-width products and two
+// reductions cost what two Fp products do).
+G16_HD fp2_t omul(const fp2_t& a, const fp2_t& b, uint32_t& z) { return fp2_t::mul_lazy(a, b, z); }
 G16_HD fp2_t osqr(const fp2_t& a, uint32_t& z) {
-	fp_t t = omul<0>(a.c0, a.c1, z);
-	fp_t u = omul<0>(a.c0 + a.c1, a.c0 - a.c1, z);
+	fp_t t = omul(a.c0, a.c1, z);
+	fp_t u = omul(a.c0 + a.c1, a.c0 - a.c1, z);
 	return {u, t.dbl()};
 }
 
-// a·b − c·d for Y3 of madd and add, with LAZY only (the Karatsuba kernels
-// keep their order of products): fp2_t::mul_sub_lazy, with omul's
-// Karatsuba levels.
-template <int LAZY>
+// a·b − c·d for Y3 of madd and add: fp2_t::mul_sub_lazy.
 G16_HD fp2_t omul_sub(const fp2_t& a, const fp2_t& b, const fp2_t& c, const fp2_t& d, uint32_t& z) {
-	return fp2_t::mul_sub_lazy<(LAZY > 1 ? LAZY - 1 : 0)>(a, b, c, d, z);
-}
-template <int LAZY>
-G16_HD fp_t omul_sub(const fp_t& a, fp_t b, const fp_t& c, const fp_t& d, uint32_t& z) {
-	b.v[0] |= z;
-	fp_t r = fp_t::mul_sub(a, b, c, d);
-	z = token_of(r);
-	return r;
+	return fp2_t::mul_sub_lazy(a, b, c, d, z);
 }
 
 // from_vec: the element whose bytes are v (a copy, which the compiler
@@ -171,19 +138,19 @@ struct psrc {
 // A = 2A (dbl-2008-s-1):
 //   U = 2Y, V = U², W = U·V, S = X·V, M = 3X²
 //   X3 = M² − 2S, Y3 = M(S − X3) − W·Y, ZZ3 = V·ZZ, ZZZ3 = W·ZZZ
-template <class F, int S, int LAZY>
+template <class F, int S>
 G16_HD void dbl(const pslot<F, S>& A, uint32_t& z) {
 	F u = A.y.ld(z).dbl();
-	F v = osqr<LAZY>(u, z);
-	F w = omul<LAZY>(u, v, z);
-	A.zz.st(omul<LAZY>(A.zz.ld(z), v, z));
-	A.zzz.st(omul<LAZY>(A.zzz.ld(z), w, z));
-	A.y.st(omul<LAZY>(A.y.ld(z), w, z)); // W·Y
-	F s = omul<LAZY>(A.x.ld(z), v, z);
-	F xx = osqr<LAZY>(A.x.ld(z), z);
+	F v = osqr(u, z);
+	F w = omul(u, v, z);
+	A.zz.st(omul(A.zz.ld(z), v, z));
+	A.zzz.st(omul(A.zzz.ld(z), w, z));
+	A.y.st(omul(A.y.ld(z), w, z)); // W·Y
+	F s = omul(A.x.ld(z), v, z);
+	F xx = osqr(A.x.ld(z), z);
 	F m = xx.dbl() + xx;
-	F x3 = osqr<LAZY>(m, z) - s.dbl();
-	A.y.st(omul<LAZY>(m, s - x3, z) - A.y.ld(z));
+	F x3 = osqr(m, z) - s.dbl();
+	A.y.st(omul(m, s - x3, z) - A.y.ld(z));
 	A.x.st(x3);
 }
 
@@ -192,9 +159,9 @@ G16_HD void dbl(const pslot<F, S>& A, uint32_t& z) {
 //   X3 = R² − PPP − 2Q, Y3 = R(Q − X3) − Y1·PPP, ZZ3 = ZZ1·PP, ZZZ3 = ZZZ1·PPP
 //
 // It returns true when A = q: A is then set to q and the caller doubles it
-// (dbl), so that a kernel holds one copy of the doubling. With LAZY, Y3's two
-// products and their difference are one omul_sub (as in add).
-template <class F, int S, int LAZY>
+// (dbl), so that a kernel holds one copy of the doubling. Y3's two products
+// and their difference are one omul_sub (as in add).
+template <class F, int S>
 G16_HD bool madd(const pslot<F, S>& A, const affine_t<F>* q, bool neg, uint32_t& z) {
 	F qx = (q + z)->x;
 	if (qx.is_zero() && (q + z)->y.is_zero()) return false; // q is infinity
@@ -207,11 +174,11 @@ G16_HD bool madd(const pslot<F, S>& A, const affine_t<F>* q, bool neg, uint32_t&
 		A.zzz.st(F::one());
 		return false;
 	}
-	F p = omul<LAZY>(qx, zz, z) - A.x.ld(z);
+	F p = omul(qx, zz, z) - A.x.ld(z);
 	if (p.is_zero()) { // same x: A = ±q
 		F qy = (q + z)->y;
 		if (neg) qy = qy.neg();
-		F r = omul<LAZY>(qy, A.zzz.ld(z), z) - A.y.ld(z);
+		F r = omul(qy, A.zzz.ld(z), z) - A.y.ld(z);
 		if (r.is_zero()) {
 			A.x.st(qx);
 			A.y.st(qy);
@@ -222,20 +189,16 @@ G16_HD bool madd(const pslot<F, S>& A, const affine_t<F>* q, bool neg, uint32_t&
 		A.set_inf();
 		return false;
 	}
-	F pp = osqr<LAZY>(p, z);
-	F ppp = omul<LAZY>(p, pp, z);
-	A.zz.st(omul<LAZY>(A.zz.ld(z), pp, z));
-	A.x.st(omul<LAZY>(A.x.ld(z), pp, z)); // Q
+	F pp = osqr(p, z);
+	F ppp = omul(p, pp, z);
+	A.zz.st(omul(A.zz.ld(z), pp, z));
+	A.x.st(omul(A.x.ld(z), pp, z)); // Q
 	F qy = (q + z)->y;
-	F r = omul<LAZY>(neg ? qy.neg() : qy, A.zzz.ld(z), z) - A.y.ld(z);
-	A.zzz.st(omul<LAZY>(A.zzz.ld(z), ppp, z));
-	if (!LAZY) A.y.st(omul<LAZY>(A.y.ld(z), ppp, z)); // Y1·PPP
+	F r = omul(neg ? qy.neg() : qy, A.zzz.ld(z), z) - A.y.ld(z);
+	A.zzz.st(omul(A.zzz.ld(z), ppp, z));
 	F qq = A.x.ld(z);
-	F x3 = osqr<LAZY>(r, z) - ppp - qq.dbl();
-	if (LAZY)
-		A.y.st(omul_sub<LAZY>(r, qq - x3, A.y.ld(z), ppp, z));
-	else
-		A.y.st(omul<LAZY>(r, qq - x3, z) - A.y.ld(z));
+	F x3 = osqr(r, z) - ppp - qq.dbl();
+	A.y.st(omul_sub(r, qq - x3, A.y.ld(z), ppp, z));
 	A.x.st(x3);
 	return false;
 }
@@ -245,7 +208,7 @@ G16_HD bool madd(const pslot<F, S>& A, const affine_t<F>* q, bool neg, uint32_t&
 //   PP = P², PPP = P·PP, Q = U1·PP,
 //   X3 = R² − PPP − 2Q, Y3 = R(Q − X3) − S1·PPP, ZZ3 = ZZ1·ZZ2·PP, ZZZ3 = ZZZ1·ZZZ2·PPP
 // It returns true when A = q, as madd does.
-template <class F, int S, int LAZY>
+template <class F, int S>
 G16_HD bool add(const pslot<F, S>& A, const psrc<F>& q, uint32_t& z) {
 	if (q.ZZ(z).is_zero()) return false;
 	if (A.is_inf(z)) {
@@ -255,10 +218,10 @@ G16_HD bool add(const pslot<F, S>& A, const psrc<F>& q, uint32_t& z) {
 		A.zzz.st(q.ZZZ(z));
 		return false;
 	}
-	A.x.st(omul<LAZY>(A.x.ld(z), q.ZZ(z), z));  // U1
-	A.y.st(omul<LAZY>(A.y.ld(z), q.ZZZ(z), z)); // S1
-	F p = omul<LAZY>(q.X(z), A.zz.ld(z), z) - A.x.ld(z);
-	F r = omul<LAZY>(q.Y(z), A.zzz.ld(z), z) - A.y.ld(z);
+	A.x.st(omul(A.x.ld(z), q.ZZ(z), z));  // U1
+	A.y.st(omul(A.y.ld(z), q.ZZZ(z), z)); // S1
+	F p = omul(q.X(z), A.zz.ld(z), z) - A.x.ld(z);
+	F r = omul(q.Y(z), A.zzz.ld(z), z) - A.y.ld(z);
 	if (p.is_zero()) {
 		if (r.is_zero()) { // A = q
 			A.x.st(q.X(z));
@@ -270,20 +233,16 @@ G16_HD bool add(const pslot<F, S>& A, const psrc<F>& q, uint32_t& z) {
 		A.set_inf();
 		return false;
 	}
-	A.zz.st(omul<LAZY>(A.zz.ld(z), q.ZZ(z), z));
-	A.zzz.st(omul<LAZY>(A.zzz.ld(z), q.ZZZ(z), z));
-	F pp = osqr<LAZY>(p, z);
-	F ppp = omul<LAZY>(p, pp, z);
-	A.zz.st(omul<LAZY>(A.zz.ld(z), pp, z));
-	A.x.st(omul<LAZY>(A.x.ld(z), pp, z)); // Q
-	A.zzz.st(omul<LAZY>(A.zzz.ld(z), ppp, z));
-	if (!LAZY) A.y.st(omul<LAZY>(A.y.ld(z), ppp, z)); // S1·PPP
+	A.zz.st(omul(A.zz.ld(z), q.ZZ(z), z));
+	A.zzz.st(omul(A.zzz.ld(z), q.ZZZ(z), z));
+	F pp = osqr(p, z);
+	F ppp = omul(p, pp, z);
+	A.zz.st(omul(A.zz.ld(z), pp, z));
+	A.x.st(omul(A.x.ld(z), pp, z)); // Q
+	A.zzz.st(omul(A.zzz.ld(z), ppp, z));
 	F qq = A.x.ld(z);
-	F x3 = osqr<LAZY>(r, z) - ppp - qq.dbl();
-	if (LAZY)
-		A.y.st(omul_sub<LAZY>(r, qq - x3, A.y.ld(z), ppp, z));
-	else
-		A.y.st(omul<LAZY>(r, qq - x3, z) - A.y.ld(z));
+	F x3 = osqr(r, z) - ppp - qq.dbl();
+	A.y.st(omul_sub(r, qq - x3, A.y.ld(z), ppp, z));
 	A.x.st(x3);
 	return false;
 }
@@ -292,20 +251,20 @@ G16_HD bool add(const pslot<F, S>& A, const psrc<F>& q, uint32_t& z) {
 // (ptxas allocates their registers within the kernel's; their arguments are
 // pointers, to shared or global memory, so no stack frame is needed), and
 // one copy per curve for cicc to compile. a is the base of A's slots.
-template <class F, int S, int LAZY>
+template <class F, int S>
 G16_HD_CALL void dbl_at(uint4* a) {
 	uint32_t z = 0;
-	dbl<F, S, LAZY>(pslot<F, S>(a), z);
+	dbl<F, S>(pslot<F, S>(a), z);
 }
-template <class F, int S, int LAZY>
+template <class F, int S>
 G16_HD_CALL bool madd_at(uint4* a, const affine_t<F>* q, bool neg) {
 	uint32_t z = 0;
-	return madd<F, S, LAZY>(pslot<F, S>(a), q, neg, z);
+	return madd<F, S>(pslot<F, S>(a), q, neg, z);
 }
-template <class F, int S, int LAZY>
+template <class F, int S>
 G16_HD_CALL bool add_at(uint4* a, const uint4* q, int stride) {
 	uint32_t z = 0;
-	return add<F, S, LAZY>(pslot<F, S>(a), psrc<F>{q, stride}, z);
+	return add<F, S>(pslot<F, S>(a), psrc<F>{q, stride}, z);
 }
 
 // Per-thread slot memory of a kernel: S threads' worth of WORDS vectors in

@@ -1,8 +1,0 @@
-// The slot kernels of the MSM over G1 (slot_kernels.cuh).
-#include "slot_kernels.cuh"
-
-namespace g16 {
-
-G16_SLOT_LAUNCHERS(fp_t, false)
-
-} // namespace g16

@@ -9,6 +9,12 @@ BUNDLE  := gpu-bundle
 CUDA_PREFIX := $(CURDIR)/backend/cuda/kernels/build
 export PKG_CONFIG_PATH := $(CUDA_PREFIX)/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
+# make cuda compiles the kernels for sm_90 (H100, H200) alone, what CI and
+# the GPU bundle need; GENCODE names other targets, e.g.
+#   make cuda GENCODE="-gencode arch=compute_80,code=sm_80"
+# make cuda-install (an adopter's install) compiles sm_90, sm_80 and
+# compute_80 PTX unless GENCODE is set.
+
 .PHONY: help generate generate-check test race fuzz soak test-short bench lint lint-cuda cuda-install vectors vectors-check cuda-toolchain cuda test-cuda-host test-cuda gpu-bundle build clean
 
 help: ## list the targets
@@ -74,7 +80,7 @@ vectors-check: ## check that regenerating the vectors reproduces the checked-in 
 cuda-toolchain: ## install nvcc (Debian's nvidia-cuda-toolkit, non-free); idempotent
 	bash scripts/cuda-toolchain.sh
 
-cuda: ## build libg16cuda and install it with g16cuda.pc into backend/cuda/kernels/build
+cuda: ## build libg16cuda (GENCODE's targets, default sm_90) and install it with g16cuda.pc into backend/cuda/kernels/build
 	bash scripts/build-cuda.sh
 
 cuda-install: ## build libg16cuda and install it into PREFIX (default /usr/local if writable, else ~/.local)

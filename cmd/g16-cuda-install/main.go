@@ -24,7 +24,9 @@
 //
 // Environment: NVCC (the compiler, default nvcc on PATH), GENCODE (replaces
 // the -gencode targets: sm_90 and sm_80 code, compute_80 PTX), NVCC_EXTRA
-// (more nvcc flags), NVCC_THREADS (nvcc --threads, default 0: all).
+// (more nvcc flags), NVCC_THREADS (nvcc --threads, default 0: all),
+// NVCC_JOBS (units compiled at once, default the CPUs). -v prints each
+// unit's compile time.
 package main
 
 import (
@@ -40,8 +42,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/g16prover/g16/backend/cuda/kernels"
 )
@@ -60,6 +66,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fl.SetOutput(stderr)
 	prefix := fl.String("prefix", defaultPrefix(), "install under this directory (lib/, include/g16cuda/, lib/pkgconfig/)")
 	keep := fl.String("build", "", "compile in this directory and keep the objects (default: a temporary directory, removed)")
+	verbose := fl.Bool("v", false, "print each unit's compile time")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
@@ -86,7 +93,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err := writeSources(src); err != nil {
 		return err
 	}
-	lib, err := compile(nvcc, src, build, stderr)
+	var log io.Writer
+	if *verbose {
+		log = stderr
+	}
+	lib, err := compile(nvcc, src, build, stderr, log)
 	if err != nil {
 		return err
 	}
@@ -172,13 +183,14 @@ func writeSources(dir string) error {
 	})
 }
 
-// compile builds every .cu file of src into an object in out, in
-// parallel, and archives them into out/libg16cuda.a. Objects are kept in
-// out/cache under a key of what produced them (objectKey): a unit whose
-// sources, flags and compiler are unchanged since an earlier build in the
-// same out is not compiled again (nvcc's messages, such as -Xptxas -v
-// reports, are printed only for the units compiled).
-func compile(nvcc, src, out string, stderr io.Writer) (string, error) {
+// compile builds every .cu file of src into an object in out, NVCC_JOBS
+// units at a time (default: the CPUs), and archives them into
+// out/libg16cuda.a. Objects are kept in out/cache under a key of what
+// produced them (objectKey): a unit whose sources, flags and compiler are
+// unchanged since an earlier build in the same out is not compiled again
+// (nvcc's messages, such as -Xptxas -v reports, are printed only for the
+// units compiled). log (nil: none) gets each unit's compile time.
+func compile(nvcc, src, out string, stderr, log io.Writer) (string, error) {
 	units, err := filepath.Glob(filepath.Join(src, "*.cu"))
 	if err != nil || len(units) == 0 {
 		return "", fmt.Errorf("no kernel sources in %s (%v)", src, err)
@@ -197,43 +209,82 @@ func compile(nvcc, src, out string, stderr io.Writer) (string, error) {
 	if err := os.MkdirAll(cache, 0o755); err != nil {
 		return "", err
 	}
+	jobs := runtime.NumCPU()
+	if v := os.Getenv("NVCC_JOBS"); v != "" {
+		if jobs, err = strconv.Atoi(v); err != nil || jobs < 1 {
+			return "", fmt.Errorf("NVCC_JOBS=%q: want a positive count of units", v)
+		}
+	}
+	// Each unit's key and the bytes of the sources it reads (its weight:
+	// the heaviest start first, so that the longest compile does not
+	// start last).
+	type unit struct {
+		i      int
+		flags  []string
+		key    string
+		weight int64
+	}
+	var todo []unit
 	objs := make([]string, len(units))
 	errs := make([]error, len(units))
-	var wg sync.WaitGroup
 	for i, u := range units {
 		objs[i] = filepath.Join(out, strings.TrimSuffix(filepath.Base(u), ".cu")+".o")
+		// Only sources_id.cu reads the sources ID; the other units'
+		// objects do not depend on it.
+		unitFlags := flags
+		if filepath.Base(u) == "sources_id.cu" {
+			unitFlags = append(append([]string{}, flags...), idFlag)
+		}
+		key, weight, err := objectKey(src, filepath.Base(u), unitFlags, version)
+		if err != nil {
+			return "", err
+		}
+		cached := filepath.Join(cache, key+".o")
+		if _, err := os.Stat(cached); err == nil {
+			if err := copyFile(cached, objs[i]); err != nil {
+				return "", err
+			}
+			continue
+		}
+		todo = append(todo, unit{i, unitFlags, key, weight})
+	}
+	sort.SliceStable(todo, func(a, b int) bool { return todo[a].weight > todo[b].weight })
+	queue := make(chan unit)
+	var logMu sync.Mutex
+	var wg sync.WaitGroup
+	for range min(jobs, len(todo)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			// Only sources_id.cu reads the sources ID; the other units'
-			// objects do not depend on it.
-			unitFlags := flags
-			if filepath.Base(u) == "sources_id.cu" {
-				unitFlags = append(append([]string{}, flags...), idFlag)
+			for c := range queue {
+				u := units[c.i]
+				cmd := exec.Command(nvcc, append(append([]string{}, c.flags...), "-c", u, "-o", objs[c.i])...)
+				var buf bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &buf, &buf
+				start := time.Now()
+				err := cmd.Run()
+				if log != nil {
+					logMu.Lock()
+					fmt.Fprintf(log, "g16-cuda-install: %s compiled in %.1f s\n", filepath.Base(u), time.Since(start).Seconds())
+					logMu.Unlock()
+				}
+				if err != nil {
+					errs[c.i] = fmt.Errorf("nvcc %s: %v\n%s", filepath.Base(u), err, buf.String())
+					continue
+				}
+				if buf.Len() > 0 {
+					logMu.Lock()
+					fmt.Fprintf(stderr, "%s", buf.String())
+					logMu.Unlock()
+				}
+				errs[c.i] = copyFile(objs[c.i], filepath.Join(cache, c.key+".o"))
 			}
-			key, err := objectKey(src, filepath.Base(u), unitFlags, version)
-			if err != nil {
-				errs[i] = err
-				return
-			}
-			cached := filepath.Join(cache, key+".o")
-			if _, err := os.Stat(cached); err == nil {
-				errs[i] = copyFile(cached, objs[i])
-				return
-			}
-			cmd := exec.Command(nvcc, append(append([]string{}, unitFlags...), "-c", u, "-o", objs[i])...)
-			var buf bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &buf, &buf
-			if err := cmd.Run(); err != nil {
-				errs[i] = fmt.Errorf("nvcc %s: %v\n%s", filepath.Base(u), err, buf.String())
-				return
-			}
-			if buf.Len() > 0 {
-				fmt.Fprintf(stderr, "%s", buf.String())
-			}
-			errs[i] = copyFile(objs[i], cached)
 		}()
 	}
+	for _, c := range todo {
+		queue <- c
+	}
+	close(queue)
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		return "", err
@@ -251,8 +302,9 @@ var includeLine = regexp.MustCompile(`(?m)^\s*#\s*include\s+"([^"]+)"`)
 // objectKey is the hex SHA-256 of what unit's object is made from: the
 // compiler's version text, the flags, and the name and contents of unit
 // and of every file of src it includes, directly or not ("..." includes;
-// the toolkit's own headers go with the compiler's version).
-func objectKey(src, unit string, flags []string, version []byte) (string, error) {
+// the toolkit's own headers go with the compiler's version); and weight,
+// the bytes of those files.
+func objectKey(src, unit string, flags []string, version []byte) (key string, weight int64, err error) {
 	h := sha256.New()
 	h.Write(version)
 	for _, f := range flags {
@@ -271,10 +323,11 @@ func objectKey(src, unit string, flags []string, version []byte) (string, error)
 		data, err := os.ReadFile(filepath.Join(src, name))
 		if err != nil {
 			if name == unit {
-				return "", err
+				return "", 0, err
 			}
 			continue // not one of ours: a toolkit header
 		}
+		weight += int64(len(data))
 		h.Write([]byte(name))
 		h.Write([]byte{0})
 		h.Write(data)
@@ -283,7 +336,7 @@ func objectKey(src, unit string, flags []string, version []byte) (string, error)
 			queue = append(queue, string(m[1]))
 		}
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return hex.EncodeToString(h.Sum(nil)), weight, nil
 }
 
 // cudartDir is the directory holding the static CUDA runtime

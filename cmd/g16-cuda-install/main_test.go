@@ -127,13 +127,18 @@ func TestObjectKey(t *testing.T) {
 	write("d.cuh", "int d;\n")
 	key := func(flags []string, version string) string {
 		t.Helper()
-		k, err := objectKey(dir, "a.cu", flags, []byte(version))
+		k, _, err := objectKey(dir, "a.cu", flags, []byte(version))
 		if err != nil {
 			t.Fatal(err)
 		}
 		return k
 	}
 	base := key([]string{"-O3"}, "nvcc 1")
+	// The weight is the bytes of the unit and the files of ours it includes
+	// (a.cu, b.cuh, c.cuh; not d.cuh, not the toolkit's header).
+	if _, w, _ := objectKey(dir, "a.cu", nil, nil); w != int64(len("#include \"b.cuh\"\n#include <cub/cub.cuh>\nint a;\n")+len("  #  include \"c.cuh\"\nint b;\n")+len("int c;\n")) {
+		t.Errorf("weight %d, want the bytes of a.cu, b.cuh and c.cuh", w)
+	}
 	if key([]string{"-O3"}, "nvcc 1") != base {
 		t.Fatal("the same inputs gave two keys")
 	}
@@ -160,7 +165,7 @@ func TestObjectKey(t *testing.T) {
 		}
 		base = key([]string{"-O3"}, "nvcc 1")
 	}
-	if _, err := objectKey(dir, "missing.cu", nil, nil); err == nil {
+	if _, _, err := objectKey(dir, "missing.cu", nil, nil); err == nil {
 		t.Error("a missing unit gave a key")
 	}
 }

@@ -336,7 +336,7 @@ func checkWitnessBytes(b []byte, circ *client.Circuit) error {
 
 // decodeWitness decodes a full witness in gnark's binary encoding.
 func decodeWitness(b []byte) (w witness.Witness, err error) {
-	if err := gnarkio.CheckWitness(b); err != nil {
+	if err := gnarkio.CheckWitness(b, ecc.BLS12_381); err != nil {
 		return nil, fmt.Errorf("witness is corrupt: %w", err)
 	}
 	w, err = witness.New(ecc.BLS12_381.ScalarField())

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"github.com/consensys/gnark-crypto/ecc"
@@ -10,6 +11,7 @@ import (
 	"github.com/consensys/gnark/constraint"
 	"github.com/consensys/gnark/frontend"
 
+	g16curve "github.com/g16prover/g16/curve"
 	"github.com/g16prover/g16/internal/stdcircuits"
 	"github.com/g16prover/g16/internal/synth"
 )
@@ -96,4 +98,62 @@ func compileBenchCircuit(f *benchFlags) (*benchCircuit, error) {
 			return frontend.NewWitness(a, ecc.BLS12_381.ScalarField())
 		},
 	}, nil
+}
+
+// stdNames lists the circuits of gnark's std that stdcircuits builds.
+func stdNames() string {
+	names := make([]string, len(stdcircuits.Kinds))
+	for i, k := range stdcircuits.Kinds {
+		names[i] = k.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// stdSizes says what each std circuit's size counts.
+func stdSizes() string {
+	sizes := make([]string, len(stdcircuits.Kinds))
+	for i, k := range stdcircuits.Kinds {
+		sizes[i] = k.Name + ": " + k.Size
+	}
+	return strings.Join(sizes, ", ")
+}
+
+// setupCircuit compiles the circuit g16 setup writes, over curve id, and
+// its witness from seed: a synthetic one (mix or chain, of size
+// constraints; BLS12-381 only) or one of gnark's std (size counts what the
+// circuit is made of; 1 unless sizeGiven). A circuit that cannot be made
+// on id, or an unknown name, is a usage error.
+func setupCircuit(kind string, id ecc.ID, size int, sizeGiven bool, seed uint64) (constraint.ConstraintSystem, witness.Witness, error) {
+	if kind == synth.Mix || kind == synth.Chain {
+		if id != ecc.BLS12_381 {
+			return nil, nil, &failure{code: exitUsage, err: fmt.Errorf("--circuit %s is a synthetic circuit, built for bls12-381 only; on %s take one of gnark's std: %s",
+				kind, g16curve.Name(id), stdNames())}
+		}
+		ccs, s, err := synth.Compile(kind, size)
+		if err != nil {
+			return nil, nil, err
+		}
+		w, err := synth.Witness(s, seed)
+		return ccs, w, err
+	}
+	if !slices.ContainsFunc(stdcircuits.Kinds, func(k struct{ Name, Size string }) bool { return k.Name == kind }) {
+		return nil, nil, &failure{code: exitUsage, err: fmt.Errorf("--circuit %q: want %s, %s or one of gnark's std: %s", kind, synth.Mix, synth.Chain, stdNames())}
+	}
+	if !sizeGiven {
+		size = 1
+	}
+	c, err := stdcircuits.NewOn(id, kind, size)
+	if err != nil {
+		return nil, nil, &failure{code: exitUsage, err: fmt.Errorf("--size: %w", err)}
+	}
+	ccs, err := c.CompileOn(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	a, err := c.Assign(rand.New(rand.NewPCG(seed, 0)))
+	if err != nil {
+		return nil, nil, err
+	}
+	w, err := frontend.NewWitness(a, id.ScalarField())
+	return ccs, w, err
 }

@@ -223,7 +223,7 @@ func TestExitCodeUnsatisfied(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := gnarkio.ReadWitness(f)
+	w, err := gnarkio.ReadWitness(f, ecc.BLS12_381)
 	f.Close()
 	if err != nil {
 		t.Fatal(err)

@@ -1,9 +1,13 @@
 package main
 
 import (
+	cryptorand "crypto/rand"
+	"encoding/binary"
 	"io"
+	"math/big"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -25,75 +29,150 @@ func (c *squareCircuit) Define(api frontend.API) error {
 	return nil
 }
 
-// TestOtherCurveFiles: files of a Groth16 circuit over BN254, made and
-// proved by gnark, verify with g16 verify (gnark's verifier, on the key's
-// curve), and g16 prove refuses them, and a PLONK system, with exit 1 and
-// a message naming the curve or the kind of system.
-func TestOtherCurveFiles(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name string, w io.WriterTo) {
-		t.Helper()
-		if err := writeAtomic(filepath.Join(dir, name), func(out io.Writer) error { _, err := w.WriteTo(out); return err }); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ccs, err := frontend.Compile(ecc.BN254.ScalarField(), r1cs.NewBuilder, &squareCircuit{})
-	if err != nil {
+// freshSeed returns a random seed, logged.
+func freshSeed(t *testing.T) uint64 {
+	var b [8]byte
+	if _, err := cryptorand.Read(b[:]); err != nil {
 		t.Fatal(err)
 	}
-	pk, vk, err := gnarkgroth16.Setup(ccs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	full, err := frontend.NewWitness(&squareCircuit{X: 3, Y: 9}, ecc.BN254.ScalarField())
-	if err != nil {
-		t.Fatal(err)
-	}
-	pub, err := full.Public()
-	if err != nil {
-		t.Fatal(err)
-	}
-	proof, err := gnarkgroth16.Prove(ccs, pk, full)
-	if err != nil {
-		t.Fatal(err)
-	}
-	write(fileR1CS, ccs)
-	write(fileVK, vk)
-	write(fileWitness, full)
-	write(filePublic, pub)
-	write(fileProof, proof)
-	f, err := os.Create(filepath.Join(dir, filePK))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := pk.WriteRawTo(f); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	s := binary.LittleEndian.Uint64(b[:])
+	t.Logf("seed %d", s)
+	return s
+}
 
-	if code, out := g16("verify", "--dir", dir); code != exitOK || !strings.Contains(out, "proof verified") {
-		t.Fatalf("verify of a BN254 proof: exit %d\n%s", code, out)
+// writeFile writes w's encoding (WriteTo) to dir/name.
+func writeFile(t *testing.T, dir, name string, w io.WriterTo) {
+	t.Helper()
+	if err := writeAtomic(filepath.Join(dir, name), func(out io.Writer) error { _, err := w.WriteTo(out); return err }); err != nil {
+		t.Fatal(err)
 	}
-	code, out := g16("prove", "--dir", dir, "--out", filepath.Join(t.TempDir(), "proof"))
-	if code != exitInput || !strings.Contains(out, "bn254") {
-		t.Fatalf("prove with BN254 files: exit %d, want %d and a message naming bn254:\n%s", code, exitInput, out)
+}
+
+// TestBN254SetupProveVerify: g16 setup --curve bn254 writes a circuit of
+// gnark's std (a range check with a BSB22 commitment, witness from a fresh
+// seed), g16 prove --dir proves it (checked by gnark's verifier on the way)
+// and g16 verify accepts the proof. Files of different curves given
+// together, either way, are exit 1 naming both curves; a synthetic circuit
+// on BN254 and an unsupported curve are usage errors (exit 2).
+func TestBN254SetupProveVerify(t *testing.T) {
+	bn := t.TempDir()
+	seed := strconv.FormatUint(freshSeed(t), 10)
+	if code, out := g16("setup", "--curve", "bn254", "--circuit", "rangecheck", "--size", "40", "--witness-seed", seed, "--out", bn); code != exitOK {
+		t.Fatalf("setup --curve bn254: exit %d\n%s", code, out)
 	}
-	// The BN254 key beside another curve's system: the key is named.
+	code, out := g16("prove", "--dir", bn, "--verify")
+	if code != exitOK || !strings.Contains(out, "verified by gnark") {
+		t.Fatalf("prove --dir of BN254 files: exit %d\n%s", code, out)
+	}
+	if code, out := g16("verify", "--dir", bn); code != exitOK || !strings.Contains(out, "proof verified") {
+		t.Fatalf("verify of g16's BN254 proof: exit %d\n%s", code, out)
+	}
+
 	bls := t.TempDir()
 	if code, out := g16("setup", "--size", "2^8", "--out", bls); code != exitOK {
 		t.Fatalf("setup: exit %d\n%s", code, out)
 	}
-	code, out = g16("prove", "--dir", bls, "--pk", filepath.Join(dir, filePK), "--out", filepath.Join(t.TempDir(), "proof"))
-	if code != exitInput || !strings.Contains(out, "proving key over bn254") {
-		t.Fatalf("prove with a BN254 key: exit %d, want %d and a message naming the key's curve:\n%s", code, exitInput, out)
+	both := func(what string, code int, out string) {
+		t.Helper()
+		if code != exitInput || !strings.Contains(out, "bn254") || !strings.Contains(out, "bls12-381") {
+			t.Errorf("%s: exit %d, want %d and a message naming bn254 and bls12-381:\n%s", what, code, exitInput, out)
+		}
+	}
+	proof := filepath.Join(t.TempDir(), "proof")
+	code, out = g16("prove", "--dir", bn, "--pk", filepath.Join(bls, filePK), "--out", proof)
+	both("BN254 system, BLS12-381 key", code, out)
+	code, out = g16("prove", "--dir", bls, "--pk", filepath.Join(bn, filePK), "--out", proof)
+	both("BLS12-381 system, BN254 key", code, out)
+
+	// A BLS12-381 witness holding a value above BN254's r.
+	x := new(big.Int).Sub(ecc.BLS12_381.ScalarField(), big.NewInt(int64(1+freshSeed(t)%1000)))
+	w, err := frontend.NewWitness(&squareCircuit{X: x, Y: new(big.Int).Mod(new(big.Int).Mul(x, x), ecc.BLS12_381.ScalarField())}, ecc.BLS12_381.ScalarField())
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := t.TempDir()
+	writeFile(t, other, fileWitness, w)
+	code, out = g16("prove", "--dir", bn, "--witness", filepath.Join(other, fileWitness), "--out", proof)
+	both("BN254 system, BLS12-381 witness", code, out)
+	if _, err := os.Stat(proof); !os.IsNotExist(err) {
+		t.Errorf("a proof was written for files of different curves (%v)", err)
 	}
 
+	code, out = g16("setup", "--curve", "bn254", "--size", "2^8", "--out", t.TempDir())
+	if code != exitUsage || !strings.Contains(out, "bls12-381 only") {
+		t.Errorf("setup --curve bn254 of the synthetic circuit: exit %d, want %d saying it is bls12-381 only:\n%s", code, exitUsage, out)
+	}
+	code, out = g16("setup", "--curve", "bw6-761", "--circuit", "rangecheck", "--out", t.TempDir())
+	if code != exitUsage || !strings.Contains(out, "bw6-761") {
+		t.Errorf("setup --curve bw6-761: exit %d, want %d naming the curve:\n%s", code, exitUsage, out)
+	}
+}
+
+// TestOtherCurveFiles: files of a Groth16 circuit over BN254 made by gnark
+// (its Setup, Prove and witness) prove with g16 prove and verify with g16
+// verify; a BW6-761 circuit and a PLONK system are refused with exit 1 and
+// a message naming the curve or the kind of system.
+func TestOtherCurveFiles(t *testing.T) {
+	seed := freshSeed(t)
+	for _, id := range []ecc.ID{ecc.BN254, ecc.BW6_761} {
+		dir := t.TempDir()
+		ccs, err := frontend.Compile(id.ScalarField(), r1cs.NewBuilder, &squareCircuit{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pk, vk, err := gnarkgroth16.Setup(ccs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := new(big.Int).SetUint64(seed | 2)
+		full, err := frontend.NewWitness(&squareCircuit{X: x, Y: new(big.Int).Mod(new(big.Int).Mul(x, x), id.ScalarField())}, id.ScalarField())
+		if err != nil {
+			t.Fatal(err)
+		}
+		pub, err := full.Public()
+		if err != nil {
+			t.Fatal(err)
+		}
+		proof, err := gnarkgroth16.Prove(ccs, pk, full)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, dir, fileR1CS, ccs)
+		writeFile(t, dir, fileVK, vk)
+		writeFile(t, dir, fileWitness, full)
+		writeFile(t, dir, filePublic, pub)
+		writeFile(t, dir, fileProof, proof)
+		f, err := os.Create(filepath.Join(dir, filePK))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := pk.WriteRawTo(f); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+
+		if code, out := g16("verify", "--dir", dir); code != exitOK || !strings.Contains(out, "proof verified") {
+			t.Fatalf("verify of gnark's %s proof: exit %d\n%s", id, code, out)
+		}
+		code, out := g16("prove", "--dir", dir, "--verify", "--out", filepath.Join(dir, "g16proof"))
+		if id == ecc.BN254 {
+			if code != exitOK {
+				t.Fatalf("prove of gnark's BN254 files: exit %d\n%s", code, out)
+			}
+			continue
+		}
+		if code != exitInput || !strings.Contains(out, "bw6-761") {
+			t.Fatalf("prove with BW6-761 files: exit %d, want %d and a message naming bw6-761:\n%s", code, exitInput, out)
+		}
+	}
+
+	dir := t.TempDir()
 	plonk, err := frontend.Compile(ecc.BLS12_381.ScalarField(), scs.NewBuilder, &squareCircuit{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	write(fileR1CS, plonk)
-	code, out = g16("prove", "--dir", dir, "--out", filepath.Join(t.TempDir(), "proof"))
+	writeFile(t, dir, fileR1CS, plonk)
+	code, out := g16("prove", "--r1cs", filepath.Join(dir, fileR1CS), "--pk", "none", "--witness", "none", "--out", filepath.Join(t.TempDir(), "proof"))
 	if code != exitInput || !strings.Contains(out, "PLONK") {
 		t.Fatalf("prove with a PLONK system: exit %d, want %d and a message saying it is PLONK:\n%s", code, exitInput, out)
 	}

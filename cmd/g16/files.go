@@ -3,20 +3,17 @@ package main
 import (
 	"bufio"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/consensys/gnark"
 	"github.com/consensys/gnark-crypto/ecc"
-	curve "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
-	groth16bls "github.com/consensys/gnark/backend/groth16/bls12-381"
 	"github.com/consensys/gnark/backend/witness"
 
 	g16curve "github.com/g16prover/g16/curve"
@@ -39,18 +36,21 @@ const (
 func runSetup(args []string, stdout, stderr io.Writer) error {
 	size := sizeFlag(1 << 12)
 	fs := newFlags("setup", stderr)
-	fs.Var(&size, "size", "constraints in the synthetic circuit (a number or 2^k)")
-	mix := fs.String("circuit", synth.Mix, "circuit mix: mix or chain")
+	fs.Var(&size, "size", "the circuit's size: constraints in a synthetic circuit (a number or 2^k); for a circuit of gnark's std, what it counts ("+stdSizes()+"; default 1)")
+	mix := fs.String("circuit", synth.Mix, "circuit: mix or chain (synthetic, BLS12-381 only), or from gnark's std: "+stdNames())
+	curveName := fs.String("curve", "bls12-381", "curve of the circuit: "+g16curve.SupportedNames())
 	out := fs.String("out", "g16-files", "directory to write the files to")
 	seed := fs.Uint64("witness-seed", 1, "seed of the witness values")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	ccs, s, err := synth.Compile(*mix, int(size))
+	id, err := g16curve.Parse(*curveName)
 	if err != nil {
-		return err
+		return &failure{code: exitUsage, err: fmt.Errorf("--curve: %w", err)}
 	}
-	w, err := synth.Witness(s, *seed)
+	given := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { given[fl.Name] = true })
+	ccs, w, err := setupCircuit(*mix, id, int(size), given["size"], *seed)
 	if err != nil {
 		return err
 	}
@@ -61,7 +61,7 @@ func runSetup(args []string, stdout, stderr io.Writer) error {
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "setup: running gnark's Groth16 setup for %d constraints\n", ccs.GetNbConstraints())
+	fmt.Fprintf(stderr, "setup: running gnark's Groth16 setup for %d constraints over %s\n", ccs.GetNbConstraints(), g16curve.Name(id))
 	pk, vk, err := gnarkgroth16.Setup(ccs)
 	if err != nil {
 		return fmt.Errorf("gnark setup: %w", err)
@@ -128,22 +128,33 @@ func runProve(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	id, err := gnarkio.SystemCurve(ccs)
+	if err != nil {
+		return fmt.Errorf("constraint system %s: %w", *r1csPath, err)
+	}
 	pk, err := readKey(*pkPath)
 	if err != nil {
 		return err
 	}
-	if err := checkKeyPoints(pk); err != nil {
+	if pk.CurveID() != id {
+		return fmt.Errorf("proving key %s is over %s, constraint system %s over %s: they are not of one circuit",
+			*pkPath, g16curve.Name(pk.CurveID()), *r1csPath, g16curve.Name(id))
+	}
+	if err := gnarkio.CheckKeyPoints(pk); err != nil {
 		return fmt.Errorf("%s: %w", *pkPath, err)
 	}
-	w, err := readChecked(*wPath, "witness", gnarkio.ReadWitness)
+	w, err := readChecked(*wPath, "witness", func(r io.Reader) (witness.Witness, error) { return gnarkio.ReadWitness(r, id) })
 	if err != nil {
+		if errors.Is(err, gnarkio.ErrCurveMismatch) {
+			return fmt.Errorf("%w (constraint system %s is over %s)", err, *r1csPath, g16curve.Name(id))
+		}
 		return err
 	}
 	opts := []groth16.Option{groth16.WithLogger(log)}
 	if *vkPath != "" {
-		vk := gnarkgroth16.NewVerifyingKey(ecc.BLS12_381)
+		vk := gnarkgroth16.NewVerifyingKey(id)
 		if err := readFile(*vkPath, "verifying key", vk.ReadFrom); err != nil {
-			return err
+			return fmt.Errorf("%w (the constraint system is over %s)", err, g16curve.Name(id))
 		}
 		opts = append(opts, groth16.WithVerify(vk))
 	}
@@ -213,7 +224,7 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	if err := readFile(*proofPath, "proof", proof.ReadFrom); err != nil {
 		return fmt.Errorf("%w (the verifying key is over %s)", err, g16curve.Name(id))
 	}
-	pub, err := readChecked(*pubPath, "public witness", func(r io.Reader) (witness.Witness, error) { return gnarkio.ReadWitnessOver(r, id) })
+	pub, err := readChecked(*pubPath, "public witness", func(r io.Reader) (witness.Witness, error) { return gnarkio.ReadWitness(r, id) })
 	if err != nil {
 		return err
 	}
@@ -241,9 +252,9 @@ func readChecked[T any](path, what string, read func(io.Reader) (T, error)) (T, 
 	return v, nil
 }
 
-// readKey reads a proving key, raw or compressed, checking the file before
-// gnark decodes it.
-func readKey(path string) (*groth16bls.ProvingKey, error) {
+// readKey reads a proving key, raw or compressed, over any curve g16
+// proves on, checking the file before gnark decodes it.
+func readKey(path string) (gnarkgroth16.ProvingKey, error) {
 	pk, err := gnarkio.ReadProvingKey(func() (io.ReadCloser, error) { return os.Open(path) }, true)
 	if err != nil {
 		return nil, describe(path, "proving key", err)
@@ -283,57 +294,6 @@ func readFile(path, what string, read func(io.Reader) (int64, error)) (err error
 		return fmt.Errorf("reading %s %s: trailing data after the %s: corrupt or wrong kind of file", what, path, what)
 	}
 	return nil
-}
-
-// checkKeyPoints checks that every base of a key read without checks lies
-// on the curve: a cheap test that catches corrupt raw key files (the full
-// subgroup check costs far more).
-func checkKeyPoints(key *groth16bls.ProvingKey) error {
-	g1 := [][]curve.G1Affine{key.G1.A, key.G1.B, key.G1.K, key.G1.Z,
-		{key.G1.Alpha, key.G1.Beta, key.G1.Delta}}
-	names := []string{"A", "B", "K", "Z", "α/β/δ"}
-	for i, pts := range g1 {
-		if j := firstOffCurve(len(pts), func(k int) bool { return pts[k].IsOnCurve() }); j >= 0 {
-			return fmt.Errorf("corrupt proving key: G1 %s point %d is not on the curve", names[i], j)
-		}
-	}
-	g2 := append([]curve.G2Affine{key.G2.Beta, key.G2.Delta}, key.G2.B...)
-	if j := firstOffCurve(len(g2), func(k int) bool { return g2[k].IsOnCurve() }); j >= 0 {
-		return fmt.Errorf("corrupt proving key: G2 point %d is not on the curve", j)
-	}
-	return nil
-}
-
-// firstOffCurve returns the lowest index whose check fails, or −1.
-func firstOffCurve(n int, ok func(int) bool) int {
-	tasks := runtime.NumCPU()
-	step := (n + tasks - 1) / max(tasks, 1)
-	bad := make([]int, tasks)
-	var wg sync.WaitGroup
-	for t := 0; t < tasks; t++ {
-		bad[t] = -1
-		lo, hi := t*step, min(n, (t+1)*step)
-		if lo >= hi {
-			continue
-		}
-		wg.Add(1)
-		go func(t, lo, hi int) {
-			defer wg.Done()
-			for k := lo; k < hi; k++ {
-				if !ok(k) {
-					bad[t] = k
-					return
-				}
-			}
-		}(t, lo, hi)
-	}
-	wg.Wait()
-	for _, b := range bad {
-		if b >= 0 {
-			return b
-		}
-	}
-	return -1
 }
 
 // readVerifyingKey decodes a Groth16 verifying key over whichever curve

@@ -38,6 +38,7 @@ var references = []string{
 	"backend/cpu/internal/bls12381",
 	"solver/bls12381",
 	"groth16/internal/bls12381",
+	"internal/gnarkio/internal/bls12381",
 }
 
 const refCurve = ecc.BLS12_381

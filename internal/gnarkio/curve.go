@@ -8,19 +8,19 @@ import (
 
 	"github.com/consensys/gnark"
 	"github.com/consensys/gnark-crypto/ecc"
+	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
 	"github.com/consensys/gnark/constraint"
 	"github.com/fxamacker/cbor/v2"
 
 	"github.com/g16prover/g16/curve"
+	"github.com/g16prover/g16/internal/gnarkio/internal/bls12381"
+	"github.com/g16prover/g16/internal/gnarkio/internal/bn254"
 )
 
 // ErrUnsupported is matched by the errors for a well-formed file that g16
 // does not prove with: a constraint system or key over a curve the reader
 // does not take, or a PLONK (SparseR1CS) constraint system.
 var ErrUnsupported = errors.New("not supported by g16")
-
-// readerCurve is the curve this package's readers decode.
-const readerCurve = ecc.BLS12_381
 
 // SystemHeader reads, from data (a whole constraint-system file as gnark's
 // WriteTo writes it), the curve of the system's scalar field and the kind
@@ -80,21 +80,21 @@ func systemBody(data []byte) ([]byte, error) {
 	return body[at : at+lens[3]], nil
 }
 
-// checkSystemKind returns nil when data is a Groth16 constraint system
-// (an R1CS) over the reader's curve, and otherwise an error that names
-// what it is, matching ErrUnsupported.
-func checkSystemKind(data []byte) error {
+// checkSystemKind returns the curve of data when it is a Groth16
+// constraint system (an R1CS) over a curve g16 proves on, and otherwise an
+// error that names what it is, matching ErrUnsupported.
+func checkSystemKind(data []byte) (ecc.ID, error) {
 	id, typ, err := SystemHeader(data)
 	if err != nil {
-		return err
+		return ecc.UNKNOWN, err
 	}
 	if typ == constraint.SystemSparseR1CS {
-		return fmt.Errorf("a PLONK constraint system (SparseR1CS) over %s: g16 proves Groth16, whose systems are R1CS (frontend.Compile with r1cs.NewBuilder): %w", curve.Name(id), ErrUnsupported)
+		return ecc.UNKNOWN, fmt.Errorf("a PLONK constraint system (SparseR1CS) over %s: g16 proves Groth16, whose systems are R1CS (frontend.Compile with r1cs.NewBuilder): %w", curve.Name(id), ErrUnsupported)
 	}
-	if id != readerCurve {
-		return fmt.Errorf("an R1CS over %s: g16's prover runs on %s only so far: %w", curve.Name(id), curve.Name(readerCurve), ErrUnsupported)
+	if _, err := readerOf(id); err != nil {
+		return ecc.UNKNOWN, fmt.Errorf("an R1CS over %s: %w", curve.Name(id), err)
 	}
-	return nil
+	return id, nil
 }
 
 // KeyCurve identifies the curve of a Groth16 proving key from head, the
@@ -125,15 +125,58 @@ func KeyCurve(head []byte) (ecc.ID, error) {
 	return ecc.UNKNOWN, fmt.Errorf("its domain (size %s) is not one of any curve gnark knows: %w", n, ErrCorrupt)
 }
 
-// checkKeyCurve returns nil when head opens a proving key over the
-// reader's curve, and otherwise an error naming the key's curve.
-func checkKeyCurve(head []byte) error {
-	id, err := KeyCurve(head)
-	if err != nil {
-		return err
+// curveReader is what the readers do differently on one curve: the
+// package internal/<curve> that internal/generator writes from
+// internal/bls12381.
+type curveReader struct {
+	g1Compressed, g2Compressed int64
+	// A point's encoding starts with a flag (its first byte's bits in
+	// flagMask): compressed[flag] says a compressed point, false a raw one;
+	// a flag not in the map is invalid.
+	flagMask   byte
+	compressed map[byte]bool
+	// system returns a decoded system's curve-neutral part and the length
+	// of its coefficient table.
+	system func(constraint.ConstraintSystem) (*constraint.System, int, bool)
+	// checkKeyPoints names the first base of a key that is off the curve.
+	checkKeyPoints func(gnarkgroth16.ProvingKey, func(int, func(int) bool) int) error
+}
+
+// readers holds a reader for every curve g16 proves on (package curve's
+// table; the tests check the two agree).
+var readers = map[ecc.ID]curveReader{
+	bls12381.ID: newReader(bls12381.G1Compressed, bls12381.G2Compressed, bls12381.PointFlags, bls12381.System, bls12381.CheckKeyPoints),
+	bn254.ID:    newReader(bn254.G1Compressed, bn254.G2Compressed, bn254.PointFlags, bn254.System, bn254.CheckKeyPoints),
+}
+
+func newReader(g1, g2 int64, flags func() (byte, map[byte]bool),
+	system func(constraint.ConstraintSystem) (*constraint.System, int, bool),
+	checkKeyPoints func(gnarkgroth16.ProvingKey, func(int, func(int) bool) int) error) curveReader {
+	mask, compressed := flags()
+	return curveReader{g1Compressed: g1, g2Compressed: g2, flagMask: mask, compressed: compressed,
+		system: system, checkKeyPoints: checkKeyPoints}
+}
+
+// readerOf returns the reader of curve id, or an error matching
+// ErrUnsupported that names the curves g16 proves on.
+func readerOf(id ecc.ID) (curveReader, error) {
+	r, ok := readers[id]
+	if !ok || !curve.IsSupported(id) {
+		return curveReader{}, fmt.Errorf("g16 proves on %s, not %s: %w", curve.SupportedNames(), curve.Name(id), ErrUnsupported)
 	}
-	if id != readerCurve {
-		return fmt.Errorf("a proving key over %s: g16's prover runs on %s only so far: %w", curve.Name(id), curve.Name(readerCurve), ErrUnsupported)
+	return r, nil
+}
+
+// SystemCurve returns the curve of ccs, gnark's R1CS of a curve g16
+// proves on (as ReadR1CS returns), or an error matching ErrUnsupported.
+func SystemCurve(ccs constraint.ConstraintSystem) (ecc.ID, error) {
+	if ccs == nil {
+		return ecc.UNKNOWN, fmt.Errorf("gnarkio: nil constraint system: %w", ErrUnsupported)
 	}
-	return nil
+	for id, rd := range readers {
+		if _, _, ok := rd.system(ccs); ok {
+			return id, nil
+		}
+	}
+	return ecc.UNKNOWN, fmt.Errorf("gnarkio: a %T is not gnark's R1CS over %s: %w", ccs, curve.SupportedNames(), ErrUnsupported)
 }

@@ -29,4 +29,12 @@
 //
 // What passes is decoded by gnark itself: the result is what gnark's
 // ReadFrom gives.
+//
+// Files of every curve g16 proves on (package curve's table) are read: the
+// curve is the one the file names (an R1CS's scalar field, a key's
+// domain), and a curve g16 does not prove on is an error matching
+// ErrUnsupported. A witness does not name its curve; the caller gives it
+// (the R1CS's). What differs between curves (the point encodings' sizes and
+// flags, the coefficient table, the on-curve check) lives in
+// internal/<curve>, written by internal/generator from internal/bls12381.
 package gnarkio

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"math/big"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -14,12 +15,14 @@ import (
 	"github.com/consensys/gnark/frontend"
 	"github.com/consensys/gnark/frontend/cs/r1cs"
 
+	"github.com/g16prover/g16/curve"
 	"github.com/g16prover/g16/internal/synth"
 )
 
 // The seed corpora are in testdata/fuzz; G16_WRITE_FUZZ_SEEDS=1 go test
 // -run TestWriteFuzzSeeds ./internal/gnarkio writes them again (from the
-// synthetic circuit of 2^7 constraints, its witness, and gnark Setup keys of a one-constraint circuit).
+// synthetic circuit of 2^7 constraints, its witness, and gnark Setup keys of a one-constraint circuit;
+// bn254-*: BN254 systems, keys and a witness of the one-constraint circuit and of committedCircuit).
 
 func TestWriteFuzzSeeds(t *testing.T) {
 	if os.Getenv("G16_WRITE_FUZZ_SEEDS") != "1" {
@@ -55,19 +58,49 @@ func TestWriteFuzzSeeds(t *testing.T) {
 	for i := 1000; i < 1100 && i < len(corrupt); i++ {
 		corrupt[i] ^= byte(i * 37)
 	}
-	writeSeeds(t, "FuzzDecodeR1CS", sys, corrupt, sys[:len(sys)/2], encode(t, tinyCCS))
-	writeSeeds(t, "FuzzReadProvingKey", raw.Bytes(), compressed.Bytes())
-	writeSeeds(t, "FuzzReadWitness", encode(t, w))
+	writeSeeds(t, "FuzzDecodeR1CS", "seed", sys, corrupt, sys[:len(sys)/2], encode(t, tinyCCS))
+	writeSeeds(t, "FuzzReadProvingKey", "seed", raw.Bytes(), compressed.Bytes())
+	writeSeeds(t, "FuzzReadWitness", "seed", encode(t, w))
+
+	// BN254: the one-constraint circuit and one with a BSB22 commitment,
+	// their Setup keys and a witness.
+	var bnSys, bnKeys [][]byte
+	for _, c := range []frontend.Circuit{&tinyCircuit{}, &committedCircuit{}} {
+		ccs, err := frontend.Compile(ecc.BN254.ScalarField(), r1cs.NewBuilder, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pk, _, err := gnarkgroth16.Setup(ccs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var raw, compressed bytes.Buffer
+		if _, err := pk.WriteRawTo(&raw); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := pk.WriteTo(&compressed); err != nil {
+			t.Fatal(err)
+		}
+		bnSys = append(bnSys, encode(t, ccs))
+		bnKeys = append(bnKeys, raw.Bytes(), compressed.Bytes())
+	}
+	bnW, err := frontend.NewWitness(committedAssignment(big.NewInt(12345)), ecc.BN254.ScalarField())
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeSeeds(t, "FuzzDecodeR1CS", "bn254", bnSys...)
+	writeSeeds(t, "FuzzReadProvingKey", "bn254", bnKeys...)
+	writeSeeds(t, "FuzzReadWitness", "bn254", encode(t, bnW))
 }
 
-func writeSeeds(t *testing.T, target string, seeds ...[]byte) {
+func writeSeeds(t *testing.T, target, prefix string, seeds ...[]byte) {
 	dir := filepath.Join("testdata", "fuzz", target)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	for i, s := range seeds {
 		body := fmt.Sprintf("go test fuzz v1\n[]byte(%s)\n", strconv.Quote(string(s)))
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("seed-%d", i)), []byte(body), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-%d", prefix, i)), []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -102,7 +135,7 @@ func FuzzDecodeR1CS(f *testing.F) {
 // an allocation the bytes do not justify.
 func FuzzReadProvingKey(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
-		checked := CheckProvingKey(bytes.NewReader(data))
+		_, checked := CheckProvingKey(bytes.NewReader(data))
 		_, err := ReadProvingKey(opener(data), true)
 		if checked != nil && err == nil {
 			t.Fatalf("CheckProvingKey failed (%v) but ReadProvingKey did not", checked)
@@ -114,19 +147,37 @@ func FuzzReadProvingKey(f *testing.F) {
 }
 
 // FuzzReadWitness: any bytes give a witness whose counts add up, or an
-// error.
+// error, read for each curve g16 proves on.
 func FuzzReadWitness(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
-		w, err := ReadWitness(bytes.NewReader(data))
-		if err != nil {
-			return
-		}
-		pub, err := w.Public()
-		if err != nil {
-			t.Fatalf("Public of an accepted witness: %v", err)
-		}
-		if _, err := pub.MarshalBinary(); err != nil {
-			t.Fatal(err)
+		for _, id := range curve.Supported() {
+			w, err := ReadWitness(bytes.NewReader(data), id)
+			if err != nil {
+				continue
+			}
+			pub, err := w.Public()
+			if err != nil {
+				t.Fatalf("%s: Public of an accepted witness: %v", curve.Name(id), err)
+			}
+			if _, err := pub.MarshalBinary(); err != nil {
+				t.Fatal(err)
+			}
 		}
 	})
+}
+
+// committedCircuit has a BSB22 commitment: X² = Y, and X committed.
+type committedCircuit struct {
+	X frontend.Variable
+	Y frontend.Variable `gnark:",public"`
+}
+
+func (c *committedCircuit) Define(api frontend.API) error {
+	cm, err := api.(frontend.Committer).Commit(c.X)
+	if err != nil {
+		return err
+	}
+	api.AssertIsDifferent(cm, 0)
+	api.AssertIsEqual(api.Mul(c.X, c.X), c.Y)
+	return nil
 }

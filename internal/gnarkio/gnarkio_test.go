@@ -139,12 +139,13 @@ func TestCorruptR1CS(t *testing.T) {
 		r1cs, err := DecodeR1CS(bad)
 		if err != nil {
 			rejected++
-			if !strings.HasPrefix(err.Error(), "gnarkio: R1CS: ") {
+			const prefix = "gnarkio: R1CS"
+			if !strings.HasPrefix(err.Error(), prefix) {
 				t.Errorf("error without the package prefix: %v", err)
 			}
 			msg := err.Error()
-			if j := strings.IndexAny(msg[len("gnarkio: R1CS: "):], ":0123456789"); j > 0 {
-				msg = msg[:len("gnarkio: R1CS: ")+j]
+			if j := strings.IndexAny(msg[len(prefix)+2:], ":0123456789"); j > 0 {
+				msg = msg[:len(prefix)+2+j]
 			}
 			reasons[msg]++
 			continue
@@ -198,7 +199,7 @@ func TestCheckR1CSCatches(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return r
+		return r.(*cs.R1CS)
 	}
 	cases := map[string]func(r *cs.R1CS){
 		"level names a missing instruction": func(r *cs.R1CS) { r.Levels[0][0] = uint32(len(r.Instructions)) },

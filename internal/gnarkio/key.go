@@ -9,34 +9,33 @@ import (
 	"io"
 	"math/bits"
 
+	"runtime"
+	"sync"
+
 	"github.com/consensys/gnark-crypto/ecc"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
-	groth16bls "github.com/consensys/gnark/backend/groth16/bls12-381"
 	"github.com/consensys/gnark/backend/witness"
-)
 
-// Sizes of BLS12-381 points in gnark-crypto's encodings.
-const (
-	g1Compressed = 48
-	g2Compressed = 96
+	"github.com/g16prover/g16/curve"
 )
 
 // KeyOpener opens the key's bytes afresh: ReadProvingKey reads them twice,
 // once to check them and once to decode them.
 type KeyOpener func() (io.ReadCloser, error)
 
-// ReadProvingKey checks, then decodes, a BLS12-381 Groth16 proving key as
-// gnark's WriteTo (compressed points) or WriteRawTo (raw points) writes
-// it; a key over another curve gives an error naming it that matches
-// ErrUnsupported. With unsafe it decodes with gnark's UnsafeReadFrom, which skips the
-// subgroup checks of raw points (the caller checks the points are on the
-// curve, as g16's prover does).
-func ReadProvingKey(open KeyOpener, unsafe bool) (*groth16bls.ProvingKey, error) {
+// ReadProvingKey checks, then decodes, a Groth16 proving key over any
+// curve g16 proves on (read from the key's domain), as gnark's WriteTo
+// (compressed points) or WriteRawTo (raw points) writes it; a key over
+// another curve gives an error naming it that matches ErrUnsupported. With
+// unsafe it decodes with gnark's UnsafeReadFrom, which skips the subgroup
+// checks of raw points (the caller checks the points are on the curve,
+// with CheckKeyPoints). The key is gnark's type for its curve.
+func ReadProvingKey(open KeyOpener, unsafe bool) (gnarkgroth16.ProvingKey, error) {
 	rc, err := open()
 	if err != nil {
 		return nil, fmt.Errorf("gnarkio: proving key: %w", err)
 	}
-	err = CheckProvingKey(bufio.NewReaderSize(rc, 1<<20))
+	id, err := CheckProvingKey(bufio.NewReaderSize(rc, 1<<20))
 	rc.Close()
 	if err != nil {
 		return nil, fmt.Errorf("gnarkio: proving key: %w", err)
@@ -45,7 +44,7 @@ func ReadProvingKey(open KeyOpener, unsafe bool) (*groth16bls.ProvingKey, error)
 		return nil, fmt.Errorf("gnarkio: proving key: %w", err)
 	}
 	defer rc.Close()
-	pk := gnarkgroth16.NewProvingKey(ecc.BLS12_381).(*groth16bls.ProvingKey)
+	pk := gnarkgroth16.NewProvingKey(id)
 	read := pk.ReadFrom
 	if unsafe {
 		read = pk.UnsafeReadFrom
@@ -55,9 +54,61 @@ func ReadProvingKey(open KeyOpener, unsafe bool) (*groth16bls.ProvingKey, error)
 		err = readErr
 	}
 	if err != nil {
-		return nil, fmt.Errorf("gnarkio: proving key: %w", err)
+		return nil, fmt.Errorf("gnarkio: %s proving key: %w", curve.Name(id), err)
 	}
 	return pk, nil
+}
+
+// CheckKeyPoints checks that every base of pk (read without checks, as
+// ReadProvingKey with unsafe reads it) lies on its curve, on every core: a
+// cheap test that catches corrupt raw key files (the full subgroup check
+// costs far more). The error names the first point off the curve and
+// matches ErrCorrupt.
+func CheckKeyPoints(pk gnarkgroth16.ProvingKey) error {
+	if pk == nil {
+		return fmt.Errorf("gnarkio: nil proving key: %w", ErrCorrupt)
+	}
+	rd, err := readerOf(pk.CurveID())
+	if err != nil {
+		return fmt.Errorf("gnarkio: proving key: %w", err)
+	}
+	if err := rd.checkKeyPoints(pk, firstFailing); err != nil {
+		return fmt.Errorf("gnarkio: %s proving key: %w: %w", curve.Name(pk.CurveID()), err, ErrCorrupt)
+	}
+	return nil
+}
+
+// firstFailing returns the lowest index in [0, n) whose check fails, or
+// −1, checking on every core.
+func firstFailing(n int, ok func(int) bool) int {
+	tasks := max(1, runtime.NumCPU())
+	step := (n + tasks - 1) / tasks
+	bad := make([]int, tasks)
+	var wg sync.WaitGroup
+	for t := range tasks {
+		bad[t] = -1
+		lo, hi := t*step, min(n, (t+1)*step)
+		if lo >= hi {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := lo; i < hi; i++ {
+				if !ok(i) {
+					bad[t] = i
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, b := range bad {
+		if b >= 0 {
+			return b
+		}
+	}
+	return -1
 }
 
 // keyWalker reads a key's encoding without keeping it.
@@ -65,6 +116,9 @@ type keyWalker struct {
 	r   *bufio.Reader
 	off int64
 	err error
+
+	flagMask   byte          // a point's flag bits in its first byte
+	compressed map[byte]bool // by flag: compressed (true) or raw (false)
 }
 
 func (k *keyWalker) failf(format string, args ...any) {
@@ -113,13 +167,14 @@ func (k *keyWalker) point(compressed int64, what string) {
 		k.failf("%s: truncated", what)
 		return
 	}
-	switch b[0] & 0xe0 {
-	case 0x00, 0x40: // raw, raw infinity
-		k.skip(2*compressed, what)
-	case 0x80, 0xa0, 0xc0: // compressed: smallest y, largest y, infinity
+	c, ok := k.compressed[b[0]&k.flagMask]
+	switch {
+	case !ok:
+		k.failf("%s: invalid point encoding %#02x", what, b[0])
+	case c:
 		k.skip(compressed, what)
 	default:
-		k.failf("%s: invalid point encoding %#02x", what, b[0])
+		k.skip(2*compressed, what)
 	}
 }
 
@@ -137,8 +192,10 @@ func (k *keyWalker) points(compressed int64, what string) uint64 {
 // CheckProvingKey reads a proving key's encoding from r and checks every
 // count in it against the bytes that follow, so that gnark's decoder,
 // which allocates what the counts say before reading, asks only for what
-// the file holds. It reads r to its end; trailing data is an error.
-func CheckProvingKey(r io.Reader) error {
+// the file holds. It reads r to its end; trailing data is an error. It
+// returns the key's curve, read from its domain; a curve g16 does not
+// prove on is an error matching ErrUnsupported.
+func CheckProvingKey(r io.Reader) (ecc.ID, error) {
 	br, ok := r.(*bufio.Reader)
 	if !ok {
 		br = bufio.NewReaderSize(r, 1<<20)
@@ -146,13 +203,28 @@ func CheckProvingKey(r io.Reader) error {
 	// The curve, from the domain's n⁻¹: a key over another curve is named
 	// as such rather than failing on its first point.
 	head, _ := br.Peek(256)
-	if err := checkKeyCurve(head); err != nil {
-		return err
+	id, err := KeyCurve(head)
+	if err != nil {
+		return ecc.UNKNOWN, err
 	}
-	k := &keyWalker{r: br}
+	rd, err := readerOf(id)
+	if err != nil {
+		return ecc.UNKNOWN, fmt.Errorf("a proving key over %s: %w", curve.Name(id), err)
+	}
+	if err := walkKey(br, rd, int64(curve.Must(id).FrBytes)); err != nil {
+		return ecc.UNKNOWN, fmt.Errorf("%s key: %w", curve.Name(id), err)
+	}
+	return id, nil
+}
+
+// walkKey reads a key's encoding, its points of g1 and g2 compressed bytes
+// (raw: twice as many) and its scalars of fr bytes, checking its counts.
+func walkKey(br *bufio.Reader, rd curveReader, fr int64) error {
+	g1Compressed, g2Compressed := rd.g1Compressed, rd.g2Compressed
+	k := &keyWalker{r: br, flagMask: rd.flagMask, compressed: rd.compressed}
 	// The domain: cardinality, five field elements, a precompute flag.
 	card := k.uint(8, "domain cardinality")
-	k.skip(5*32, "domain")
+	k.skip(5*fr, "domain")
 	precompute := k.uint(1, "domain precompute flag")
 	if k.err == nil && (card == 0 || bits.OnesCount64(card) != 1 || card > 1<<32) {
 		k.failf("domain cardinality %d is not a power of two up to 2^32", card)
@@ -204,41 +276,70 @@ func CheckProvingKey(r io.Reader) error {
 	return nil
 }
 
-// ReadWitness decodes a full or public BLS12-381 witness as gnark's
-// WriteTo writes it (public and secret counts, then a vector), after
-// CheckWitness. It reads all of r.
-func ReadWitness(r io.Reader) (witness.Witness, error) {
-	return ReadWitnessOver(r, ecc.BLS12_381)
-}
-
-// ReadWitnessOver is ReadWitness for a witness over curve id's scalar
-// field (a public witness to verify, on any curve gnark supports).
-func ReadWitnessOver(r io.Reader, id ecc.ID) (witness.Witness, error) {
+// ReadWitness decodes a full or public witness over curve id's scalar
+// field as gnark's WriteTo writes it (public and secret counts, then a
+// vector), after CheckWitness. It reads all of r. The file does not name
+// its curve: a value not below id's modulus is an error, which names the
+// other curve g16 proves on whose field does hold every value, if any (a
+// witness of another curve's circuit, matching ErrCurveMismatch).
+func ReadWitness(r io.Reader, id ecc.ID) (witness.Witness, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("gnarkio: witness: %w", err)
 	}
-	if err := CheckWitness(data); err != nil {
-		return nil, fmt.Errorf("gnarkio: witness: %w", err)
+	w, err := decodeWitness(data, id)
+	if err == nil {
+		return w, nil
 	}
-	w, err := witness.New(id.ScalarField())
+	if !errors.Is(err, ErrCorrupt) {
+		for _, other := range curve.Supported() {
+			if other == id || other.ScalarField().BitLen() <= id.ScalarField().BitLen() {
+				continue
+			}
+			if _, oerr := decodeWitness(data, other); oerr == nil {
+				return nil, fmt.Errorf("gnarkio: witness: its values are in %s's scalar field, not %s's: a witness of a %s circuit, not of a %s one: %w",
+					curve.Name(other), curve.Name(id), curve.Name(other), curve.Name(id), ErrCurveMismatch)
+			}
+		}
+	}
+	return nil, fmt.Errorf("gnarkio: %s witness: %w", curve.Name(id), err)
+}
+
+// ErrCurveMismatch is matched by the errors for files of different curves
+// given together: a witness whose values are of another curve's field.
+var ErrCurveMismatch = errors.New("files of different curves")
+
+// decodeWitness is ReadWitness without the look at other curves.
+func decodeWitness(data []byte, id ecc.ID) (witness.Witness, error) {
+	if err := CheckWitness(data, id); err != nil {
+		return nil, err
+	}
+	w, err := guarded(func() witness.Witness {
+		w, err := witness.New(id.ScalarField())
+		if err != nil {
+			panic(err)
+		}
+		return w
+	})
 	if err != nil {
-		return nil, fmt.Errorf("gnarkio: witness: %w", err)
+		return nil, fmt.Errorf("no witness type for %s: %w", curve.Name(id), ErrUnsupported)
 	}
 	readErr, err := guarded(func() error { _, err := w.ReadFrom(bytes.NewReader(data)); return err })
 	if err == nil {
 		err = readErr
 	}
 	if err != nil {
-		return nil, fmt.Errorf("gnarkio: witness: %w", err)
+		return nil, err
 	}
 	return w, nil
 }
 
-// CheckWitness checks a witness's encoding: two big-endian uint32 counts,
-// public and secret, a uint32 length equal to their sum, and that many
-// 32-byte elements, nothing after them.
-func CheckWitness(data []byte) error {
+// CheckWitness checks a witness's encoding for curve id: two big-endian
+// uint32 counts, public and secret, a uint32 length equal to their sum,
+// and that many scalars (32 bytes on the curves g16 proves on), nothing
+// after them.
+func CheckWitness(data []byte, id ecc.ID) error {
+	size := uint64((id.ScalarField().BitLen() + 63) / 64 * 8)
 	if len(data) < 12 {
 		return fmt.Errorf("%d bytes, shorter than the 12-byte header: %w", len(data), ErrCorrupt)
 	}
@@ -248,8 +349,8 @@ func CheckWitness(data []byte) error {
 	if pub+sec != n {
 		return fmt.Errorf("header says %d public and %d secret values, the vector holds %d: %w", pub, sec, n, ErrCorrupt)
 	}
-	if want := 12 + 32*n; uint64(len(data)) != want {
-		return fmt.Errorf("%d values need %d bytes, the data has %d: %w", n, want, len(data), ErrCorrupt)
+	if want := 12 + size*n; uint64(len(data)) != want {
+		return fmt.Errorf("%d values of %d bytes need %d bytes, the data has %d: %w", n, size, want, len(data), ErrCorrupt)
 	}
 	return nil
 }

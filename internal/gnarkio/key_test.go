@@ -7,6 +7,7 @@ import (
 	"io"
 	"testing"
 
+	"github.com/consensys/gnark-crypto/ecc"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
 	groth16bls "github.com/consensys/gnark/backend/groth16/bls12-381"
 
@@ -113,7 +114,7 @@ func TestCorruptProvingKey(t *testing.T) {
 func TestReadWitness(t *testing.T) {
 	_, w := synthR1CS(t, 1<<8)
 	data := encode(t, w)
-	if _, err := ReadWitness(bytes.NewReader(data)); err != nil {
+	if _, err := ReadWitness(bytes.NewReader(data), ecc.BLS12_381); err != nil {
 		t.Fatalf("ReadWitness: %v", err)
 	}
 	cases := map[string]func([]byte) []byte{
@@ -124,7 +125,7 @@ func TestReadWitness(t *testing.T) {
 		"short":         func(b []byte) []byte { return b[:7] },
 	}
 	for name, mutate := range cases {
-		if _, err := ReadWitness(bytes.NewReader(mutate(bytes.Clone(data)))); err == nil || !errors.Is(err, ErrCorrupt) {
+		if _, err := ReadWitness(bytes.NewReader(mutate(bytes.Clone(data))), ecc.BLS12_381); err == nil || !errors.Is(err, ErrCorrupt) {
 			t.Errorf("%s: %v, want a corrupt-data error", name, err)
 		}
 	}
@@ -132,7 +133,7 @@ func TestReadWitness(t *testing.T) {
 	for i := 12; i < 12+32; i++ {
 		bad[i] = 0xff // above the modulus
 	}
-	if _, err := ReadWitness(bytes.NewReader(bad)); err == nil {
+	if _, err := ReadWitness(bytes.NewReader(bad), ecc.BLS12_381); err == nil {
 		t.Error("a value above the modulus was accepted")
 	}
 }

@@ -6,16 +6,19 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/consensys/gnark-crypto/ecc"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
-	cs "github.com/consensys/gnark/constraint/bls12-381"
+	"github.com/consensys/gnark/constraint"
+
+	"github.com/g16prover/g16/curve"
 )
 
-// ReadR1CS reads a BLS12-381 R1CS as gnark's WriteTo writes it, all of r,
-// and returns an error, never a crash, when it is not one (see the package
-// doc for what is checked). A well-formed system over another curve, or a
-// PLONK system, gives an error that says so and matches ErrUnsupported.
-func ReadR1CS(r io.Reader) (*cs.R1CS, error) {
+// ReadR1CS reads an R1CS as gnark's WriteTo writes it, all of r, over any
+// curve g16 proves on (the curve is the one the file names), and returns an
+// error, never a crash, when it is not one (see the package doc for what is
+// checked). A well-formed system over another curve, or a PLONK system,
+// gives an error that says so and matches ErrUnsupported. The system is
+// gnark's own type for its curve (*cs.R1CS of constraint/<curve>).
+func ReadR1CS(r io.Reader) (constraint.ConstraintSystem, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("gnarkio: reading the R1CS: %w", err)
@@ -24,18 +27,15 @@ func ReadR1CS(r io.Reader) (*cs.R1CS, error) {
 }
 
 // DecodeR1CS decodes data, a whole R1CS file, as ReadR1CS does.
-func DecodeR1CS(data []byte) (*cs.R1CS, error) {
+func DecodeR1CS(data []byte) (constraint.ConstraintSystem, error) {
 	if err := CheckR1CSEncoding(data); err != nil {
 		return nil, fmt.Errorf("gnarkio: R1CS: %w", err)
 	}
-	if err := checkSystemKind(data); err != nil {
+	id, err := checkSystemKind(data)
+	if err != nil {
 		return nil, fmt.Errorf("gnarkio: R1CS: %w", err)
 	}
-	ccs := gnarkgroth16.NewCS(ecc.BLS12_381)
-	r1cs, ok := ccs.(*cs.R1CS)
-	if !ok {
-		return nil, fmt.Errorf("gnarkio: internal error: gnark's BLS12-381 R1CS is a %T", ccs)
-	}
+	r1cs := gnarkgroth16.NewCS(id)
 	readErr, err := guarded(func() error {
 		_, err := r1cs.ReadFrom(bytes.NewReader(data))
 		return err
@@ -44,10 +44,10 @@ func DecodeR1CS(data []byte) (*cs.R1CS, error) {
 		err = readErr
 	}
 	if err != nil {
-		return nil, fmt.Errorf("gnarkio: R1CS: %w", err)
+		return nil, fmt.Errorf("gnarkio: R1CS over %s: %w", curve.Name(id), err)
 	}
 	if err := CheckR1CS(r1cs); err != nil {
-		return nil, fmt.Errorf("gnarkio: R1CS: %w", err)
+		return nil, fmt.Errorf("gnarkio: R1CS over %s: %w", curve.Name(id), err)
 	}
 	return r1cs, nil
 }
@@ -112,6 +112,7 @@ func CheckR1CSEncoding(data []byte) error {
 	if len(coeffs) < 8 {
 		return fmt.Errorf("coefficient table: %d bytes, no length: %w", len(coeffs), ErrCorrupt)
 	}
+	// Every curve g16 proves on has 32-byte scalars.
 	if n := binary.LittleEndian.Uint64(coeffs); n > uint64(len(coeffs)-8)/32 {
 		return fmt.Errorf("coefficient table: %d coefficients in %d bytes: %w", n, len(coeffs)-8, ErrCorrupt)
 	}

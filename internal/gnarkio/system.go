@@ -5,7 +5,8 @@ import (
 	"math"
 
 	"github.com/consensys/gnark/constraint"
-	cs "github.com/consensys/gnark/constraint/bls12-381"
+
+	"github.com/g16prover/g16/curve"
 )
 
 // CheckR1CS checks a decoded system for what gnark's solver, which solves
@@ -23,10 +24,31 @@ import (
 //
 // Hints name functions by ID; an unknown ID is an error of the solver, not
 // a crash, and is not checked here.
-func CheckR1CS(r *cs.R1CS) error {
-	if r == nil {
+//
+// ccs must be gnark's R1CS of a curve g16 proves on.
+func CheckR1CS(ccs constraint.ConstraintSystem) error {
+	if ccs == nil {
 		return fmt.Errorf("nil system: %w", ErrCorrupt)
 	}
+	var (
+		r        *constraint.System
+		nbCoeffs int
+		ok       bool
+	)
+	for _, rd := range readers {
+		if r, nbCoeffs, ok = rd.system(ccs); ok {
+			break
+		}
+	}
+	if !ok {
+		return fmt.Errorf("a %T is not gnark's R1CS over %s: %w", ccs, curve.SupportedNames(), ErrUnsupported)
+	}
+	return checkSystem(r, uint64(nbCoeffs))
+}
+
+// checkSystem is CheckR1CS for the curve-neutral part of a system whose
+// coefficient table holds nbCoeffs values.
+func checkSystem(r *constraint.System, nbCoeffs uint64) error {
 	nbInputs := uint64(len(r.Public)) + uint64(len(r.Secret))
 	if r.NbInternalVariables < 0 {
 		return fmt.Errorf("%d internal variables: %w", r.NbInternalVariables, ErrCorrupt)
@@ -49,7 +71,6 @@ func CheckR1CS(r *cs.R1CS) error {
 	for i := range tree.level {
 		tree.level[i] = constraint.LevelUnset
 	}
-	nbCoeffs := uint64(len(r.Coefficients))
 	nbConstraints := uint64(r.GetNbConstraints())
 	seen := make([]bool, len(r.Instructions))
 	for li, level := range r.Levels {
@@ -72,7 +93,7 @@ func CheckR1CS(r *cs.R1CS) error {
 // countOutputs checks every instruction's blueprint and call data range,
 // and returns how many wires the instructions can solve at most: one per
 // R1C, a hint's output range, what other blueprints say (NbOutputs).
-func countOutputs(r *cs.R1CS) (uint64, error) {
+func countOutputs(r *constraint.System) (uint64, error) {
 	var total uint64
 	for id, pi := range r.Instructions {
 		bp, inst, err := unpack(r, pi)
@@ -105,7 +126,7 @@ func countOutputs(r *cs.R1CS) (uint64, error) {
 }
 
 // unpack checks pi's blueprint and call data range and unpacks it.
-func unpack(r *cs.R1CS, pi constraint.PackedInstruction) (constraint.Blueprint, constraint.Instruction, error) {
+func unpack(r *constraint.System, pi constraint.PackedInstruction) (constraint.Blueprint, constraint.Instruction, error) {
 	if uint64(pi.BlueprintID) >= uint64(len(r.Blueprints)) || r.Blueprints[pi.BlueprintID] == nil {
 		return nil, constraint.Instruction{}, fmt.Errorf("blueprint %d of %d: %w", pi.BlueprintID, len(r.Blueprints), ErrCorrupt)
 	}
@@ -124,10 +145,10 @@ func unpack(r *cs.R1CS, pi constraint.PackedInstruction) (constraint.Blueprint, 
 	if size > uint64(len(r.CallData))-start {
 		return nil, constraint.Instruction{}, fmt.Errorf("%d call data values from %d of %d: %w", size, start, len(r.CallData), ErrCorrupt)
 	}
-	return bp, pi.Unpack(&r.System), nil
+	return bp, pi.Unpack(r), nil
 }
 
-func checkInstruction(r *cs.R1CS, id, li int, tree *wireTree, nbCoeffs, nbConstraints uint64) error {
+func checkInstruction(r *constraint.System, id, li int, tree *wireTree, nbCoeffs, nbConstraints uint64) error {
 	pi := r.Instructions[id]
 	bp, inst, err := unpack(r, pi)
 	if err != nil {

@@ -4,6 +4,7 @@
 package bn254
 
 import (
+	"encoding/binary"
 	"errors"
 	"math/big"
 	"strconv"
@@ -93,10 +94,10 @@ func (st *state) callHintFunc(f csolver.Hint, calldata []uint32, sc *scratch) er
 // several goroutines.
 func (st *state) readInputs(calldata []uint32, from, to, j int, sc *scratch) int {
 	convert := func(i, to, j int) int {
-		var v fr.Element
 		for ; i < to; i++ {
-			j += st.read(&v, calldata[j:])
-			sc.setInput(i, &v)
+			b, n := st.readBits(calldata[j:])
+			j += n
+			sc.setInput(i, &b)
 		}
 		return j
 	}
@@ -201,16 +202,20 @@ func (sc *scratch) inputs(n int) []*big.Int {
 	return sc.ins[:n]
 }
 
-// setInput sets input i to v without allocating: its words are scratch's.
-func (sc *scratch) setInput(i int, v *fr.Element) {
+// setInput sets input i to the integer of words b (low first) without
+// allocating: its words are scratch's.
+func (sc *scratch) setInput(i int, b *[fr.Limbs]uint64) {
 	if strconv.IntSize != 64 {
-		v.BigInt(sc.ins[i])
+		var be [fr.Bytes]byte
+		for k, w := range b {
+			binary.BigEndian.PutUint64(be[fr.Bytes-8*(k+1):], w)
+		}
+		sc.ins[i].SetBytes(be[:])
 		return
 	}
-	bits := v.Bits()
 	w := sc.words[i*fr.Limbs : (i+1)*fr.Limbs]
 	for k := range w {
-		w[k] = big.Word(bits[k])
+		w[k] = big.Word(b[k])
 	}
 	sc.ins[i].SetBits(w)
 }

@@ -3,7 +3,10 @@
 //
 // Solvers run Job.Prepare (solving the circuit), as many at once as
 // WithSolvers says or, by default, as the measured prepare and compute
-// times call for, up to the host's CPUs (solve.go). Each device runs N
+// times call for, up to the host's CPUs (solve.go). WithHostSlots bounds
+// how many jobs are prepared and not yet finished at once, so that their
+// host memory (a solved partition's vectors) stays within what the host
+// has: a solver waits for a slot. Each device runs N
 // workers (WithWorkers, default 2) that take prepared jobs, and has two
 // regions, each held by at most one worker at a time:
 //

@@ -104,6 +104,7 @@ type fakeJob struct {
 	prepare   func(j *fakeJob) error
 	onUpload  func(j *fakeJob, dev backend.Backend)
 	onCompute func(j *fakeJob, dev backend.Backend)
+	onFinish  func(j *fakeJob) // when Finish returns
 }
 
 func newFakeJobs(n int) []*fakeJob {
@@ -185,6 +186,9 @@ func (j *fakeJob) Compute(dev backend.Backend, q backend.Queue, k *fakeKey, bufs
 
 func (j *fakeJob) Finish(ctx context.Context) error {
 	j.finishes.Add(1)
+	if j.onFinish != nil {
+		defer j.onFinish(j)
+	}
 	var want bls12381.G1Jac
 	if _, err := want.MultiExp(bases()[:j.n()], j.scalars, ecc.MultiExpConfig{}); err != nil {
 		return err

@@ -14,6 +14,7 @@ type config struct {
 	workers     int
 	solvers     int   // WithSolvers; 0: adaptive (solve.go)
 	solverLimit int   // WithSolverLimit; 0: none beyond the default
+	hostSlots   int   // WithHostSlots; 0: unbounded
 	budget      int64 // per device; 0: the default
 	trace       *Trace
 	retry       bool
@@ -68,6 +69,24 @@ func WithSolverLimit(n int) Option {
 			return fmt.Errorf("pool: WithSolverLimit(%d): need at least one solver", n)
 		}
 		c.solverLimit = n
+		return nil
+	}
+}
+
+// WithHostSlots bounds how many jobs hold their host state at once to n:
+// a job takes one of n slots when its Prepare starts and gives it back when
+// it has finished (Finish returned) or failed, a retry on another device
+// keeping it. A solver waits for a slot before it prepares, so that the
+// host memory of prepared jobs (a solved partition's vectors) is bounded
+// whatever the workers, the ready list and the solving concurrency would
+// hold; the Run takes longer when n is small, never fails for it. Default:
+// unbounded (the workers, the ready list and the solvers bound it).
+func WithHostSlots(n int) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return fmt.Errorf("pool: WithHostSlots(%d): need at least one slot", n)
+		}
+		c.hostSlots = n
 		return nil
 	}
 }

@@ -89,6 +89,9 @@ func Run[K any](ctx context.Context, devices []backend.Backend, jobs []Job[K], r
 				Err: fmt.Sprintf("scratch %d bytes", d.spec.Scratch)})
 		}
 	}
+	if cfg.hostSlots > 0 {
+		r.trace.hostSlots(cfg.hostSlots)
+	}
 	if len(jobs) == 0 {
 		return ctx.Err()
 	}

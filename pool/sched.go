@@ -92,6 +92,7 @@ func (s *sched) lose(dev int, err error) (stranded []*item, newly bool) {
 		return nil, newly
 	}
 	stranded = append(s.pending, s.ready...)
+	s.solving.held -= len(s.ready) // prepared: they held host slots
 	s.pending, s.ready = nil, nil
 	s.left -= len(stranded)
 	return stranded, newly
@@ -152,9 +153,12 @@ func (s *sched) deviceOutcome(dev int, ok bool) (quarantined bool) {
 	return s.failures[dev] == quarantineAfter
 }
 
+// settle records that a job taken by nextToPrepare has finished or failed
+// for good: it gives back its host slot.
 func (s *sched) settle() {
 	s.mu.Lock()
 	s.left--
+	s.solving.held--
 	s.cond.Broadcast()
 	s.mu.Unlock()
 }

@@ -37,6 +37,9 @@ type solving struct {
 	devices  int
 	readyCap int // prepared jobs that may wait for a device worker
 	running  int // Prepares running
+	// slots bounds held, the jobs from the start of their Prepare until
+	// they settle (WithHostSlots); 0: unbounded.
+	slots, held int
 
 	prepare, compute ewma
 }
@@ -63,8 +66,12 @@ func (s *sched) initSolving(cfg *config, devs []backend.Backend) {
 	sv := &s.solving
 	sv.devices = len(devs)
 	sv.readyCap = len(devs) * cfg.workers
+	sv.slots = cfg.hostSlots
 	if cfg.solvers > 0 {
 		sv.fixed, sv.limit, sv.max = true, cfg.solvers, cfg.solvers
+		if sv.slots > 0 {
+			sv.max = min(sv.max, sv.slots)
+		}
 		return
 	}
 	sv.max = runtime.NumCPU()
@@ -77,6 +84,10 @@ func (s *sched) initSolving(cfg *config, devs []backend.Backend) {
 	}
 	if cfg.solverLimit > 0 {
 		sv.max = min(sv.max, cfg.solverLimit)
+	}
+	if sv.slots > 0 {
+		// More solvers than slots would only wait.
+		sv.max = min(sv.max, sv.slots)
 	}
 	sv.max = max(sv.max, 1)
 	sv.limit = sv.max
@@ -91,8 +102,10 @@ func (sv *solving) retargetLocked() {
 	sv.limit = min(max(need, 1), sv.max)
 }
 
-// nextToPrepare blocks until a solver may start a Prepare and returns the
-// next job to prepare; nil when none is left or the Run stopped.
+// nextToPrepare blocks until a solver may start a Prepare (a solving slot,
+// room in the ready list and a host slot are free) and returns the next
+// job to prepare, which holds a host slot until it settles; nil when none
+// is left or the Run stopped.
 func (s *sched) nextToPrepare() *item {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -101,10 +114,11 @@ func (s *sched) nextToPrepare() *item {
 			return nil
 		}
 		sv := &s.solving
-		if sv.running < sv.limit && len(s.ready) < sv.readyCap {
+		if sv.running < sv.limit && len(s.ready) < sv.readyCap && (sv.slots == 0 || sv.held < sv.slots) {
 			it := s.pending[0]
 			s.pending = s.pending[1:]
 			sv.running++
+			sv.held++
 			return it
 		}
 		s.cond.Wait()

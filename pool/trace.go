@@ -30,7 +30,7 @@ const (
 	KindRegion  = "region"  // a region held from Start to End, asked for at Requested
 	KindCall    = "call"    // a Backend call (Name is the method)
 	KindHost    = "host"    // Job.Prepare or Job.Finish (Name "prepare", "finish")
-	KindOutcome = "outcome" // how a job's attempt ended (Name "done", "retry", "error", "cancelled"); OutcomeSkipped when the budget did not admit staging; "quarantined" when the device is taken out of the rotation (at once when it is lost); "requeued" when a job goes back to the queue because its device was lost while it was on the host; "not run" for a job left when every device is lost; "cleanup failed" when a quarantined device could not free its memory
+	KindOutcome = "outcome" // how a job's attempt ended (Name "done", "retry", "error", "cancelled"); OutcomePlan and OutcomeHostSlots at the start; OutcomeSkipped when the budget did not admit staging; "quarantined" when the device is taken out of the rotation (at once when it is lost); "requeued" when a job goes back to the queue because its device was lost while it was on the host; "not run" for a job left when every device is lost; "cleanup failed" when a quarantined device could not free its memory
 )
 
 // Outcomes of staging and computing a job.
@@ -48,6 +48,9 @@ const (
 	// (Resident.Fit); Outcome is its Name, Bytes its size, Err notes the
 	// scratch reserved beside it.
 	OutcomePlan = "plan"
+	// OutcomeHostSlots: the Run's WithHostSlots bound, recorded at the
+	// start; Outcome says it in words (Summary.HostSlots holds the number).
+	OutcomeHostSlots = "host slots"
 )
 
 // Event is one entry of a Trace. Times are nanoseconds since the Run began.
@@ -76,6 +79,7 @@ type Trace struct {
 	end     time.Time
 	devices []string
 	events  []Event
+	slots   int // the Run's WithHostSlots; 0: none
 }
 
 // NewTrace returns an empty trace.
@@ -90,6 +94,21 @@ func (t *Trace) begin(devices []string) {
 	t.end = time.Time{}
 	t.devices = devices
 	t.events = t.events[:0]
+	t.slots = 0
+	t.mu.Unlock()
+}
+
+// hostSlots records the Run's WithHostSlots bound, as an event and for
+// the summary.
+func (t *Trace) hostSlots(n int) {
+	if t == nil {
+		return
+	}
+	now := t.now()
+	t.add(Event{Kind: KindOutcome, Name: OutcomeHostSlots, Device: -1, Worker: -1, Partition: -1,
+		Start: now, End: now, Outcome: fmt.Sprintf("at most %d jobs prepared and not finished at once", n)})
+	t.mu.Lock()
+	t.slots = n
 	t.mu.Unlock()
 }
 
@@ -179,6 +198,9 @@ type Summary struct {
 	StagingSkipped int `json:"staging_skipped"`
 	Fallbacks      int `json:"fallbacks"`
 	Retries        int `json:"retries"`
+	// HostSlots is the WithHostSlots bound on jobs prepared and not yet
+	// finished; 0: none was set.
+	HostSlots int `json:"host_slots,omitempty"`
 	// Held is the total time each region was held, over every worker and
 	// device; Waited the total time workers waited to acquire it.
 	Held    map[Region]time.Duration `json:"held_ns"`
@@ -210,6 +232,9 @@ func (t *Trace) Summary() Summary {
 		Waited:  map[Region]time.Duration{},
 		Devices: make([]DeviceSummary, len(devs)),
 	}
+	t.mu.Lock()
+	s.HostSlots = t.slots
+	t.mu.Unlock()
 	for i, d := range devs {
 		s.Devices[i].Device = d
 	}
@@ -269,6 +294,9 @@ func (s Summary) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "partitions %d (failed %d, retried %d) in %v\n", s.Partitions, s.Failed, s.Retries, s.Wall.Round(time.Microsecond))
 	fmt.Fprintf(&b, "staged %d, staging skipped %d, fallbacks %d\n", s.Staged, s.StagingSkipped, s.Fallbacks)
+	if s.HostSlots > 0 {
+		fmt.Fprintf(&b, "host slots %d (jobs prepared and not finished at once)\n", s.HostSlots)
+	}
 	for _, r := range []Region{RegionHost, RegionStaging, RegionCompute} {
 		fmt.Fprintf(&b, "%-8s held %v, waited %v\n", r, s.Held[r].Round(time.Microsecond), s.Waited[r].Round(time.Microsecond))
 	}

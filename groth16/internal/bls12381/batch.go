@@ -16,7 +16,10 @@ import (
 
 // ProveBatch proves many witnesses of the Prover's circuit (partitions),
 // keeping every device busy: partitions are solved on the host, several
-// at once (WithSolvers), and staged on the device while others compute. proofs[i] is the proof
+// at once (WithSolvers), and staged on the device while others compute.
+// How many partitions hold their solved vectors at once is bounded by the
+// host memory available when the batch starts (planHost): solves wait for
+// room, so a large batch runs slower rather than out of memory. proofs[i] is the proof
 // of witnesses[i], byte-identical to what Prove gives for the same witness
 // and randomness. Each device's key is uploaded on its first use by the
 // Prover and stays there for later calls.
@@ -42,6 +45,12 @@ func (pr *Prover) ProveBatch(ctx context.Context, witnesses []witness.Witness, c
 	// Each device's plan (choosePlan) before anything is solved: a batch
 	// that cannot fit fails at once.
 	if err := pr.fits(pr.devices, cfg.Budget); err != nil {
+		return nil, err
+	}
+	// How many partitions hold their host vectors at once, from the host
+	// memory available now; a batch where not even one fits fails here.
+	host, err := pr.planHost(cfg.Budget)
+	if err != nil {
 		return nil, err
 	}
 	randFor := cfg.RandFor
@@ -80,8 +89,10 @@ func (pr *Prover) ProveBatch(ctx context.Context, witnesses []witness.Witness, c
 	}}
 	start := time.Now()
 	poolOpts := cfg.PoolOpts
-	if lim := p.solverLimit(); lim > 0 {
-		poolOpts = append([]pool.Option{pool.WithSolverLimit(lim)}, poolOpts...)
+	pr.log.Debug("groth16: batch: host memory", "plan", host.String())
+	if host.slots > 0 {
+		// The caller's pool options come after and override it.
+		poolOpts = append([]pool.Option{pool.WithHostSlots(host.slots)}, poolOpts...)
 	}
 	runErr := pool.Run(ctx, devices, poolJobs, resident, poolOpts...)
 	proofs := make([]gnarkgroth16.Proof, len(jobs))

@@ -3,17 +3,30 @@ package bls12381
 import (
 	"fmt"
 
+	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/internal/hostmem"
 )
 
-// hostNeed is the host memory one proof takes beyond the proving key and
-// the R1CS, which the caller holds: the solver's wire values W and the
-// constraint vectors a, b, c (padded to the domain size n), and the copy
-// of W the K MSM reads (its committed wires left out). At 2^27
-// constraints that is 20 GiB.
+// hostNeed is the host memory one partition holds from the start of its
+// solve until its proof is assembled, beyond the proving key and the
+// R1CS, which the Prover holds: the wire values W, the constraint
+// evaluations a, b, c (padded to the domain size n), and the copies of W
+// filtered for the MSMs that skip wires (A and B where the key's bases are
+// infinity, K without the public and committed wires). At 2^27
+// constraints (PoRep's shape) that is about 21 GiB.
 func (p *prover) hostNeed() int64 {
 	nbWires := int64(len(p.pk.InfinityA))
-	return (2*nbWires + 3*int64(p.n)) * scalarBytes
+	values := nbWires + 3*int64(p.n)
+	if p.pk.NbInfinityA > 0 {
+		values += nbWires - int64(p.pk.NbInfinityA)
+	}
+	if p.pk.NbInfinityB > 0 {
+		values += nbWires - int64(p.pk.NbInfinityB)
+	}
+	if k := int64(len(p.pk.G1.K)); k != nbWires-int64(p.nbPublic) {
+		values += k
+	}
+	return values * scalarBytes
 }
 
 // availableHostMemory is what the host can still give the process, in
@@ -30,8 +43,59 @@ func (p *prover) checkHostMemory() error {
 		return nil
 	}
 	if need := p.hostNeed(); need > avail {
-		return fmt.Errorf("groth16: a proof of this circuit (domain 2^%d) needs about %.2f GiB of host memory for its wire and constraint vectors, beyond the key and the circuit; the host has %.2f GiB available",
-			p.logN, float64(need)/(1<<30), float64(avail)/(1<<30))
+		return fmt.Errorf("groth16: a proof of this circuit (domain 2^%d) needs about %s of host memory for its wire and constraint vectors, beyond the key and the circuit; the host has %s available",
+			p.logN, gibs(need), gibs(avail))
 	}
 	return nil
 }
+
+// hostPlan is how many partitions of a batch hold their host vectors at
+// once (pool.WithHostSlots): the host memory available when the batch
+// starts, less what its devices that compute on the host's memory
+// (backend.HostBound) will still take for the key, over one partition's
+// hostNeed; at least 1.
+type hostPlan struct {
+	slots   int   // 0: the host does not say how much memory it has
+	avail   int64 // available when the batch started
+	reserve int64 // the keys host-bound devices will still load
+	need    int64 // one partition's vectors
+}
+
+// planHost measures the host for a batch on the Prover's devices, whose
+// key plans are those planFor gives for budget. It fails, before anything
+// is solved, when not even one partition fits.
+func (pr *Prover) planHost(budget int64) (hostPlan, error) {
+	p := pr.p
+	hp := hostPlan{avail: availableHostMemory(), need: p.hostNeed()}
+	if hp.avail <= 0 {
+		return hp, nil
+	}
+	for _, d := range pr.devices {
+		if !backend.IsHostBound(d.dev) || d.loaded() {
+			continue
+		}
+		pl, err := d.planFor(p, budget)
+		if err != nil {
+			return hp, fmt.Errorf("groth16: %w", err)
+		}
+		hp.reserve += pl.bytes
+	}
+	room := hp.avail - hp.reserve
+	if room < hp.need {
+		return hp, fmt.Errorf("groth16: a batch of this circuit (domain 2^%d) needs about %s of host memory for one partition's wire and constraint vectors, beyond the key and the circuit, and %s for the key its host-bound devices load; the host has %s available",
+			p.logN, gibs(hp.need), gibs(hp.reserve), gibs(hp.avail))
+	}
+	hp.slots = int(max(1, room/max(hp.need, 1)))
+	return hp, nil
+}
+
+func (hp hostPlan) String() string {
+	if hp.slots == 0 {
+		return "host memory unknown: partitions in flight not bounded by it"
+	}
+	return fmt.Sprintf("at most %d partitions hold their host vectors at once (%s each; host available %s, %s kept for keys)",
+		hp.slots, gibs(hp.need), gibs(hp.avail), gibs(hp.reserve))
+}
+
+// gibs formats bytes in GiB.
+func gibs(b int64) string { return fmt.Sprintf("%.2f GiB", float64(b)/(1<<30)) }

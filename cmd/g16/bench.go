@@ -709,8 +709,11 @@ func hostBudget(ccs constraint.ConstraintSystem, hostKey bool, opts ...synth.Key
 // randomKeyPreflight prints the host memory a random key for ccs, our
 // solver's form and the vectors of inFlight proofs (at least one) take,
 // beside what the host has available, and fails before the key is drawn
-// when they cannot fit in it. avail is the host's available memory (0:
-// unknown, no check).
+// when the key, the form and one proof's vectors cannot fit in it. A
+// batch needs room for one partition only: ProveBatch holds as many
+// partitions' vectors at once as the host has room for (at least one),
+// and the line says how many that will be when it is fewer than inFlight.
+// avail is the host's available memory (0: unknown, no check).
 func randomKeyPreflight(ccs constraint.ConstraintSystem, avail int64, hostKey bool, inFlight int, stdout io.Writer, opts ...synth.KeyOption) error {
 	keyAll, key, solver, vectors, err := hostBudget(ccs, hostKey, opts...)
 	if err != nil {
@@ -727,15 +730,22 @@ func randomKeyPreflight(ccs constraint.ConstraintSystem, avail int64, hostKey bo
 	}
 	fmt.Fprintf(stdout, "memory budget: random key %s (%s), our solver's form %s (estimated), %s W, K wires, a, b, c %s, host available now %s\n",
 		gib(keyAll), where, gib(solver), proofs, gib(vectors), gib(avail))
-	if all := int64(inFlight) * vectors; avail > 0 && key+solver+all > avail {
-		return fmt.Errorf("a random key of %s, our solver's form of %s and the vectors of %d proofs in flight, %s, do not fit the %s the host has available",
-			gib(key), gib(solver), inFlight, gib(all), gib(avail))
+	if avail <= 0 {
+		return nil
+	}
+	if key+solver+vectors > avail {
+		return fmt.Errorf("a random key of %s, our solver's form of %s and the vectors of one proof, %s, do not fit the %s the host has available",
+			gib(key), gib(solver), gib(vectors), gib(avail))
+	}
+	if fit := (avail - key - solver) / vectors; fit < int64(inFlight) {
+		fmt.Fprintf(stdout, "memory budget: room for %d of the %d partitions in flight: the batch holds at most %d at once (slower, not out of memory)\n",
+			fit, inFlight, fit)
 	}
 	return nil
 }
 
-// batchInFlight is how many partitions of a batch may hold their host
-// vectors at once: each device worker's (one computing, the others
+// batchInFlight is how many partitions of a batch would hold their host
+// vectors at once where the host has room for all: each device worker's (one computing, the others
 // staged), as many prepared and waiting for a worker (the pool's ready
 // list), and one being solved; at most the batch. For a single proof: 1.
 func batchInFlight(f benchFlags, devs []namedBackend) int {

@@ -49,12 +49,18 @@ func TestRandomKeyPreflight(t *testing.T) {
 	if err := randomKeyPreflight(ccs, key+vectors+solver, true, 1, &out); err != nil {
 		t.Errorf("preflight with exactly the room needed: %v", err)
 	}
-	// A batch counts the vectors of each partition in flight.
-	if err := randomKeyPreflight(ccs, key+vectors+solver, true, 3, &out); err == nil || !strings.Contains(err.Error(), "3 proofs in flight") {
-		t.Errorf("preflight of 3 partitions in flight with room for one: %v, want an error naming the 3", err)
+	// A batch needs room for one partition: ProveBatch holds no more at
+	// once than the host has room for, and the line says how many.
+	out.Reset()
+	if err := randomKeyPreflight(ccs, key+2*vectors+solver, true, 3, &out); err != nil || !strings.Contains(out.String(), "room for 2 of the 3 partitions in flight") {
+		t.Errorf("preflight of 3 partitions in flight with room for two: %v, %q; want a pass naming the 2", err, out.String())
 	}
-	if err := randomKeyPreflight(ccs, key+3*vectors+solver, true, 3, &out); err != nil {
-		t.Errorf("preflight of 3 partitions in flight with their room: %v", err)
+	out.Reset()
+	if err := randomKeyPreflight(ccs, key+3*vectors+solver, true, 3, &out); err != nil || strings.Contains(out.String(), "room for") {
+		t.Errorf("preflight of 3 partitions in flight with their room: %v, %q", err, out.String())
+	}
+	if err := randomKeyPreflight(ccs, key+vectors+solver-1, true, 3, &out); err == nil || !strings.Contains(err.Error(), "one proof") {
+		t.Errorf("preflight of 3 partitions in flight without room for one: %v, want an error", err)
 	}
 	for _, c := range []struct{ partitions, workers, gpus, want int }{{0, 2, 1, 1}, {10, 1, 1, 3}, {10, 2, 1, 5}, {2, 2, 1, 2}, {10, 2, 2, 9}} {
 		devs := []namedBackend{{all: make([]backend.Backend, c.gpus)}}

@@ -93,7 +93,22 @@ func (w *Worker) claim(ctx context.Context, m jetstream.Msg, now time.Time) *tas
 		m.Nak()
 		return nil
 	}
-	if t.witness, err = decodeWitness(b); err != nil {
+	circ, err := w.st.getCircuit(ctx, rec.Circuit)
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		w.fail(ctx, t, fmt.Errorf("service: job %s: no circuit %s", t.id, rec.Circuit))
+		return nil
+	}
+	if err != nil {
+		w.log.Warn("reading the job's circuit", "job", t.id, "circuit", rec.Circuit, "err", err)
+		m.Nak()
+		return nil
+	}
+	id, err := circuitCurve(circ)
+	if err != nil {
+		w.fail(ctx, t, fmt.Errorf("service: job %s: %w", t.id, err))
+		return nil
+	}
+	if t.witness, err = decodeWitness(b, id); err != nil {
 		w.fail(ctx, t, fmt.Errorf("service: job %s: %w", t.id, err))
 		return nil
 	}

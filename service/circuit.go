@@ -10,24 +10,22 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
-	"sync"
 
 	"github.com/consensys/gnark-crypto/ecc"
-	curve "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
-	groth16bls "github.com/consensys/gnark/backend/groth16/bls12-381"
 	"github.com/consensys/gnark/constraint"
-	cs "github.com/consensys/gnark/constraint/bls12-381"
 
+	g16curve "github.com/g16prover/g16/curve"
 	"github.com/g16prover/g16/internal/gnarkio"
+	"github.com/g16prover/g16/service/client"
 )
 
 // circuitFiles is a circuit decoded from its blobs.
 type circuitFiles struct {
-	ccs constraint.ConstraintSystem
-	pk  gnarkgroth16.ProvingKey
-	vk  gnarkgroth16.VerifyingKey // nil if none was registered
+	curve ecc.ID // of the R1CS and both keys
+	ccs   constraint.ConstraintSystem
+	pk    gnarkgroth16.ProvingKey
+	vk    gnarkgroth16.VerifyingKey // nil if none was registered
 }
 
 // circuitID names the circuit of the three blob hashes (vk may be "").
@@ -137,6 +135,9 @@ func (s *store) loadCircuit(ctx context.Context, c *RegisterInfo, cacheDir strin
 		return nil, fmt.Errorf("service: R1CS is corrupt: %w", err)
 	}
 	f.ccs = ccs
+	if f.curve, err = gnarkio.SystemCurve(ccs); err != nil {
+		return nil, fmt.Errorf("service: R1CS: %w", err)
+	}
 	pk, err := gnarkio.ReadProvingKey(func() (io.ReadCloser, error) { return s.fetchBlob(ctx, c.PK, cacheDir) }, true)
 	if errors.Is(err, gnarkio.ErrUnsupported) {
 		return nil, fmt.Errorf("service: proving key: %w", err)
@@ -144,16 +145,19 @@ func (s *store) loadCircuit(ctx context.Context, c *RegisterInfo, cacheDir strin
 	if err != nil {
 		return nil, fmt.Errorf("service: proving key is corrupt: %w", err)
 	}
+	if pk.CurveID() != f.curve {
+		return nil, fmt.Errorf("service: proving key is over %s, the R1CS over %s: they are not one circuit's", g16curve.Name(pk.CurveID()), g16curve.Name(f.curve))
+	}
 	f.pk = pk
 	if checkPoints {
-		if err := checkKeyPoints(f.pk); err != nil {
-			return nil, err
+		if err := gnarkio.CheckKeyPoints(f.pk); err != nil {
+			return nil, fmt.Errorf("service: proving key is corrupt: %w", err)
 		}
 	}
 	if c.VK != "" {
-		f.vk = gnarkgroth16.NewVerifyingKey(ecc.BLS12_381)
+		f.vk = gnarkgroth16.NewVerifyingKey(f.curve)
 		if err := read("verifying key", c.VK, f.vk.ReadFrom); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%w (the R1CS is over %s)", err, g16curve.Name(f.curve))
 		}
 	}
 	return f, nil
@@ -162,81 +166,21 @@ func (s *store) loadCircuit(ctx context.Context, c *RegisterInfo, cacheDir strin
 // RegisterInfo names the blobs of a circuit.
 type RegisterInfo struct{ R1CS, PK, VK string }
 
-// checkPair reports a verifying key that is not the proving key's twin.
-func checkPair(pk gnarkgroth16.ProvingKey, vk gnarkgroth16.VerifyingKey) error {
-	p, ok := pk.(*groth16bls.ProvingKey)
-	v, ok2 := vk.(*groth16bls.VerifyingKey)
-	if !ok || !ok2 {
-		return errors.New("service: keys are not BLS12-381 Groth16 keys")
-	}
-	if !p.G1.Alpha.Equal(&v.G1.Alpha) || !p.G1.Beta.Equal(&v.G1.Beta) || !p.G1.Delta.Equal(&v.G1.Delta) ||
-		!p.G2.Beta.Equal(&v.G2.Beta) || !p.G2.Delta.Equal(&v.G2.Delta) {
-		return errors.New("service: the verifying key's α, β, δ differ from the proving key's: keys of different setups")
-	}
-	return nil
-}
-
 // shape reads the circuit's sizes for its record.
-func shape(ccs constraint.ConstraintSystem) (constraints, public, secret, commitments int, err error) {
-	r, ok := ccs.(*cs.R1CS)
-	if !ok {
-		return 0, 0, 0, 0, fmt.Errorf("service: constraint system is a %T, not a BLS12-381 R1CS", ccs)
-	}
-	ci, _ := r.CommitmentInfo.(constraint.Groth16Commitments)
-	return r.GetNbConstraints(), r.GetNbPublicVariables() - 1, r.GetNbSecretVariables(), len(ci), nil
+func shape(ccs constraint.ConstraintSystem) (constraints, public, secret, commitments int) {
+	ci, _ := ccs.GetCommitments().(constraint.Groth16Commitments)
+	return ccs.GetNbConstraints(), ccs.GetNbPublicVariables() - 1, ccs.GetNbSecretVariables(), len(ci)
 }
 
-// checkKeyPoints checks that every base of a key read without checks lies
-// on the curve: it catches corrupt raw key files at a fraction of the cost
-// of the subgroup checks.
-func checkKeyPoints(pk gnarkgroth16.ProvingKey) error {
-	key, ok := pk.(*groth16bls.ProvingKey)
-	if !ok {
-		return errors.New("service: proving key is not a BLS12-381 Groth16 key")
+// circuitCurve is the curve of a registered circuit: records written before
+// the curve was recorded are BLS12-381's, the one curve g16 then proved on.
+func circuitCurve(c *client.Circuit) (ecc.ID, error) {
+	if c.Curve == "" {
+		return ecc.BLS12_381, nil
 	}
-	g1 := map[string][]curve.G1Affine{"A": key.G1.A, "B": key.G1.B, "K": key.G1.K, "Z": key.G1.Z,
-		"α, β, δ": {key.G1.Alpha, key.G1.Beta, key.G1.Delta}}
-	for name, pts := range g1 {
-		if i := firstFailing(len(pts), func(i int) bool { return pts[i].IsOnCurve() }); i >= 0 {
-			return fmt.Errorf("service: proving key is corrupt: G1 %s point %d is not on the curve", name, i)
-		}
+	id, err := g16curve.Parse(c.Curve)
+	if err != nil {
+		return ecc.UNKNOWN, fmt.Errorf("service: circuit %s: %w", c.ID, err)
 	}
-	g2 := append([]curve.G2Affine{key.G2.Beta, key.G2.Delta}, key.G2.B...)
-	if i := firstFailing(len(g2), func(i int) bool { return g2[i].IsOnCurve() }); i >= 0 {
-		return fmt.Errorf("service: proving key is corrupt: G2 point %d (β, δ, then B) is not on the curve", i)
-	}
-	return nil
-}
-
-// firstFailing returns the lowest index in [0, n) whose check fails, or −1,
-// checking on every core.
-func firstFailing(n int, ok func(int) bool) int {
-	tasks := max(1, runtime.NumCPU())
-	step := (n + tasks - 1) / tasks
-	bad := make([]int, tasks)
-	var wg sync.WaitGroup
-	for t := range tasks {
-		bad[t] = -1
-		lo, hi := t*step, min(n, (t+1)*step)
-		if lo >= hi {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := lo; i < hi; i++ {
-				if !ok(i) {
-					bad[t] = i
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	for _, b := range bad {
-		if b >= 0 {
-			return b
-		}
-	}
-	return -1
+	return id, nil
 }

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/consensys/gnark-crypto/ecc"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
 	"github.com/consensys/gnark/backend/witness"
 	"github.com/consensys/gnark/constraint"
@@ -344,7 +343,7 @@ func checkProofs(t *testing.T, jobs map[string]submitted, stored map[string][]by
 // verifyProof checks a stored proof decodes and gnark's verifier accepts it.
 func verifyProof(t testing.TB, f *fixture, w witness.Witness, got []byte) {
 	t.Helper()
-	proof := gnarkgroth16.NewProof(ecc.BLS12_381)
+	proof := gnarkgroth16.NewProof(f.vk.CurveID())
 	if _, err := proof.ReadFrom(bytes.NewReader(got)); err != nil {
 		t.Fatalf("stored proof does not decode: %v", err)
 	}

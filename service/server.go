@@ -17,13 +17,13 @@ import (
 	"time"
 
 	"github.com/consensys/gnark-crypto/ecc"
-	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/consensys/gnark/backend/witness"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/g16prover/g16/backend/cpu"
+	g16curve "github.com/g16prover/g16/curve"
 	"github.com/g16prover/g16/groth16"
 	"github.com/g16prover/g16/internal/gnarkio"
 	"github.com/g16prover/g16/service/client"
@@ -164,14 +164,12 @@ func (s *Server) Register(ctx context.Context, req client.RegisterRequest) (*cli
 	}
 	pr.Close()
 	if files.vk != nil {
-		if err := checkPair(files.pk, files.vk); err != nil {
-			return nil, &errStatus{http.StatusBadRequest, err}
+		if err := gnarkio.CheckKeyPair(files.pk, files.vk); err != nil {
+			return nil, statusErr(http.StatusBadRequest, "register: verifying key: %v", err)
 		}
 	}
-	c := &client.Circuit{ID: id, R1CS: req.R1CS, PK: req.PK, VK: req.VK, Registered: time.Now().UTC()}
-	if c.Constraints, c.Public, c.Secret, c.Commitments, err = shape(files.ccs); err != nil {
-		return nil, &errStatus{http.StatusBadRequest, err}
-	}
+	c := &client.Circuit{ID: id, R1CS: req.R1CS, PK: req.PK, VK: req.VK, Curve: g16curve.Name(files.curve), Registered: time.Now().UTC()}
+	c.Constraints, c.Public, c.Secret, c.Commitments = shape(files.ccs)
 	for _, b := range []struct {
 		hash string
 		dst  *int64
@@ -187,7 +185,7 @@ func (s *Server) Register(ctx context.Context, req client.RegisterRequest) (*cli
 	if _, err := s.st.circuits.Create(ctx, id, val); err != nil && !errors.Is(err, jetstream.ErrKeyExists) {
 		return nil, fmt.Errorf("service: register: %w", err)
 	}
-	s.log.Info("circuit registered", "circuit", id, "constraints", c.Constraints, "public", c.Public, "verifying_key", c.VK != "")
+	s.log.Info("circuit registered", "circuit", id, "curve", c.Curve, "constraints", c.Constraints, "public", c.Public, "verifying_key", c.VK != "")
 	return c, nil
 }
 
@@ -311,8 +309,8 @@ func (s *Server) publish(ctx context.Context, r *record) error {
 	return nil
 }
 
-// checkWitnessBytes reports a witness that is not a full BLS12-381
-// witness of circ. The counts are read from the header (two big-endian
+// checkWitnessBytes reports a witness that is not a full witness of circ,
+// over its curve. The counts are read from the header (two big-endian
 // uint32s, public then secret) before anything is allocated for them.
 func checkWitnessBytes(b []byte, circ *client.Circuit) error {
 	if len(b) < 8 {
@@ -323,33 +321,20 @@ func checkWitnessBytes(b []byte, circ *client.Circuit) error {
 		return fmt.Errorf("witness has %d public and %d secret values, circuit %s takes %d public and %d secret (is it a full witness of this circuit?)",
 			nbPub, nbSec, circ.ID, circ.Public, circ.Secret)
 	}
-	w, err := decodeWitness(b)
+	id, err := circuitCurve(circ)
 	if err != nil {
 		return err
 	}
-	vec, ok := w.Vector().(fr.Vector)
-	if !ok || len(vec) != circ.Public+circ.Secret {
-		return fmt.Errorf("witness header says %d values but the witness holds another count: corrupt witness", nbPub+nbSec)
-	}
-	return nil
+	_, err = decodeWitness(b, id)
+	return err
 }
 
-// decodeWitness decodes a full witness in gnark's binary encoding.
-func decodeWitness(b []byte) (w witness.Witness, err error) {
-	if err := gnarkio.CheckWitness(b, ecc.BLS12_381); err != nil {
-		return nil, fmt.Errorf("witness is corrupt: %w", err)
-	}
-	w, err = witness.New(ecc.BLS12_381.ScalarField())
+// decodeWitness decodes a full witness over curve id in gnark's binary
+// encoding (its counts and length checked first: see gnarkio.ReadWitness).
+func decodeWitness(b []byte, id ecc.ID) (witness.Witness, error) {
+	w, err := gnarkio.ReadWitness(bytes.NewReader(b), id)
 	if err != nil {
-		return nil, err
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("witness is corrupt: %v", p)
-		}
-	}()
-	if _, err := w.ReadFrom(bytes.NewReader(b)); err != nil {
-		return nil, fmt.Errorf("witness is corrupt: %w", err)
+		return nil, fmt.Errorf("witness is corrupt or of another circuit: %w", err)
 	}
 	return w, nil
 }

@@ -462,13 +462,21 @@ func TestCorruptCircuitRefused(t *testing.T) {
 	for i := range 48 {
 		corrupt[off+i] ^= byte(rng.Uint32() | 1)
 	}
-	// Well-formed files g16 does not prove with: a circuit over BN254 (and
-	// its key beside a BLS12-381 system), and a PLONK system.
+	// Well-formed files g16 does not prove with: a circuit over BW6-761,
+	// a BN254 key beside a BLS12-381 system, and a PLONK system.
 	bnCCS, err := frontend.Compile(ecc.BN254.ScalarField(), gnarkr1cs.NewBuilder, &squareCircuit{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	bnPK, err := gnarkgroth16.DummySetup(bnCCS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bwCCS, err := frontend.Compile(ecc.BW6_761.ScalarField(), gnarkr1cs.NewBuilder, &squareCircuit{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bwPK, err := gnarkgroth16.DummySetup(bwCCS)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -488,13 +496,19 @@ func TestCorruptCircuitRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	bnKey := upload(bnRaw.Bytes())
+	var bwRaw bytes.Buffer
+	if _, err := bwPK.WriteRawTo(&bwRaw); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name string
 		req  client.RegisterRequest
 		want string
 	}{
-		{"bn254 circuit", client.RegisterRequest{R1CS: upload(encoded(bnCCS)), PK: bnKey}, "R1CS over bn254"},
-		{"bn254 key", client.RegisterRequest{R1CS: r1cs, PK: bnKey}, "proving key over bn254"},
+		{"bw6-761 circuit", client.RegisterRequest{R1CS: upload(encoded(bwCCS)), PK: upload(bwRaw.Bytes())}, "R1CS over bw6-761"},
+		{"bw6-761 key", client.RegisterRequest{R1CS: r1cs, PK: upload(bwRaw.Bytes())}, "proving key over bw6-761"},
+		{"bn254 key", client.RegisterRequest{R1CS: r1cs, PK: bnKey}, "proving key is over bn254, the R1CS over bls12-381"},
+		{"bn254 circuit, bls12-381 key", client.RegisterRequest{R1CS: upload(encoded(bnCCS)), PK: pk}, "proving key is over bls12-381, the R1CS over bn254"},
 		{"plonk system", client.RegisterRequest{R1CS: upload(encoded(plonk)), PK: pk}, "PLONK"},
 		{"corrupt key", client.RegisterRequest{R1CS: r1cs, PK: upload(corrupt)}, "corrupt"},
 		{"truncated key", client.RegisterRequest{R1CS: r1cs, PK: upload(fs[0].pkRaw[:len(fs[0].pkRaw)/3])}, "corrupt"},

@@ -140,21 +140,24 @@ type curveReader struct {
 	system func(constraint.ConstraintSystem) (*constraint.System, int, bool)
 	// checkKeyPoints names the first base of a key that is off the curve.
 	checkKeyPoints func(gnarkgroth16.ProvingKey, func(int, func(int) bool) int) error
+	// sameSetup says whether a verifying key is a proving key's twin.
+	sameSetup func(gnarkgroth16.ProvingKey, gnarkgroth16.VerifyingKey) error
 }
 
 // readers holds a reader for every curve g16 proves on (package curve's
 // table; the tests check the two agree).
 var readers = map[ecc.ID]curveReader{
-	bls12381.ID: newReader(bls12381.G1Compressed, bls12381.G2Compressed, bls12381.PointFlags, bls12381.System, bls12381.CheckKeyPoints),
-	bn254.ID:    newReader(bn254.G1Compressed, bn254.G2Compressed, bn254.PointFlags, bn254.System, bn254.CheckKeyPoints),
+	bls12381.ID: newReader(bls12381.G1Compressed, bls12381.G2Compressed, bls12381.PointFlags, bls12381.System, bls12381.CheckKeyPoints, bls12381.SameSetup),
+	bn254.ID:    newReader(bn254.G1Compressed, bn254.G2Compressed, bn254.PointFlags, bn254.System, bn254.CheckKeyPoints, bn254.SameSetup),
 }
 
 func newReader(g1, g2 int64, flags func() (byte, map[byte]bool),
 	system func(constraint.ConstraintSystem) (*constraint.System, int, bool),
-	checkKeyPoints func(gnarkgroth16.ProvingKey, func(int, func(int) bool) int) error) curveReader {
+	checkKeyPoints func(gnarkgroth16.ProvingKey, func(int, func(int) bool) int) error,
+	sameSetup func(gnarkgroth16.ProvingKey, gnarkgroth16.VerifyingKey) error) curveReader {
 	mask, compressed := flags()
 	return curveReader{g1Compressed: g1, g2Compressed: g2, flagMask: mask, compressed: compressed,
-		system: system, checkKeyPoints: checkKeyPoints}
+		system: system, checkKeyPoints: checkKeyPoints, sameSetup: sameSetup}
 }
 
 // readerOf returns the reader of curve id, or an error matching

@@ -103,9 +103,19 @@ func TestBN254Files(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pk, _, err := gnarkgroth16.Setup(ccs)
+	pk, vk, err := gnarkgroth16.Setup(ccs)
 	if err != nil {
 		t.Fatal(err)
+	}
+	_, otherVK, err := gnarkgroth16.Setup(ccs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckKeyPair(pk, vk); err != nil {
+		t.Errorf("CheckKeyPair of one setup's keys: %v", err)
+	}
+	if err := CheckKeyPair(pk, otherVK); err == nil || !strings.Contains(err.Error(), "different setups") {
+		t.Errorf("CheckKeyPair of two setups' keys: %v, want an error saying so", err)
 	}
 	x := randBelow(rng, ecc.BN254.ScalarField())
 	w, err := frontend.NewWitness(committedAssignment(x), ecc.BN254.ScalarField())

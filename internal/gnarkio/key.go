@@ -78,6 +78,25 @@ func CheckKeyPoints(pk gnarkgroth16.ProvingKey) error {
 	return nil
 }
 
+// CheckKeyPair returns nil when vk is pk's twin (the same setup's α, β
+// and δ), and otherwise an error naming the curves or what differs.
+func CheckKeyPair(pk gnarkgroth16.ProvingKey, vk gnarkgroth16.VerifyingKey) error {
+	if pk == nil || vk == nil {
+		return fmt.Errorf("gnarkio: a nil key")
+	}
+	if pk.CurveID() != vk.CurveID() {
+		return fmt.Errorf("gnarkio: the proving key is over %s, the verifying key over %s", curve.Name(pk.CurveID()), curve.Name(vk.CurveID()))
+	}
+	rd, err := readerOf(pk.CurveID())
+	if err != nil {
+		return fmt.Errorf("gnarkio: proving key: %w", err)
+	}
+	if err := rd.sameSetup(pk, vk); err != nil {
+		return fmt.Errorf("gnarkio: %s keys: %w", curve.Name(pk.CurveID()), err)
+	}
+	return nil
+}
+
 // firstFailing returns the lowest index in [0, n) whose check fails, or
 // −1, checking on every core.
 func firstFailing(n int, ok func(int) bool) int {

@@ -97,3 +97,21 @@ func CheckKeyPoints(pk gnarkgroth16.ProvingKey, firstFailing func(n int, ok func
 	}
 	return nil
 }
+
+// SameSetup returns nil when vk is pk's twin, their α, β and δ equal, and
+// otherwise an error saying which differ.
+func SameSetup(pk gnarkgroth16.ProvingKey, vk gnarkgroth16.VerifyingKey) error {
+	p, ok := pk.(*groth16curve.ProvingKey)
+	if !ok || p == nil {
+		return fmt.Errorf("a %T is not a BLS12-381 Groth16 proving key", pk)
+	}
+	v, ok := vk.(*groth16curve.VerifyingKey)
+	if !ok || v == nil {
+		return fmt.Errorf("a %T is not a BLS12-381 Groth16 verifying key", vk)
+	}
+	if !p.G1.Alpha.Equal(&v.G1.Alpha) || !p.G1.Beta.Equal(&v.G1.Beta) || !p.G1.Delta.Equal(&v.G1.Delta) ||
+		!p.G2.Beta.Equal(&v.G2.Beta) || !p.G2.Delta.Equal(&v.G2.Delta) {
+		return fmt.Errorf("the verifying key's α, β, δ differ from the proving key's: keys of different setups")
+	}
+	return nil
+}

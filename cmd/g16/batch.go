@@ -13,7 +13,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/consensys/gnark-crypto/ecc"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
 	"github.com/consensys/gnark/backend/witness"
 	"github.com/consensys/gnark/constraint"
@@ -154,7 +153,7 @@ func benchBatch(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(i
 			if err != nil {
 				return err
 			}
-			proof := gnarkgroth16.NewProof(ecc.BLS12_381)
+			proof := gnarkgroth16.NewProof(vk.CurveID())
 			if _, err := proof.ReadFrom(bytes.NewReader(results[len(results)-1].proofs[i])); err != nil {
 				return err
 			}

@@ -18,12 +18,14 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/consensys/gnark-crypto/ecc"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
 	"github.com/consensys/gnark/backend/witness"
 	"github.com/consensys/gnark/constraint"
 
 	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/backend/cuda"
+	g16curve "github.com/g16prover/g16/curve"
 	"github.com/g16prover/g16/groth16"
 	"github.com/g16prover/g16/internal/hostmem"
 	"github.com/g16prover/g16/internal/synth"
@@ -37,6 +39,8 @@ type benchFlags struct {
 	compareCPU  bool
 	noGnark     bool
 	mix         string // --circuit
+	curveName   string // --curve
+	curve       ecc.ID // parsed from curveName
 	msgBytes    int
 	signatures  int
 	keys        string
@@ -78,6 +82,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&f.noGnark, "no-gnark", false, "do not run gnark's prover")
 	fs.BoolVar(&f.cpuFrugal, "cpu-frugal", false, "beside our CPU backend, time a second one on its frugal schedule (MSMs one at a time, no NTT tables above 2^18), whatever the host's memory")
 	fs.StringVar(&f.mix, "circuit", synth.Mix, circuitHelp)
+	fs.StringVar(&f.curveName, "curve", "bls12-381", "curve of the circuit: "+g16curve.SupportedNames()+" (the synthetic circuits and random keys are bls12-381's only)")
 	fs.Float64Var(&f.porepTail, "porep-tail", synth.PorepTailDefault, fmt.Sprintf("with --circuit porep: the share of wires whose values are full field elements (%v to %v)", synth.PorepTailMin, synth.PorepTailMax))
 	fs.IntVar(&f.msgBytes, "msg-bytes", 400, "with --circuit sha256 or sha3: message bytes hashed")
 	fs.IntVar(&f.signatures, "signatures", 1, "with --circuit ecdsa or eddsa: signatures verified")
@@ -119,6 +124,17 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	}
 	given := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { given[fl.Name] = true })
+	if f.curve, err = g16curve.Parse(f.curveName); err != nil {
+		return &failure{code: exitUsage, err: fmt.Errorf("--curve: %w", err)}
+	}
+	if f.curve != ecc.BLS12_381 {
+		switch {
+		case !stdKinds[f.mix]:
+			return &failure{code: exitUsage, err: fmt.Errorf("--circuit %s is a synthetic circuit, built for bls12-381 only; on %s take sha256, sha3, ecdsa or eddsa", f.mix, f.curveName)}
+		case f.keys == "random":
+			return &failure{code: exitUsage, err: fmt.Errorf("--keys random draws bls12-381 keys only; on %s use --keys setup", f.curveName)}
+		}
+	}
 	if given["porep-tail"] && f.mix != synth.Porep {
 		return &failure{code: exitUsage, err: fmt.Errorf("--porep-tail sets the PoRep-shaped circuit's tail: it needs --circuit %s", synth.Porep)}
 	}

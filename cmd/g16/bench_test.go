@@ -197,3 +197,41 @@ func TestBenchPorep(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchBN254: g16 bench --curve bn254 proves gnark's EdDSA circuit
+// over BN254 (its twisted Edwards curve) with gnark's Setup keys, single
+// proofs and a batch, byte-identical to gnark's and verified; the
+// synthetic circuits and random keys on BN254 are usage errors (exit 2).
+func TestBenchBN254(t *testing.T) {
+	for _, args := range [][]string{
+		{"--curve", "bn254"},
+		{"--curve", "bn254", "--circuit", "eddsa", "--keys", "random"},
+		{"--curve", "bw6-761", "--circuit", "eddsa"},
+	} {
+		if code, out := g16(append([]string{"bench"}, args...)...); code != exitUsage {
+			t.Errorf("bench %v: exit %d, want %d\n%s", args, code, exitUsage, out)
+		}
+	}
+	if testing.Short() {
+		t.Skip("gnark's setup and proofs of a std circuit: not in -short")
+	}
+	keys := t.TempDir()
+	code, out := g16("bench", "--curve", "bn254", "--circuit", "eddsa", "--signatures", "1", "--proofs", "1", "--warmup=false", "--keydir", keys)
+	if code != 0 {
+		t.Fatalf("bench: exit %d\n%s", code, out)
+	}
+	for _, want := range []string{"bn254-eddsa-signatures1 circuit", "gnark setup", "solve + commit (gnark: as in Prove)", "byte-identical across provers: yes", "verified"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("bench output lacks %q\n%s", want, out)
+		}
+	}
+	code, out = g16("bench", "--curve", "bn254", "--circuit", "eddsa", "--partitions", "2", "--workers", "1", "--keydir", keys)
+	if code != 0 {
+		t.Fatalf("bench --partitions: exit %d\n%s", code, out)
+	}
+	for _, want := range []string{"(cached)", "byte-identical", "verified by gnark"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("batch bench output lacks %q\n%s", want, out)
+		}
+	}
+}

@@ -79,23 +79,27 @@ func compileBenchCircuit(f *benchFlags) (*benchCircuit, error) {
 	if f.mix == "sha256" || f.mix == "sha3" {
 		size = f.msgBytes
 	}
-	c, err := stdcircuits.New(f.mix, size)
+	c, err := stdcircuits.NewOn(f.curve, f.mix, size)
 	if err != nil {
 		return nil, err
 	}
-	ccs, err := c.Compile()
+	ccs, err := c.CompileOn(f.curve)
 	if err != nil {
 		return nil, err
+	}
+	name := strings.NewReplacer("/", "-", "=", "").Replace(c.Name)
+	if f.curve != ecc.BLS12_381 {
+		name = g16curve.Name(f.curve) + "-" + name // the key cache's files
 	}
 	return &benchCircuit{
 		ccs:  ccs,
-		name: strings.NewReplacer("/", "-", "=", "").Replace(c.Name),
+		name: name,
 		witness: func(i int) (witness.Witness, error) {
 			a, err := c.Assign(rand.New(rand.NewPCG(f.seed, uint64(i))))
 			if err != nil {
 				return nil, err
 			}
-			return frontend.NewWitness(a, ecc.BLS12_381.ScalarField())
+			return frontend.NewWitness(a, f.curve.ScalarField())
 		},
 	}, nil
 }

@@ -10,9 +10,10 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/consensys/gnark-crypto/ecc"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
 	"github.com/consensys/gnark/constraint"
+
+	"github.com/g16prover/g16/internal/gnarkio"
 )
 
 // keyCacheDir is where bench keeps the keys gnark's setup made.
@@ -46,8 +47,12 @@ func setupKeys(ccs constraint.ConstraintSystem, dir, name string, log io.Writer)
 	if err != nil {
 		return nil, nil, false, err
 	}
-	pk := gnarkgroth16.NewProvingKey(ecc.BLS12_381)
-	vk := gnarkgroth16.NewVerifyingKey(ecc.BLS12_381)
+	id, err := gnarkio.SystemCurve(ccs)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	pk := gnarkgroth16.NewProvingKey(id)
+	vk := gnarkgroth16.NewVerifyingKey(id)
 	if cached, err := os.ReadFile(digestPath); err == nil && string(cached) == digest {
 		if err := readRaw(pkPath, pk); err == nil {
 			if err := readRaw(vkPath, vk); err == nil {

@@ -2,9 +2,9 @@ package main
 
 import (
 	"github.com/consensys/gnark/constraint"
-	cs "github.com/consensys/gnark/constraint/bls12-381"
 
 	"github.com/g16prover/g16/groth16"
+	"github.com/g16prover/g16/internal/gnarkio"
 )
 
 // releaseLevels drops the R1CS's Levels, gnark's solving order (a slice a
@@ -15,7 +15,7 @@ import (
 // solves, which read the levels in NewProver. It reports whether it
 // dropped them and what they took.
 func releaseLevels(ccs constraint.ConstraintSystem, provers []*groth16.Prover, gnarkRuns bool) (bool, int64) {
-	r, ok := ccs.(*cs.R1CS)
+	r, ok := gnarkio.System(ccs)
 	if !ok || gnarkRuns || len(provers) == 0 {
 		return false, 0
 	}

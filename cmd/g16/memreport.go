@@ -5,26 +5,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/consensys/gnark-crypto/ecc"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
-	groth16bls "github.com/consensys/gnark/backend/groth16/bls12-381"
-	"github.com/g16prover/g16/curve"
 )
-
-// keyHostBytes is what the proving key's bases take in host memory, in
-// gnark's affine form: G1 A, B, K, Z at 96 bytes a point and G2 B at 192,
-// and the commitment bases.
-func keyHostBytes(pk gnarkgroth16.ProvingKey) int64 {
-	k, ok := pk.(*groth16bls.ProvingKey)
-	if !ok {
-		return 0
-	}
-	g1 := int64(len(k.G1.A) + len(k.G1.B) + len(k.G1.K) + len(k.G1.Z))
-	for _, ck := range k.CommitmentKeys {
-		g1 += int64(len(ck.Basis) + len(ck.BasisExpSigma))
-	}
-	return g1*curve.Must(ecc.BLS12_381).G1AffineBytes + int64(len(k.G2.B))*curve.Must(ecc.BLS12_381).G2AffineBytes
-}
 
 // peakDevice is what a backend that records it (cuda.Backend) says was its
 // peak of device memory in use.

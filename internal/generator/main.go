@@ -39,6 +39,7 @@ var references = []string{
 	"solver/bls12381",
 	"groth16/internal/bls12381",
 	"internal/gnarkio/internal/bls12381",
+	"cmd/g16/internal/bls12381",
 }
 
 const refCurve = ecc.BLS12_381

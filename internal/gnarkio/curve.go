@@ -183,3 +183,15 @@ func SystemCurve(ccs constraint.ConstraintSystem) (ecc.ID, error) {
 	}
 	return ecc.UNKNOWN, fmt.Errorf("gnarkio: a %T is not gnark's R1CS over %s: %w", ccs, curve.SupportedNames(), ErrUnsupported)
 }
+
+// System returns the curve-neutral part of ccs (its levels, instructions,
+// blueprints, ...), gnark's R1CS of a curve g16 proves on; ok is false for
+// any other system.
+func System(ccs constraint.ConstraintSystem) (sys *constraint.System, ok bool) {
+	for _, rd := range readers {
+		if sys, _, ok = rd.system(ccs); ok {
+			return sys, true
+		}
+	}
+	return nil, false
+}

@@ -91,7 +91,7 @@ for mode in \$modes; do
 		(cd "\$repo/backend/cuda" && step "compute-sanitizer memcheck" sanitize.log \\
 			compute-sanitizer --tool memcheck --error-exitcode 9 --leak-check no \\
 			"\$bin/backend_cuda.test" -test.v -test.short \\
-			-test.run 'TestFieldDevice|TestFieldWideDevice|TestMSMSmall|TestNTT\$|TestNTTShapes|TestNTTRoundTrip|TestNTTErrors|TestQuotientStep')
+			-test.run 'TestFieldDevice|TestFieldWideDevice|TestFieldsDevice|TestMSMSmall|TestNTT\$|TestNTTShapes|TestNTTRoundTrip|TestNTTErrors|TestQuotientStep')
 		;;
 	esac
 	case \$mode in

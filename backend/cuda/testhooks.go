@@ -61,11 +61,45 @@ const (
 // fieldOp computes out[i] = op(a[i], b[i]) on the host (b == nil) or the
 // device. out, a and bb are byte views of element slices of equal length n.
 func fieldOp(b *Backend, op int, out, a, bb []byte, n int) error {
+	return b.checkOp("fieldOp", out, a, bb, n, func(dev *C.g16_device, o, x, y unsafe.Pointer) C.g16_status {
+		return C.g16_field_op(dev, C.int(op), o, x, y, C.int64_t(n))
+	})
+}
+
+// Fields and operations of g16_mont_op.
+const (
+	fieldBLS12381Fp = C.G16_FIELD_BLS12_381_FP
+	fieldBLS12381Fr = C.G16_FIELD_BLS12_381_FR
+	fieldBN254Fp    = C.G16_FIELD_BN254_FP
+	fieldBN254Fr    = C.G16_FIELD_BN254_FR
+
+	montMul  = C.G16_MONT_MUL
+	montAdd  = C.G16_MONT_ADD
+	montSub  = C.G16_MONT_SUB
+	montNeg  = C.G16_MONT_NEG
+	montSqr  = C.G16_MONT_SQR
+	montInv  = C.G16_MONT_INV
+	montFrom = C.G16_MONT_FROM
+)
+
+// montOp computes out[i] = op(a[i], b[i]) over one of each curve's fields
+// (g16_mont_op) on the host (b == nil) or the device; out, a and bb as in
+// fieldOp.
+func montOp(b *Backend, field, op int, out, a, bb []byte, n int) error {
+	return b.checkOp("montOp", out, a, bb, n, func(dev *C.g16_device, o, x, y unsafe.Pointer) C.g16_status {
+		return C.g16_mont_op(dev, C.int(field), C.int(op), o, x, y, C.int64_t(n))
+	})
+}
+
+// checkOp runs one of the arithmetic checks, run(dev, out, a, b), on the
+// host (b == nil: dev nil, Go memory) or on the device (copies of a and bb
+// uploaded, out downloaded).
+func (b *Backend) checkOp(name string, out, a, bb []byte, n int, run func(dev *C.g16_device, o, x, y unsafe.Pointer) C.g16_status) error {
 	if n == 0 {
 		return nil
 	}
 	if b == nil {
-		return errOf(C.g16_field_op(nil, C.int(op), unsafe.Pointer(&out[0]), unsafe.Pointer(&a[0]), unsafe.Pointer(&bb[0]), C.int64_t(n)))
+		return errOf(run(nil, unsafe.Pointer(&out[0]), unsafe.Pointer(&a[0]), unsafe.Pointer(&bb[0])))
 	}
 	bufs := make([]backend.Buffer, 3)
 	for i, s := range [][]byte{out, a, bb} {
@@ -81,11 +115,11 @@ func fieldOp(b *Backend, op int, out, a, bb []byte, n int) error {
 			}
 		}
 	}
-	if err := b.enter("fieldOp"); err != nil {
+	if err := b.enter(name); err != nil {
 		return err
 	}
 	p := func(i int) unsafe.Pointer { return bufs[i].(*buffer).ptr }
-	err := b.status(C.g16_field_op(b.dev, C.int(op), p(0), p(1), p(2), C.int64_t(n)))
+	err := b.status(run(b.dev, p(0), p(1), p(2)))
 	b.leave()
 	if err != nil {
 		return err

@@ -1,9 +1,9 @@
-// Montgomery arithmetic over BLS12-381's two prime fields, on 32-bit limbs.
-//
-// Fp (the base field, 381 bits) has 12 limbs, Fr (the scalar field, 255
-// bits) has 8. Elements are kept in Montgomery form a·R mod m with R = 2^(32N),
-// which is the same R as gnark-crypto's (2^384 for Fp, 2^256 for Fr) on 64-bit
-// limbs: gnark's [6]uint64 and our [12]uint32 are the same bytes.
+// Montgomery arithmetic over a prime field, on 32-bit limbs: the template
+// mont_t<P>, instantiated for each curve's fields by its parameter header
+// (bls12_381.cuh: Fp of 12 limbs, Fr of 8; bn254.cuh: Fp and Fr of 8).
+// Elements are kept in Montgomery form a·R mod m with R = 2^(32N), the same
+// R as gnark-crypto's on 64-bit limbs (2^384 for BLS12-381's Fp, 2^256 for
+// the others): gnark's [N/2]uint64 and our [N]uint32 are the same bytes.
 //
 // Every function is __host__ __device__. On the device the carry chains are
 // PTX add.cc/addc/mad.lo.cc/madc.hi.cc; on the host the same chains run on an
@@ -163,68 +163,11 @@ G16_HD uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) {
 #endif
 }
 
-// The moduli. Each parameter struct gives the modulus limb by limb (called
-// only with compile-time indices, so the limbs become instruction
-// immediates), m0 = −m⁻¹ mod 2^32 (redc_m0() as the multiplication reads
-// it), and R mod m (Montgomery one).
-struct fp_params {
-	static const int N = 12;
-	// p = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab
-	G16_HD static uint32_t mod(int i) {
-		const uint32_t m[N] = {0xffffaaab, 0xb9feffff, 0xb153ffff, 0x1eabfffe, 0xf6b0f624, 0x6730d2a0,
-		                       0xf38512bf, 0x64774b84, 0x434bacd7, 0x4b1ba7b6, 0x397fe69a, 0x1a0111ea};
-		return m[i];
-	}
-	G16_HD static uint32_t one(int i) {
-		const uint32_t o[N] = {0x0002fffd, 0x76090000, 0xc40c0002, 0xebf4000b, 0x53c758ba, 0x5f489857,
-		                       0x70525745, 0x77ce5853, 0xa256ec6d, 0x5c071a97, 0xfa80e493, 0x15f65ec3};
-		return o[i];
-	}
-	static const uint32_t m0 = 0xfffcfffd;
-	// m0 as the multiplication's reduction reads it (an immediate here).
-	G16_HD static uint32_t redc_m0() { return m0; }
-	// p·2^382, limb by limb from limb BIAS_LO (the limbs below are 0): the
-	// multiple of p that Fp2's lazy products (fp2.cuh) add to a difference
-	// of double-width products to keep it non-negative.
-	static const int BIAS_LO = 11;
-	G16_HD static uint32_t bias(int i) {
-		const uint32_t c[2 * N - BIAS_LO] = {0xc0000000, 0xffffeaaa, 0xee7fbfff, 0xac54ffff, 0x07aaffff,
-		                                     0x3dac3d89, 0xd9cc34a8, 0x3ce144af, 0xd91dd2e1, 0x90d2eb35,
-		                                     0x92c6e9ed, 0x8e5ff9a6, 0x0680447a};
-		return c[i - BIAS_LO];
-	}
-};
-
-// Fr's m0 (−1), read from constant memory by the multiplication's
-// reduction on the device: when ptxas sees the immediate it knows q = −t_0
-// and splits the reduction's fused multiply-adds (IMAD.WIDE.U32.X) into
-// IMAD.X/IMAD.HI.U32.X pairs, about 50 more instructions per Fr product.
-static __constant__ uint32_t fr_m0_dev = 0xffffffff;
-
-struct fr_params {
-	static const int N = 8;
-	// r = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001
-	G16_HD static uint32_t mod(int i) {
-		const uint32_t m[N] = {0x00000001, 0xffffffff, 0xfffe5bfe, 0x53bda402,
-		                       0x09a1d805, 0x3339d808, 0x299d7d48, 0x73eda753};
-		return m[i];
-	}
-	// (r−1)/2: scalars above it are negated before windowing.
-	G16_HD static uint32_t half(int i) {
-		const uint32_t h[N] = {0x80000000, 0x7fffffff, 0x7fff2dff, 0xa9ded201,
-		                       0x04d0ec02, 0x199cec04, 0x94cebea4, 0x39f6d3a9};
-		return h[i];
-	}
-	static const uint32_t m0 = 0xffffffff;
-	// m0 as the multiplication's reduction reads it (see fr_m0_dev).
-	G16_HD static uint32_t redc_m0() {
-#ifdef __CUDA_ARCH__
-		return fr_m0_dev;
-#else
-		return m0;
-#endif
-	}
-};
+// A field's parameters P (one header per curve: bls12_381.cuh, bn254.cuh)
+// give N, the 32-bit limbs, the modulus limb by limb (mod(i), called only
+// with compile-time indices in the arithmetic, so the limbs become
+// instruction immediates), m0 = −m⁻¹ mod 2^32 (redc_m0() as the
+// multiplication reads it), and R mod m (one(i), the Montgomery one).
 
 // mont_t<P> is an element of the field P describes, in Montgomery form,
 // fully reduced (0 ≤ v < m) between operations. The moduli leave two spare
@@ -668,11 +611,27 @@ struct alignas(16) mont_t {
 		return redc(w);
 	}
 
-	// The Montgomery one, R mod m (only for fields that define it).
+	// The Montgomery one, R mod m.
 	G16_HD static mont_t one() {
 		mont_t r;
 #pragma unroll
 		for (int i = 0; i < N; i++) r.v[i] = P::one(i);
+		return r;
+	}
+
+	// a⁻¹ = a^(m−2) (Fermat), 0 for a = 0: square and multiply over the bits
+	// of m − 2 from the top, about 1.5·32N products. For checks and setup,
+	// not for inner loops.
+	G16_HD mont_t inv() const {
+		uint32_t e[N];
+		e[0] = sub_cc(P::mod(0), 2);
+		for (int i = 1; i < N; i++) e[i] = subc_cc(P::mod(i), 0);
+		mont_t r = one();
+		for (int i = N - 1; i >= 0; i--)
+			for (int b = 31; b >= 0; b--) {
+				r = r.sqr();
+				if ((e[i] >> b) & 1) r = r * *this;
+			}
 		return r;
 	}
 
@@ -683,8 +642,5 @@ struct alignas(16) mont_t {
 		return *this * one_plain;
 	}
 };
-
-typedef mont_t<fp_params> fp_t;
-typedef mont_t<fr_params> fr_t;
 
 } // namespace g16

@@ -1,7 +1,7 @@
 // Fp2 = Fp[u]/(u² + 1), the field of G2's coordinates, in gnark-crypto's
 // layout: A0 then A1, each an fp_t in Montgomery form.
 #pragma once
-#include "field.cuh"
+#include "bls12_381.cuh"
 
 namespace g16 {
 

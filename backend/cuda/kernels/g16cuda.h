@@ -147,6 +147,21 @@ g16_status g16_host_reduce(int curve, const void* buckets, int64_t T, int64_t wi
  * integers (out holds 24 limbs an element): 13 a·b (mont_t::mul_wide), 14 a² (mont_t::sqr_wide). */
 g16_status g16_field_op(g16_device* dev, int op, void* out, const void* a, const void* b, int64_t n);
 
+/* Each curve's fields through the one field template (field.cuh's mont_t over a curve's parameter
+ * header): out[i] = op(a[i], b[i]) for i < n over field, elements in gnark-crypto's Montgomery form,
+ * on the device (dev != NULL; out, a, b device pointers) or the host (dev == NULL); b NULL: a. */
+enum { G16_FIELD_BLS12_381_FP = 0, G16_FIELD_BLS12_381_FR = 1, G16_FIELD_BN254_FP = 2, G16_FIELD_BN254_FR = 3 };
+enum {
+	G16_MONT_MUL = 0,  /* a·b */
+	G16_MONT_ADD = 1,  /* a + b */
+	G16_MONT_SUB = 2,  /* a − b */
+	G16_MONT_NEG = 3,  /* −a */
+	G16_MONT_SQR = 4,  /* a² */
+	G16_MONT_INV = 5,  /* a⁻¹ (0 for 0) */
+	G16_MONT_FROM = 6  /* a out of Montgomery form: the plain integer's limbs */
+};
+g16_status g16_mont_op(g16_device* dev, int field, int op, void* out, const void* a, const void* b, int64_t n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -16,7 +16,7 @@
 //   compact_k   ones[pos] = i | sign<<31 (sign: the scalar is −1),
 //               rest[pos] = i
 #pragma once
-#include "field.cuh"
+#include "bls12_381.cuh"
 
 namespace g16 {
 

@@ -17,7 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "field.cuh"
+#include "bls12_381.cuh"
 
 namespace g16 {
 

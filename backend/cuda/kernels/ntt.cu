@@ -53,7 +53,7 @@
 #include <vector>
 
 #include "device.cuh"
-#include "field.cuh"
+#include "bls12_381.cuh"
 #include "ntt.h"
 
 using g16::fail;

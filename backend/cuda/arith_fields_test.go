@@ -1,0 +1,184 @@
+//go:build cuda
+
+package cuda
+
+import (
+	"fmt"
+	"math/big"
+	mrand "math/rand/v2"
+	"testing"
+	"unsafe"
+
+	blsfp "github.com/consensys/gnark-crypto/ecc/bls12-381/fp"
+	blsfr "github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	bnfp "github.com/consensys/gnark-crypto/ecc/bn254/fp"
+	bnfr "github.com/consensys/gnark-crypto/ecc/bn254/fr"
+
+	"github.com/g16prover/g16/backend"
+)
+
+// Each curve's fields through the one field template (kernels/field.cuh's
+// mont_t over the parameters of kernels/bls12_381.cuh and kernels/bn254.cuh),
+// against gnark-crypto's fp and fr packages of the same curve: every pair of
+// adversarial values (0, 1, m − 1, values near 2^253, 2^254 and m/2, and
+// Montgomery forms whose limbs are near m's or near 0) and random pairs.
+
+// montElem is what the tests need of a gnark-crypto field element.
+type montElem[E any] interface {
+	*E
+	Mul(x, y *E) *E
+	Add(x, y *E) *E
+	Sub(x, y *E) *E
+	Neg(x *E) *E
+	Square(x *E) *E
+	Inverse(x *E) *E
+	SetBigInt(v *big.Int) *E
+	BigInt(res *big.Int) *big.Int
+}
+
+// rawLimbsOf is e's Montgomery form, limb by limb.
+func rawLimbsOf[E any](e *E) []uint64 {
+	return unsafe.Slice((*uint64)(unsafe.Pointer(e)), unsafe.Sizeof(*e)/8)
+}
+
+// fieldValues returns the adversarial elements of the field of modulus m,
+// then k random ones.
+func fieldValues[E comparable, PE montElem[E]](rng *mrand.Rand, m *big.Int, k int) []E {
+	one := big.NewInt(1)
+	pow := func(e uint) *big.Int { return new(big.Int).Lsh(one, e) }
+	add := func(a *big.Int, d int64) *big.Int { return new(big.Int).Add(a, big.NewInt(d)) }
+	half := new(big.Int).Rsh(m, 1)
+	ints := []*big.Int{
+		big.NewInt(0), big.NewInt(1), big.NewInt(2), big.NewInt(3),
+		add(m, -1), add(m, -2), add(m, -3), half, add(half, 1), add(half, -1),
+		pow(253), add(pow(253), -1), add(pow(253), 1),
+		add(pow(254), -1), pow(254), add(pow(254), 1), // reduced mod m when m < 2^254
+		add(pow(255), -1), pow(64), add(pow(128), -1), add(pow(192), -1),
+	}
+	var v []E
+	for _, x := range ints {
+		var e E
+		PE(&e).SetBigInt(x)
+		v = append(v, e)
+	}
+	// Montgomery forms m − k (every limb near its maximum) and k (every
+	// limb but the lowest 0).
+	for k := uint64(1); k <= 4; k++ {
+		var e E
+		l := rawLimbsOf(&e)
+		mk := new(big.Int).Sub(m, new(big.Int).SetUint64(k))
+		for i := range l {
+			l[i] = new(big.Int).Rsh(mk, uint(64*i)).Uint64()
+		}
+		v = append(v, e)
+		var s E
+		rawLimbsOf(&s)[0] = k
+		v = append(v, s)
+	}
+	for i := 0; i < k; i++ {
+		x := new(big.Int)
+		for j := 0; j < m.BitLen()/32+1; j++ {
+			x.Lsh(x, 32).Or(x, big.NewInt(int64(rng.Uint32())))
+		}
+		var e E
+		PE(&e).SetBigInt(x.Mod(x, m))
+		v = append(v, e)
+	}
+	return v
+}
+
+// checkField runs every g16_mont_op operation over the field on the host
+// (b nil) or the device, against gnark-crypto.
+func checkField[E comparable, PE montElem[E]](t *testing.T, b *Backend, name string, field int, m *big.Int) {
+	rng := testRand(t)
+	k := 2000
+	if testing.Short() {
+		k = 200
+	}
+	v := fieldValues[E, PE](rng, m, k)
+	// Every pair of the adversarial values, each random one with a random
+	// partner.
+	fixed := len(v) - k
+	var x, y []E
+	for i := 0; i < fixed; i++ {
+		for j := 0; j < fixed; j++ {
+			x, y = append(x, v[i]), append(y, v[j])
+		}
+	}
+	for i := fixed; i < len(v); i++ {
+		x, y = append(x, v[i]), append(y, v[rng.IntN(len(v))])
+	}
+	for _, o := range []struct {
+		name  string
+		op    int
+		unary bool // over the values once each, not over the pairs
+		ref   func(r, x, y *E)
+	}{
+		{"mul", montMul, false, func(r, x, y *E) { PE(r).Mul(x, y) }},
+		{"add", montAdd, false, func(r, x, y *E) { PE(r).Add(x, y) }},
+		{"sub", montSub, false, func(r, x, y *E) { PE(r).Sub(x, y) }},
+		{"neg", montNeg, true, func(r, a, _ *E) { PE(r).Neg(a) }},
+		{"sqr", montSqr, true, func(r, a, _ *E) { PE(r).Square(a) }},
+		{"inverse", montInv, true, func(r, a, _ *E) { PE(r).Inverse(a) }},
+		{"from Montgomery", montFrom, true, func(r, a, _ *E) {
+			// The plain integer a, as limbs.
+			var z big.Int
+			PE(a).BigInt(&z)
+			l := rawLimbsOf(r)
+			for i := range l {
+				l[i] = new(big.Int).Rsh(&z, uint(64*i)).Uint64()
+			}
+		}},
+	} {
+		a, c := x, y
+		if o.unary {
+			a, c = v, v
+		}
+		out := make([]E, len(a))
+		if err := montOp(b, field, o.op, backend.AsBytes(out), backend.AsBytes(a), backend.AsBytes(c), len(a)); err != nil {
+			t.Fatalf("%s %s: %v", name, o.name, err)
+		}
+		bad := 0
+		for i := range out {
+			var want E
+			o.ref(&want, &a[i], &c[i])
+			if out[i] != want {
+				if bad++; bad <= 3 {
+					t.Errorf("%s %s(%v, %v) = %v, want %v", name, o.name, elemString[E, PE](&a[i]), elemString[E, PE](&c[i]), elemString[E, PE](&out[i]), elemString[E, PE](&want))
+				}
+			}
+		}
+		if bad > 0 {
+			t.Errorf("%s %s: %d of %d results differ from gnark-crypto", name, o.name, bad, len(out))
+		}
+	}
+	t.Logf("%s: %d values (%d adversarial, %d random), %d operand pairs", name, len(v), fixed, k, len(x))
+}
+
+// elemString shows an element as an integer and as its Montgomery limbs.
+func elemString[E comparable, PE montElem[E]](e *E) string {
+	var z big.Int
+	return fmt.Sprintf("%s (limbs %x)", PE(e).BigInt(&z).String(), rawLimbsOf(e))
+}
+
+func checkFields(t *testing.T, b *Backend) {
+	t.Run("bn254/fp", func(t *testing.T) { checkField[bnfp.Element](t, b, "bn254 fp", fieldBN254Fp, bnfp.Modulus()) })
+	t.Run("bn254/fr", func(t *testing.T) { checkField[bnfr.Element](t, b, "bn254 fr", fieldBN254Fr, bnfr.Modulus()) })
+	t.Run("bls12-381/fp", func(t *testing.T) { checkField[blsfp.Element](t, b, "bls12-381 fp", fieldBLS12381Fp, blsfp.Modulus()) })
+	t.Run("bls12-381/fr", func(t *testing.T) { checkField[blsfr.Element](t, b, "bls12-381 fr", fieldBLS12381Fr, blsfr.Modulus()) })
+}
+
+func TestFieldsHost(t *testing.T) { checkFields(t, nil) }
+
+func TestFieldsDevice(t *testing.T) { checkFields(t, newTestBackend(t)) }
+
+// TestMontOpRejectsBadArguments: an unknown field or operation is an
+// error naming it.
+func TestMontOpRejectsBadArguments(t *testing.T) {
+	x := make([]bnfp.Element, 2)
+	for _, c := range []struct{ field, op int }{{-1, montMul}, {4, montMul}, {fieldBN254Fp, -1}, {fieldBN254Fp, montFrom + 1}} {
+		if err := montOp(nil, c.field, c.op, backend.AsBytes(x), backend.AsBytes(x), backend.AsBytes(x), len(x)); err == nil {
+			t.Errorf("field %d op %d: no error", c.field, c.op)
+		}
+	}
+}

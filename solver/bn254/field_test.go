@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
+	"github.com/consensys/gnark/constraint"
+	cs "github.com/consensys/gnark/constraint/bn254"
 )
 
 // TestInt256Element: int256.element is z mod q for signed 256-bit z of
@@ -101,6 +103,75 @@ func TestSetWord(t *testing.T) {
 		want.SetUint64(x)
 		if !got.Equal(&want) {
 			t.Fatalf("setWord(%d) = %s, want %s", x, got.String(), want.String())
+		}
+	}
+}
+
+// TestReadBits: readBits gives the canonical words of a linear expression,
+// whether its one wire was set from a word (noted, below 2³²−1, or not
+// noted, above) or from an element, and for expressions of several terms,
+// other coefficients or a constant.
+func TestReadBits(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 4))
+	r := &cs.R1CS{}
+	r.Coefficients = make([]fr.Element, constraint.CoeffIdMinusOne+1)
+	r.Coefficients[constraint.CoeffIdOne].SetOne()
+	r.Coefficients[constraint.CoeffIdTwo].SetUint64(2)
+	r.Coefficients[constraint.CoeffIdMinusOne].SetOne()
+	r.Coefficients[constraint.CoeffIdMinusOne].Neg(&r.Coefficients[constraint.CoeffIdMinusOne])
+	var seven fr.Element
+	seven.SetUint64(7)
+	r.Coefficients = append(r.Coefficients, seven)
+	cidSeven := uint32(len(r.Coefficients) - 1)
+
+	const nbWires = 64
+	st := &state{s: &Solver{r1cs: r, nbWires: nbWires}, values: make([]fr.Element, nbWires), solved: make([]bool, nbWires), words: make([]uint32, nbWires)}
+	for w := 1; w < nbWires; w++ {
+		var x uint64
+		switch w % 4 {
+		case 0: // a random element
+			var e fr.Element
+			e.SetRandom()
+			st.set(w, &e)
+			if st.words[w] != 0 {
+				t.Fatalf("wire %d set from an element is noted", w)
+			}
+			continue
+		case 1: // a noted word
+			x = rng.Uint64() >> (32 + rng.IntN(33))
+		case 2: // words about the note's limit
+			x = 1<<32 - 3 + uint64(rng.IntN(5)) + uint64(w/8)<<40
+		case 3:
+			x = rng.Uint64()
+		}
+		st.setWordAt(w, x)
+		if noted := st.words[w] != 0; noted != (x < 1<<32-1) {
+			t.Fatalf("word %d noted: %v", x, noted)
+		}
+	}
+	want := func(cd []uint32) [fr.Limbs]uint64 {
+		var v fr.Element
+		st.read(&v, cd)
+		return v.Bits()
+	}
+	for w := uint32(1); w < nbWires; w++ {
+		for _, cd := range [][]uint32{
+			{1, constraint.CoeffIdOne, w},
+			{1, constraint.CoeffIdMinusOne, w},
+			{1, cidSeven, w},
+			{2, constraint.CoeffIdOne, w, constraint.CoeffIdOne, (w + 1) % nbWires},
+			{2, constraint.CoeffIdOne, w, cidSeven, constantWire},
+			{1, cidSeven, constantWire},
+		} {
+			got, n := st.readBits(cd)
+			if n != len(cd) {
+				t.Fatalf("%v: read %d words, want %d", cd, n, len(cd))
+			}
+			if w := want(cd); got != w {
+				t.Fatalf("%v: %x, want %x", cd, got, w)
+			}
 		}
 	}
 }

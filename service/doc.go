@@ -10,7 +10,8 @@
 //	kv       g16_jobs       job id → job record (state, seed, timings; the
 //	                        witness until done and the proof, when each is
 //	                        at most 64 KiB)
-//	kv       g16_circuits   circuit id → circuit record (blob hashes, sizes)
+//	kv       g16_circuits   circuit id → circuit record (blob hashes, curve,
+//	                        sizes)
 //	objects  g16_blobs      SHA-256 → R1CS, proving and verifying keys
 //	objects  g16_witness    job id → a larger witness (removed once done)
 //	objects  g16_proofs     job id → a larger proof (gnark's WriteTo encoding)

@@ -93,6 +93,18 @@ func TestServiceCommands(t *testing.T) {
 	if len(a) == 0 || !bytes.Equal(a, b) {
 		t.Fatal("fetch wrote another proof than submit --wait")
 	}
+	// A BN254 circuit through the same service: the circuit line names
+	// its curve, and gnark's verifier accepts the proof.
+	bnFiles := filepath.Join(dir, "bn254")
+	if code, out := g16("setup", "--curve", "bn254", "--circuit", "rangecheck", "--size", "24", "--out", bnFiles); code != 0 {
+		t.Fatalf("setup --curve bn254: exit %d\n%s", code, out)
+	}
+	if code, out := g16("submit", "--server", api, "--dir", bnFiles, "--wait"); code != 0 || !strings.Contains(out, "(bn254, ") {
+		t.Fatalf("submit --wait of a BN254 circuit: exit %d\n%s", code, out)
+	}
+	if code, out := g16("verify", "--dir", bnFiles); code != 0 || !strings.Contains(out, "proof verified") {
+		t.Fatalf("verify the service's BN254 proof: exit %d\n%s", code, out)
+	}
 	// The same idempotency key names the same job.
 	if code, out := g16("submit", "--server", api, "--dir", files, "--key", "first"); code != 0 || !strings.Contains(out, "job "+id+" done") {
 		t.Fatalf("submit with the same key: exit %d\n%s", code, out)

@@ -76,7 +76,7 @@ func runSubmit(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		*circuit = circ.ID
-		fmt.Fprintf(stdout, "circuit %s (%d constraints)\n", circ.ID, circ.Constraints)
+		fmt.Fprintf(stdout, "circuit %s (%s, %d constraints)\n", circ.ID, circ.Curve, circ.Constraints)
 	}
 	var jobs []client.Job
 	for i, wp := range witnesses {

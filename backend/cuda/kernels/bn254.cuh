@@ -11,8 +11,11 @@
 //
 // Not yet for BN254 (BLS12-381's assumptions, kept where they are): Fp2's
 // lazy products (fp2.cuh) add a bias p·2^382 and use the top bit of limb 11
-// as a free bit (p < 2^381), and BN254's Fp2 is Fp[u]/(u² + 1) too but of 8
-// limbs; the split of ±1 scalars (msm_split.cuh) compares against
+// as a free bit (p < 2^381), and they pass sums a0 + a1 < 2p to
+// mont_t::mul_wide, whose bound is 2^(32N−2): 2^382 holds for BLS12-381's
+// 2p, but BN254's 2p (about 2^254.6) exceeds 2^254, so BN254's Fp2 (also
+// Fp[u]/(u² + 1)) needs reduced sums or a wider bound there; the split of
+// ±1 scalars (msm_split.cuh) compares against
 // BLS12-381's Montgomery one and r − 1; the MSM's windows (msm.cu's
 // pick_window, the ⌈255/w⌉ windows there and in tablemodel.go, scratch.go)
 // count 255-bit scalars, and the cost constants of pick_window and

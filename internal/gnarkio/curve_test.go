@@ -177,6 +177,34 @@ func TestBN254Files(t *testing.T) {
 		t.Errorf("a base off the curve: %v, want an error naming G1 A point 1", err)
 	}
 
+	// 100 random bytes anywhere in the key or the system: an error or a
+	// checked value, never a crash.
+	files := []struct {
+		data []byte
+		read func([]byte) error
+	}{
+		{raw.Bytes(), func(b []byte) error { _, err := ReadProvingKey(opener(b), false); return err }},
+		{data, func(b []byte) error { _, err := DecodeR1CS(b); return err }},
+	}
+	var rejected int
+	const trials = 40
+	for i := 0; i < trials; i++ {
+		for _, f := range files {
+			bad := bytes.Clone(f.data)
+			off := rng.IntN(len(bad) - 100)
+			for k := 0; k < 100; k++ {
+				bad[off+k] = byte(rng.Uint32())
+			}
+			if f.read(bad) != nil {
+				rejected++
+			}
+		}
+	}
+	t.Logf("%d of %d corrupt BN254 keys and systems rejected", rejected, 2*trials)
+	if rejected == 0 {
+		t.Error("no corrupt BN254 file was rejected")
+	}
+
 	// A BLS12-381 witness whose value is above BN254's r.
 	above := randBelow(rng, new(big.Int).Sub(ecc.BLS12_381.ScalarField(), ecc.BN254.ScalarField()))
 	above.Add(above, ecc.BN254.ScalarField())

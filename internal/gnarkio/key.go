@@ -2,19 +2,15 @@ package gnarkio
 
 import (
 	"bufio"
-	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"math/bits"
-
 	"runtime"
 	"sync"
 
 	"github.com/consensys/gnark-crypto/ecc"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
-	"github.com/consensys/gnark/backend/witness"
 
 	"github.com/g16prover/g16/curve"
 )
@@ -38,7 +34,7 @@ func ReadProvingKey(open KeyOpener, unsafe bool) (gnarkgroth16.ProvingKey, error
 	id, err := CheckProvingKey(bufio.NewReaderSize(rc, 1<<20))
 	rc.Close()
 	if err != nil {
-		return nil, fmt.Errorf("gnarkio: proving key: %w", err)
+		return nil, fmt.Errorf("gnarkio: %w", err)
 	}
 	if rc, err = open(); err != nil {
 		return nil, fmt.Errorf("gnarkio: proving key: %w", err)
@@ -224,14 +220,14 @@ func CheckProvingKey(r io.Reader) (ecc.ID, error) {
 	head, _ := br.Peek(256)
 	id, err := KeyCurve(head)
 	if err != nil {
-		return ecc.UNKNOWN, err
+		return ecc.UNKNOWN, fmt.Errorf("proving key: %w", err)
 	}
 	rd, err := readerOf(id)
 	if err != nil {
 		return ecc.UNKNOWN, fmt.Errorf("a proving key over %s: %w", curve.Name(id), err)
 	}
 	if err := walkKey(br, rd, int64(curve.Must(id).FrBytes)); err != nil {
-		return ecc.UNKNOWN, fmt.Errorf("%s key: %w", curve.Name(id), err)
+		return ecc.UNKNOWN, fmt.Errorf("%s proving key: %w", curve.Name(id), err)
 	}
 	return id, nil
 }
@@ -291,85 +287,6 @@ func walkKey(br *bufio.Reader, rd curveReader, fr int64) error {
 	}
 	if _, err := br.ReadByte(); !errors.Is(err, io.EOF) {
 		return fmt.Errorf("at byte %d: trailing data after the key: %w", k.off, ErrCorrupt)
-	}
-	return nil
-}
-
-// ReadWitness decodes a full or public witness over curve id's scalar
-// field as gnark's WriteTo writes it (public and secret counts, then a
-// vector), after CheckWitness. It reads all of r. The file does not name
-// its curve: a value not below id's modulus is an error, which names the
-// other curve g16 proves on whose field does hold every value, if any (a
-// witness of another curve's circuit, matching ErrCurveMismatch).
-func ReadWitness(r io.Reader, id ecc.ID) (witness.Witness, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("gnarkio: witness: %w", err)
-	}
-	w, err := decodeWitness(data, id)
-	if err == nil {
-		return w, nil
-	}
-	if !errors.Is(err, ErrCorrupt) {
-		for _, other := range curve.Supported() {
-			if other == id || other.ScalarField().BitLen() <= id.ScalarField().BitLen() {
-				continue
-			}
-			if _, oerr := decodeWitness(data, other); oerr == nil {
-				return nil, fmt.Errorf("gnarkio: witness: its values are in %s's scalar field, not %s's: a witness of a %s circuit, not of a %s one: %w",
-					curve.Name(other), curve.Name(id), curve.Name(other), curve.Name(id), ErrCurveMismatch)
-			}
-		}
-	}
-	return nil, fmt.Errorf("gnarkio: %s witness: %w", curve.Name(id), err)
-}
-
-// ErrCurveMismatch is matched by the errors for files of different curves
-// given together: a witness whose values are of another curve's field.
-var ErrCurveMismatch = errors.New("files of different curves")
-
-// decodeWitness is ReadWitness without the look at other curves.
-func decodeWitness(data []byte, id ecc.ID) (witness.Witness, error) {
-	if err := CheckWitness(data, id); err != nil {
-		return nil, err
-	}
-	w, err := guarded(func() witness.Witness {
-		w, err := witness.New(id.ScalarField())
-		if err != nil {
-			panic(err)
-		}
-		return w
-	})
-	if err != nil {
-		return nil, fmt.Errorf("no witness type for %s: %w", curve.Name(id), ErrUnsupported)
-	}
-	readErr, err := guarded(func() error { _, err := w.ReadFrom(bytes.NewReader(data)); return err })
-	if err == nil {
-		err = readErr
-	}
-	if err != nil {
-		return nil, err
-	}
-	return w, nil
-}
-
-// CheckWitness checks a witness's encoding for curve id: two big-endian
-// uint32 counts, public and secret, a uint32 length equal to their sum,
-// and that many scalars (32 bytes on the curves g16 proves on), nothing
-// after them.
-func CheckWitness(data []byte, id ecc.ID) error {
-	size := uint64((id.ScalarField().BitLen() + 63) / 64 * 8)
-	if len(data) < 12 {
-		return fmt.Errorf("%d bytes, shorter than the 12-byte header: %w", len(data), ErrCorrupt)
-	}
-	pub := uint64(binary.BigEndian.Uint32(data))
-	sec := uint64(binary.BigEndian.Uint32(data[4:]))
-	n := uint64(binary.BigEndian.Uint32(data[8:]))
-	if pub+sec != n {
-		return fmt.Errorf("header says %d public and %d secret values, the vector holds %d: %w", pub, sec, n, ErrCorrupt)
-	}
-	if want := 12 + size*n; uint64(len(data)) != want {
-		return fmt.Errorf("%d values of %d bytes need %d bytes, the data has %d: %w", n, size, want, len(data), ErrCorrupt)
 	}
 	return nil
 }

@@ -106,8 +106,7 @@ func (s *Solver) compile() (string, error) {
 	slots := map[csolver.HintID]uint32{}
 	lookups := map[constraint.BlueprintID]int{}
 	var r1c constraint.R1C
-	var ownPairs []uint32 // an R1C of another blueprint, decompressed
-	var rowBuf rowBuf
+	var own []uint32 // the pairs of R1Cs of other blueprints than gnark's generic one, decompressed
 	var total int64
 
 	rank := uint32(0)
@@ -128,23 +127,27 @@ func (s *Solver) compile() (string, error) {
 			switch b := bp.(type) {
 			case constraint.BlueprintR1C:
 				o.kind = opR1C
-				var pairs []uint32 // coefficient and wire of each term: L, R, O
-				var nL, nR uint32
+				// The terms' (coefficient, wire) pairs, L's nL, R's nR, O's
+				// nO, from word t of CallData, or of own for another
+				// blueprint (slot 1), until compileRows compiles them.
+				var pairs []uint32
 				if _, ok := bp.(*constraint.BlueprintGenericR1C); ok {
 					// calldata: size, len L, len R, len O, the terms
-					nL, nR = calldata[1], calldata[2]
-					pairs = calldata[4 : 4+2*(uint64(nL)+uint64(nR)+uint64(calldata[3]))]
+					o.nL, o.nR, o.nO = calldata[1], calldata[2], calldata[3]
+					o.t = pi.StartCallData + 4
+					pairs = calldata[4 : 4+2*(uint64(o.nL)+uint64(o.nR)+uint64(o.nO))]
 				} else {
 					b.DecompressR1C(&r1c, pi.Unpack(&r.System))
-					ownPairs = ownPairs[:0]
+					o.slot, o.t = 1, uint64(len(own))
 					for _, le := range [3]constraint.LinearExpression{r1c.L, r1c.R, r1c.O} {
 						for _, t := range le {
-							ownPairs = append(ownPairs, t.CID, t.VID)
+							own = append(own, t.CID, t.VID)
 						}
 					}
-					pairs = ownPairs
-					nL, nR = uint32(len(r1c.L)), uint32(len(r1c.R))
+					o.nL, o.nR, o.nO = uint32(len(r1c.L)), uint32(len(r1c.R)), uint32(len(r1c.O))
+					pairs = own[o.t:]
 				}
+				nL, nR := o.nL, o.nR
 				unknown := 0
 				for k := 0; 2*k < len(pairs); k++ {
 					cid, vid := pairs[2*k], pairs[2*k+1]
@@ -174,7 +177,6 @@ func (s *Solver) compile() (string, error) {
 				} else if o.coeff == constraint.CoeffIdZero {
 					return fmt.Sprintf("constraint %d has its unknown wire with coefficient 0", o.cid), nil
 				}
-				s.compileRows(&o, pairs, nL, nR, &rowBuf)
 				if unknown == 0 {
 					break // a check: it solves nothing
 				}
@@ -256,6 +258,7 @@ func (s *Solver) compile() (string, error) {
 	if twice != 0 {
 		return fmt.Sprintf("wire %d is solved by two instructions", twice-1), nil
 	}
+	s.compileRows(own)
 	return "", nil
 }
 

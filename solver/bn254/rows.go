@@ -4,6 +4,9 @@
 package bn254
 
 import (
+	"runtime"
+	"sync"
+
 	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
 	"github.com/consensys/gnark/constraint"
 )
@@ -22,40 +25,131 @@ import (
 
 const rowRun = 1<<16 - 1 // the most wires of one sign a row's runs hold
 
-// rowBuf is compileRows' scratch.
-type rowBuf struct{ plus, minus, rest []uint32 }
+// rowClass is where a term of an R1C goes in its compiled row, given how
+// many of its row's terms went to the runs before it.
+func rowClass(o *op, cid, vid uint32, nPlus, nMinus int) int {
+	switch {
+	case cid == constraint.CoeffIdZero, o.loc != locNone && vid == o.wire:
+		return classNone
+	case cid == constraint.CoeffIdOne && nPlus < rowRun:
+		return classPlus
+	case cid == constraint.CoeffIdMinusOne && nMinus < rowRun:
+		return classMinus
+	}
+	return classRest
+}
 
-// compileRows appends o's rows to s.terms, from its (coefficient ID, wire)
-// pairs, L's nL first, then R's nR, then O's, and sets o.t, o.nL, o.nR and
-// o.nO; buf holds the runs while a row is sorted.
-func (s *Solver) compileRows(o *op, pairs []uint32, nL, nR uint32, buf *rowBuf) {
-	o.t = uint64(len(s.terms))
-	bounds := [4]uint32{0, 2 * nL, 2 * (nL + nR), uint32(len(pairs))}
-	var n [3]uint32
-	for row := range 3 {
-		start := len(s.terms)
-		s.terms = append(s.terms, 0)
-		plus, minus, rest := buf.plus[:0], buf.minus[:0], buf.rest[:0]
-		p := pairs[bounds[row]:bounds[row+1]]
-		for k := 0; k+1 < len(p); k += 2 {
-			cid, vid := p[k], p[k+1]
-			switch {
-			case cid == constraint.CoeffIdZero:
-			case o.loc != locNone && vid == o.wire:
-			case cid == constraint.CoeffIdOne && len(plus) < rowRun:
-				plus = append(plus, vid)
-			case cid == constraint.CoeffIdMinusOne && len(minus) < rowRun:
-				minus = append(minus, vid)
-			default:
-				rest = append(rest, cid, vid)
+const (
+	classNone = iota
+	classPlus
+	classMinus
+	classRest
+)
+
+// compileRows compiles the rows of every R1C of s.ops into s.terms and
+// sets its t, nL, nR and nO to them. Before, they name its pairs: nL + nR +
+// nO (coefficient ID, wire) pairs from word t of the system's CallData, or
+// of own when slot is 1. The rows' sizes are counted, summed into offsets,
+// then the rows written in place, each pass on every core.
+func (s *Solver) compileRows(own []uint32) {
+	ops := s.ops
+	pairsOf := func(o *op) []uint32 {
+		src := s.r1cs.CallData
+		if o.slot == 1 {
+			src = own
+		}
+		return src[o.t : o.t+2*uint64(o.nL+o.nR+o.nO)]
+	}
+	at := make([]uint64, len(ops)+1) // the sizes, then the offsets
+	onCores(len(ops), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if o := &ops[i]; o.kind == opR1C {
+				at[i+1] = uint64(rowsSize(o, pairsOf(o)))
 			}
 		}
-		s.terms[start] = uint32(len(plus)) | uint32(len(minus))<<16
-		s.terms = append(append(append(s.terms, plus...), minus...), rest...)
-		buf.plus, buf.minus, buf.rest = plus, minus, rest
-		n[row] = uint32(len(s.terms) - start)
+	})
+	for i := range ops {
+		at[i+1] += at[i]
+	}
+	s.terms = make([]uint32, at[len(ops)])
+	onCores(len(ops), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if o := &ops[i]; o.kind == opR1C {
+				writeRows(o, pairsOf(o), s.terms[at[i]:at[i+1]])
+				o.t, o.slot = at[i], 0
+			}
+		}
+	})
+}
+
+// rowsSize is the words of o's compiled rows.
+func rowsSize(o *op, pairs []uint32) int {
+	bounds := [4]uint32{0, 2 * o.nL, 2 * (o.nL + o.nR), uint32(len(pairs))}
+	size := 0
+	for row := range 3 {
+		p := pairs[bounds[row]:bounds[row+1]]
+		var count [4]int
+		for k := 0; k+1 < len(p); k += 2 {
+			count[rowClass(o, p[k], p[k+1], count[classPlus], count[classMinus])]++
+		}
+		size += 1 + count[classPlus] + count[classMinus] + 2*count[classRest]
+	}
+	return size
+}
+
+// writeRows writes o's compiled rows into out, rowsSize(o, pairs) words,
+// and sets o.nL, o.nR and o.nO to their sizes.
+func writeRows(o *op, pairs []uint32, out []uint32) {
+	bounds := [4]uint32{0, 2 * o.nL, 2 * (o.nL + o.nR), uint32(len(pairs))}
+	var n [3]uint32
+	start := 0
+	for row := range 3 {
+		p := pairs[bounds[row]:bounds[row+1]]
+		var count [4]int
+		for k := 0; k+1 < len(p); k += 2 {
+			count[rowClass(o, p[k], p[k+1], count[classPlus], count[classMinus])]++
+		}
+		size := 1 + count[classPlus] + count[classMinus] + 2*count[classRest]
+		r := out[start : start+size]
+		r[0] = uint32(count[classPlus]) | uint32(count[classMinus])<<16
+		at := [4]int{0, 1, 1 + count[classPlus], 1 + count[classPlus] + count[classMinus]}
+		var seen [4]int
+		for k := 0; k+1 < len(p); k += 2 {
+			cid, vid := p[k], p[k+1]
+			c := rowClass(o, cid, vid, seen[classPlus], seen[classMinus])
+			seen[c]++
+			switch c {
+			case classPlus, classMinus:
+				r[at[c]] = vid
+				at[c]++
+			case classRest:
+				r[at[c]], r[at[c]+1] = cid, vid
+				at[c] += 2
+			}
+		}
+		n[row] = uint32(size)
+		start += size
 	}
 	o.nL, o.nR, o.nO = n[0], n[1], n[2]
+}
+
+// onCores calls f on the parts of [0, n), on up to GOMAXPROCS goroutines.
+func onCores(n int, f func(lo, hi int)) {
+	parts := min(runtime.GOMAXPROCS(0), n/4096+1)
+	if parts <= 1 {
+		f(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	for p := range parts {
+		lo, hi := n*p/parts, n*(p+1)/parts
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(lo, hi)
+		}()
+	}
+	wg.Wait()
 }
 
 // evalRow sets r to the sum of a compiled row's terms.

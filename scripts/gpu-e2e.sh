@@ -30,11 +30,12 @@
 # that the two proofs' sha256 lines must match (run after porep24:
 # it reuses its circuit and key); porepbatch27 ten 2^27 partitions, key
 # resident, drawn on the device with no host copy, one worker (three
-# partitions' vectors in flight, about 21 GiB each: with two workers, five)
-# (at most 560 s); porepbatch26s ten 2^26 partitions under a 16 GiB device
-# limit, the key streamed from its host copy (at 2^27 that copy, 47 GiB,
-# and three partitions' vectors exceed the host's 128 GiB: bench's
-# preflight refuses it); each reports the host's peak RSS and the device's,
+# partitions' vectors in flight, about 21 GiB each; with two workers the
+# pool would take five, and ProveBatch holds no more than the host's
+# memory has room for) (at most 560 s); porepbatch26s ten 2^26 partitions
+# under a 16 GiB device limit, the key streamed from its host copy (at 2^27
+# that copy, 47 GiB, leaves room for about three partitions' vectors in
+# the host's 128 GiB, and ProveBatch holds at most that many); each reports the host's peak RSS and the device's,
 # and writes its trace.
 # Logs go to $OUT (or ./e2e-logs). The std circuits' gnark setup keys are
 # cached in $G16_KEYS (default $TMPDIR/g16-keys), outside $OUT: sha256batch

@@ -80,6 +80,25 @@ func (s *Solver) Fallback() string { return s.fallback }
 // constraint (a *cs.UnsatisfiedConstraintError naming it). ctx is checked
 // between levels; when it is done, Solve returns ctx.Err().
 func (s *Solver) Solve(ctx context.Context, w witness.Witness, opts ...csolver.Option) (*cs.R1CSSolution, error) {
+	return s.SolveInto(ctx, w, Vectors{}, opts...)
+}
+
+// Vectors are the vectors of an earlier solution of the same circuit,
+// handed back for a solve to fill instead of allocating its own (a batch
+// of partitions reuses them: no fresh pages, less for the GC). A solve
+// fills W when it holds at least one entry per wire, and A, B and C when
+// their capacities are at least the next power of two of the constraint
+// count; it allocates the others. Their contents do not matter: the solve
+// clears what it fills.
+type Vectors struct {
+	W, A, B, C []fr.Element
+}
+
+// SolveInto is Solve, its solution filling buf's vectors that fit the
+// circuit (see Vectors): the solution's W, A, B and C are then buf's,
+// resliced. When gnark's solver solves the circuit (Fallback), the
+// solution is allocated afresh and buf is left alone.
+func (s *Solver) SolveInto(ctx context.Context, w witness.Witness, buf Vectors, opts ...csolver.Option) (*cs.R1CSSolution, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -119,7 +138,7 @@ func (s *Solver) Solve(ctx context.Context, w witness.Witness, opts ...csolver.O
 	defer inflight.End()
 	st := s.getState()
 	defer s.putState(st)
-	st.start(v, &cfg, active)
+	st.start(v, &cfg, active, buf)
 	err = st.solve(ctx)
 	if err == nil && slices.Contains(st.solved, false) {
 		err = errors.New("solver didn't assign a value to all wires")
@@ -175,35 +194,46 @@ func (s *Solver) putState(st *state) {
 	s.states.Put(st)
 }
 
-// start resets st for a solve of witness v, one of active solves in flight.
-func (st *state) start(v fr.Vector, cfg *csolver.Config, active int) {
+// start resets st for a solve of witness v, one of active solves in
+// flight, into buf's vectors when they fit.
+func (st *state) start(v fr.Vector, cfg *csolver.Config, active int, buf Vectors) {
 	s := st.s
 	st.cfg = cfg
 	st.nt = tasks(cfg, active)
 	m := s.r1cs.GetNbConstraints()
 	n := ecc.NextPowerOfTwo(uint64(m))
+	// Unsolved wires must read 0 (a row sums all its terms), and A, B and
+	// C start at 0: each vector is cleared, or made, side by side when the
+	// solve has tasks (at 765k constraints, 100 MB).
+	vs := [4]struct {
+		dst       *[]fr.Element
+		buf       []fr.Element
+		len, capa int
+	}{
+		{&st.values, buf.W, s.nbWires, s.nbWires},
+		{&st.a, buf.A, m, int(n)},
+		{&st.b, buf.B, m, int(n)},
+		{&st.c, buf.C, m, int(n)},
+	}
 	if st.nt > 1 {
-		// make zeroes each vector on the calling goroutine: the four side
-		// by side (at 765k constraints, 100 MB).
 		var wg sync.WaitGroup
-		wg.Add(3)
-		for _, v := range []*[]fr.Element{&st.a, &st.b, &st.c} {
+		for _, v := range vs[1:] {
+			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				*v = make([]fr.Element, m, n)
+				*v.dst = zeroed(v.buf, v.len, v.capa)
 			}()
 		}
-		st.values = make([]fr.Element, s.nbWires)
+		st.values = zeroed(buf.W, s.nbWires, s.nbWires)
 		clear(st.solved)
 		clear(st.words)
 		wg.Wait()
 	} else {
-		st.values = make([]fr.Element, s.nbWires)
+		for _, v := range vs {
+			*v.dst = zeroed(v.buf, v.len, v.capa)
+		}
 		clear(st.solved)
 		clear(st.words)
-		st.a = make([]fr.Element, m, n)
-		st.b = make([]fr.Element, m, n)
-		st.c = make([]fr.Element, m, n)
 	}
 	st.values[0].SetOne()
 	st.solved[0] = true
@@ -221,6 +251,17 @@ func (st *state) start(v fr.Vector, cfg *csolver.Config, active int) {
 		st.hints = append(st.hints, f)
 		st.native = append(st.native, nativeFor(f, s.r1cs.MHintsDependencies[id]))
 	}
+}
+
+// zeroed is buf[:n] cleared when buf's capacity is at least capa, else a
+// new vector of n zeros and capacity capa.
+func zeroed(buf []fr.Element, n, capa int) []fr.Element {
+	if cap(buf) < capa {
+		return make([]fr.Element, n, capa)
+	}
+	buf = buf[:n]
+	clear(buf)
+	return buf
 }
 
 // minParallel is the fewest cores on which a solve uses more than one

@@ -60,12 +60,14 @@ func (pr *Prover) ProveBatch(ctx context.Context, witnesses []witness.Witness, c
 	}
 	jobs := make([]*job, len(witnesses))
 	poolJobs := make([]pool.Job[*deviceKey], len(witnesses))
+	vectors := newVectorList(pr.devices) // the partitions' solutions, filled again
 	for i, w := range witnesses {
 		rd := randFor(i)
 		if rd == nil {
 			return nil, optErr("WithBatchRandomness", "nil reader for partition %d", i)
 		}
 		jobs[i] = &job{pr: pr, t: p.newBatchPartition(i, w, rd), cfg: cfg}
+		jobs[i].t.vectors = vectors
 		poolJobs[i] = jobs[i]
 	}
 	// The keys go to every device now, before the Run holds the devices:

@@ -104,6 +104,23 @@ func (sol *solution) kWires(p *prover) []fr.Element {
 	return sol.wK
 }
 
+// vectors are the solver's vectors of sol, a, b, c and W, for another
+// partition's solve to fill (vectorList). When a backend may read host
+// vectors in place for as long as its buffer lives (inPlace:
+// backend.ReadOnlyUploader), W is left out if a vector the wire MSMs read
+// is W itself (none of its wires filtered out), so that it is not written
+// again.
+func (sol *solution) vectors(p *prover, inPlace bool) wsolver.Vectors {
+	v := wsolver.Vectors{A: sol.a, B: sol.b, C: sol.c}
+	aliased := func(u []fr.Element, from int) bool {
+		return len(u) > 0 && len(sol.w) > from && &u[0] == &sol.w[from]
+	}
+	if !inPlace || !aliased(sol.wA, 0) && !aliased(sol.wB, 0) && !aliased(sol.wK, p.nbPublic) {
+		v.W = sol.w
+	}
+	return v
+}
+
 // release drops the host copies that upload has moved to the device.
 func (sol *solution) release() {
 	sol.a, sol.b, sol.c = nil, nil, nil
@@ -134,7 +151,14 @@ func newWitnessSolver(r1cs *cs.R1CS) (*witnessSolver, error) {
 func (t *partition) solveWitness(ctx context.Context, opts []solver.Option) (*cs.R1CSSolution, error) {
 	ws := t.p.witnessSolver
 	t.times.SolverFallback = ws.s.Fallback()
-	return ws.s.Solve(ctx, t.witness, opts...)
+	buf := t.vectors.get()
+	sol, err := ws.s.SolveInto(ctx, t.witness, buf, opts...)
+	if err != nil || ws.s.Fallback() != "" {
+		// Not kept (a failed solve drops its solution; gnark's solver
+		// allocates its own): the set is another partition's to fill.
+		t.vectors.put(buf)
+	}
+	return sol, err
 }
 
 // SolverFallback says why gnark's solver solves the witnesses of pr's

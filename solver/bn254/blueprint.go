@@ -56,24 +56,70 @@ func (st *state) batchInverse(o *op, sc *scratch) {
 }
 
 // invertRun sets wires out, out+1, … to the inverses of the n expressions
-// from calldata[j] (zero for zero).
+// from calldata[j] (zero for zero). Expressions of two terms c·q + a·A, of
+// one a·A in the run and at most two coefficients c, whose q is a word below
+// 2¹⁶ set this solve (setWordAt), are read and inverted once per distinct
+// (c, q): a log-derivative argument's queries, α − q, repeat the few values
+// of its table.
 func (st *state) invertRun(calldata []uint32, j, out, n int, sc *scratch) {
-	vals := sc.frElements(0, n)
-	nonZero := sc.frElements(1, n)[:0]
-	for i := range vals {
-		j += st.read(&vals[i], calldata[j:])
-		if !vals[i].IsZero() {
-			nonZero = append(nonZero, vals[i])
+	slot := sc.slotsFor(n) // index in distinct, or −1 for a zero value
+	distinct := sc.frElements(1, n)[:0]
+	memo := sc.memoFor()
+	var refC, refW uint32 // a and A, from the first expression that fits
+	haveRef := false
+	var coeffs [2]uint32
+	nCoeffs := 0
+	for i := 0; i < n; i++ {
+		key := -1
+		if calldata[j] == 2 {
+			c1, w1, c2, w2 := calldata[j+1], calldata[j+2], calldata[j+3], calldata[j+4]
+			if w1 == constantWire || st.words[w1] == 0 {
+				c1, w1, c2, w2 = c2, w2, c1, w1
+			}
+			if w1 != constantWire && st.words[w1] != 0 && st.words[w1]-1 < 1<<16 {
+				if !haveRef {
+					refC, refW, haveRef = c2, w2, true
+				}
+				if c2 == refC && w2 == refW {
+					k := 0
+					for k < nCoeffs && coeffs[k] != c1 {
+						k++
+					}
+					if k == nCoeffs && nCoeffs < len(coeffs) {
+						coeffs[k] = c1
+						nCoeffs++
+					}
+					if k < nCoeffs {
+						key = k<<16 | int(st.words[w1]-1)
+					}
+				}
+			}
+			if key >= 0 && memo.gen[key] == memo.at {
+				slot[i] = memo.slot[key]
+				j += 5
+				continue
+			}
+		}
+		var v fr.Element
+		j += st.read(&v, calldata[j:])
+		if v.IsZero() {
+			slot[i] = -1
+		} else {
+			slot[i] = int32(len(distinct))
+			distinct = append(distinct, v)
+		}
+		if key >= 0 {
+			memo.gen[key], memo.slot[key] = memo.at, slot[i]
 		}
 	}
-	inv := batchInvert(nonZero, sc)
-	k := 0
-	for i := range vals {
-		if !vals[i].IsZero() {
-			vals[i] = inv[k]
-			k++
+	inv := batchInvert(distinct, sc)
+	var zero fr.Element
+	for i, k := range slot {
+		if k < 0 {
+			st.set(out+i, &zero)
+		} else {
+			st.set(out+i, &inv[k])
 		}
-		st.set(out+i, &vals[i])
 	}
 }
 

@@ -59,8 +59,10 @@
 //     and, for polyMvHint, terms of degree 4 at most; other calls go to the
 //     hint function);
 //   - gnark's batch-inverse and log-derivative lookup blueprints are solved
-//     here; any other blueprint that solves itself is called through
-//     gnark's constraint.Solver interface, implemented by the solve's state;
+//     here (a batch inverse's expressions α − q of a word q noted this
+//     solve are inverted once per distinct q); any other blueprint that
+//     solves itself is called through gnark's constraint.Solver interface,
+//     implemented by the solve's state;
 //   - the context is checked before each chunk and while a worker waits.
 //
 // # Guarantees

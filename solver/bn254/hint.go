@@ -34,6 +34,8 @@ type scratch struct {
 	mul    mulScratch  // the emulated mulHint's numbers
 	poly   polyScratch // the emulated polyMvHint's numbers
 	word   fr.Element  // wordHint's output (here, not on its stack: it is passed to an interface)
+	slots  []int32     // invertRun's slots
+	memo   invMemo     // invertRun's words read
 
 	// a hint's big.Int inputs and outputs; ins[i] points at inVals[i], and
 	// the inputs' words live in words, so filling them does not allocate.
@@ -241,6 +243,37 @@ func (sc *scratch) frElements(k, n int) []fr.Element {
 		sc.elems[k] = make([]fr.Element, n, 2*n)
 	}
 	return sc.elems[k][:n]
+}
+
+func (sc *scratch) slotsFor(n int) []int32 {
+	if cap(sc.slots) < n {
+		sc.slots = make([]int32, n)
+	}
+	return sc.slots[:n]
+}
+
+// invMemo is invertRun's index of the words it has read in one run: entry
+// k<<16 | q holds the slot of (coefficient k, word q) when gen[k<<16|q] is
+// at, the run's generation.
+type invMemo struct {
+	at   uint32
+	gen  []uint32
+	slot []int32
+}
+
+// memoFor returns sc's memo for a new run.
+func (sc *scratch) memoFor() *invMemo {
+	m := &sc.memo
+	if m.gen == nil {
+		m.gen = make([]uint32, 2<<16)
+		m.slot = make([]int32, 2<<16)
+	}
+	m.at++
+	if m.at == 0 { // the generations wrapped: forget them all
+		clear(m.gen)
+		m.at = 1
+	}
+	return m
 }
 
 func (sc *scratch) counts(n int) []uint64 {

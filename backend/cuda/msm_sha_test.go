@@ -75,7 +75,7 @@ func TestMSMShaShapeHost(t *testing.T) {
 		s    []fr.Element
 	}{{"sha256-like", sha256Scalars(rng, n1)}, {"skewed", skewedScalars(rng, n1)}, {"0/1-heavy", zeroOneHeavy(rng, n1, 90)}}
 	for _, d := range dists {
-		for _, cfg := range []struct{ w, task, flags int }{{0, 0, 0}, {8, 2, 0}, {6, 3, msmNoTaskSort}, {10, 5, 0}, {9, 0, 0}, {7, 4, msmNoSplit}, {8, 3, msmFanin8}, {10, 0, msmReduceWide16},
+		for _, cfg := range []struct{ w, task, flags int }{{0, 0, 0}, {8, 2, 0}, {6, 3, 0}, {10, 5, 0}, {9, 0, 0}, {7, 4, msmNoSplit}, {8, 3, msmFanin8}, {10, 0, msmFanin8 | msmNoSplit},
 			{0, 0, msmHostTail}, {12, 0, msmHostTail}, {10, 3, msmHostTail | msmFanin8}, {8, 0, msmHostTail | msmNoSplit}} {
 			got, err := hostMSMG1(p1, d.s, cfg.w, cfg.task, cfg.flags)
 			if err != nil {
@@ -85,7 +85,7 @@ func TestMSMShaShapeHost(t *testing.T) {
 				t.Errorf("G1 %s (w=%d task=%d flags %d): host pipeline differs from gnark", d.name, cfg.w, cfg.task, cfg.flags)
 			}
 		}
-		for _, cfg := range []struct{ w, task, flags int }{{0, 0, 0}, {6, 2, 0}, {7, 3, msmNoTaskSort}, {5, 0, 0}, {6, 3, msmFanin8 | msmReduceWide16},
+		for _, cfg := range []struct{ w, task, flags int }{{0, 0, 0}, {6, 2, 0}, {7, 3, msmNoSplit}, {5, 0, 0}, {6, 3, msmFanin8},
 			{8, 0, msmHostTail}, {9, 0, msmHostTail}, {10, 2, msmHostTail | msmNoSplit}} {
 			got, err := hostMSMG2(p2, d.s[:n2], cfg.w, cfg.task, cfg.flags)
 			if err != nil {
@@ -108,7 +108,7 @@ func TestMSMShaShape(t *testing.T) {
 	newTestBackend(t) // skips the test when there is no GPU
 	rng := testRand(t)
 	in := shaInputs(rng, 1<<16)
-	for _, flags := range []int{0, msmFanin8 | msmReduceWide16, msmHostTail} {
+	for _, flags := range []int{0, msmFanin8, msmHostTail} {
 		runShaFlags(t, flags, in, 1, false)
 	}
 }

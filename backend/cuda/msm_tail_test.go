@@ -12,7 +12,7 @@ func TestMSMHostTailOption(t *testing.T) {
 	if c := defaultConfig(); !c.msmHostTail {
 		t.Fatal("the host tail is not the default")
 	}
-	for _, base := range []int{0, msmNoTaskSort | msmFanin8} {
+	for _, base := range []int{0, msmNoSplit | msmFanin8} {
 		c := defaultConfig()
 		if err := withMSMFlags(base)(&c); err != nil {
 			t.Fatal(err)

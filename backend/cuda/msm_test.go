@@ -156,7 +156,7 @@ func edgeCases(rng *mrand.Rand, n int) []edgeCase {
 func TestMSMHost(t *testing.T) {
 	rng := testRand(t)
 	for _, c := range edgeCases(rng, 24) {
-		for _, cfg := range []struct{ w, task, flags int }{{0, 0, 0}, {4, 2, 0}, {5, 3, msmNoTaskSort}, {7, 2, 0}, {0, 0, msmNoSplit}, {5, 2, msmNoSplit | msmNoTaskSort}} {
+		for _, cfg := range []struct{ w, task, flags int }{{0, 0, 0}, {4, 2, 0}, {5, 3, 0}, {7, 2, 0}, {0, 0, msmNoSplit}, {5, 2, msmNoSplit | msmFanin8}} {
 			got, err := hostMSMG1(c.g1, c.scalars, cfg.w, cfg.task, cfg.flags)
 			if err != nil {
 				t.Fatal(err)
@@ -248,7 +248,7 @@ func gpuG2(t testing.TB, b *Backend, p []bls12381.G2Affine, s []fr.Element) bls1
 // edge cases and a few sizes, with forced windows and task caps too.
 func TestMSMSmall(t *testing.T) {
 	rng := testRand(t)
-	optSets := [][]Option{nil, {WithMSMWindow(4), withMaxTask(2)}, {WithMSMChunk(7), withMSMFlags(msmNoTaskSort | msmNoSplit)},
+	optSets := [][]Option{nil, {WithMSMWindow(4), withMaxTask(2)}, {WithMSMChunk(7), withMSMFlags(msmNoSplit)},
 		// The reduction's last pairs summed on the host: a window of 8 or more (at most 32 windows) leaves pairs
 		// to the host (w = 12: 22 windows of 2 pairs; w = 10: 26 windows of 2 pairs).
 		{WithMSMWindow(12), withMSMFlags(msmHostTail)}, {WithMSMWindow(10), withMaxTask(3), withMSMFlags(msmHostTail | msmFanin8)}}

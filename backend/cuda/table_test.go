@@ -90,7 +90,7 @@ func TestTableMSMHost(t *testing.T) {
 			check1(c.name, c.g1, c.scalars, sh, 0, 0)
 		}
 		check1(c.name, c.g1, c.scalars, tableShape{6, 3}, 2, msmNoSplit)
-		check1(c.name, c.g1, c.scalars, tableShape{6, 7}, 3, msmNoTaskSort)
+		check1(c.name, c.g1, c.scalars, tableShape{6, 7}, 3, msmFanin8)
 		check1(c.name, c.g1, c.scalars, tableShape{7, 12}, 0, msmHostTail)
 	}
 	for _, n := range []int{1, 3, 300} {
@@ -184,7 +184,7 @@ func TestTableErrorsHost(t *testing.T) {
 	}
 	// Flags that g16cuda.h does not list (those of kernels that left the
 	// library among them) are refused, not ignored.
-	for _, f := range []int{2, 8, 32, 1 << 20, 1 << 23} {
+	for _, f := range []int{1, 2, 8, 32, 1 << 17, 1 << 20, 1 << 23} {
 		if _, _, _, _, err := hostTableMSM(tb, 1, 0, s, 0, f); err == nil || !strings.Contains(err.Error(), "unknown flags") {
 			t.Errorf("msm flags %d: error %v, want one naming unknown flags", f, err)
 		}

@@ -23,11 +23,9 @@ import (
 
 // MSM flags of g16cuda.h.
 const (
-	msmNoTaskSort   = C.G16_MSM_NO_TASK_SORT
-	msmNoSplit      = C.G16_MSM_NO_SPLIT
-	msmFanin8       = C.G16_MSM_FANIN8
-	msmReduceWide16 = C.G16_MSM_REDUCE_WIDE
-	msmHostTail     = C.G16_MSM_HOST_TAIL
+	msmNoSplit  = C.G16_MSM_NO_SPLIT
+	msmFanin8   = C.G16_MSM_FANIN8
+	msmHostTail = C.G16_MSM_HOST_TAIL
 )
 
 // withMSMFlags sets g16_msm's flags to exactly flags (tests and tuning):

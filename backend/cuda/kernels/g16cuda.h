@@ -101,17 +101,13 @@ enum { G16_MSM_TAIL_PAIRS = 64, G16_MSM_OUT_POINTS = 128 };
 
 /* g16_msm flags, for tuning and tests; 0 is the default pipeline. */
 enum {
-	G16_MSM_NO_TASK_SORT = 1, /* run bucket tasks in bucket order, not longest first */
 	G16_MSM_NO_SPLIT = 16,    /* Pippenger over every point: no separate sum of the ±1 points, zeros not dropped */
 	G16_MSM_FANIN8 = 65536, /* accumulation levels after the first: tasks of 8 partial sums (default 4 on G1,
 	                           2 on G2) */
-	G16_MSM_REDUCE_WIDE = 131072, /* bucket reduction: segments only while a level keeps 2^16 threads
-	                                 (default 2^12, which leaves fewer levels of pairs) */
 	G16_MSM_HOST_TAIL = 262144, /* bucket reduction: the device stops once windows·T ≤ G16_MSM_TAIL_PAIRS
 	                               and the host sums the pairs (*pairs = T): the last levels, a few
 	                               threads' chains of additions, run where an addition is fast */
-	G16_MSM_FLAGS = G16_MSM_NO_TASK_SORT | G16_MSM_NO_SPLIT | G16_MSM_FANIN8 | G16_MSM_REDUCE_WIDE |
-	                G16_MSM_HOST_TAIL /* every flag; g16_msm rejects others */
+	G16_MSM_FLAGS = G16_MSM_NO_SPLIT | G16_MSM_FANIN8 | G16_MSM_HOST_TAIL /* every flag; g16_msm rejects others */
 };
 
 /* The same pipeline run on the host, one loop iteration per GPU thread, on
@@ -133,7 +129,7 @@ g16_status g16_host_msm_peak(int curve, const void* table, int64_t stride, int c
  * points). The levels run until one pair a window is left or windows·T ≤ stop
  * (stop = 1: to the end; G16_MSM_HOST_TAIL's is G16_MSM_TAIL_PAIRS), on
  * g16_msm's kernels; wide is the level planner's thread count (2^12 in the
- * MSM, 2^16 with G16_MSM_REDUCE_WIDE). */
+ * MSM). */
 g16_status g16_host_reduce(int curve, const void* buckets, int64_t T, int64_t windows, int64_t wide,
                            int64_t stop, void* out, int* pairs);
 

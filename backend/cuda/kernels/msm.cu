@@ -335,8 +335,7 @@ void reduce_level(exec_t& ex, size_t n, const xyzz_t<F>* A, const xyzz_t<F>* R, 
 
 // reduce_wide is the thread count a reduction level keeps segments for
 // (plan_level): 2^12, so that fewer levels of pairs follow (a pair level
-// costs about two additions' latency however few threads run it);
-// G16_MSM_REDUCE_WIDE: 2^16, about two waves of the widest kernel.
+// costs about two additions' latency however few threads run it).
 const size_t reduce_wide = 1u << 12;
 
 // red_out is what reduce_buckets leaves: per window, T pairs (A_s, R_s)
@@ -432,7 +431,7 @@ accum_out<F> accumulate(exec_t& ex, const affine_t<F>* bases, const uint32_t* re
 		ex.launch(total, emit_k{run_starts, run_counts, off0, (uint32_t)runs, L, one.p, task_start.p,
 		                        task_count.p});
 		std::unique_ptr<buf<uint32_t>> order;
-		if (!(flags & G16_MSM_NO_TASK_SORT) && total > 1) {
+		if (total > 1) {
 			buf<uint32_t> ids(ex, total), sorted_counts(ex, total);
 			order.reset(new buf<uint32_t>(ex, total));
 			ex.launch(total, iota_k{ids.p});
@@ -658,9 +657,8 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, size_t stride, int copies, co
 	sums.sums.reset();
 	sums.at.reset();
 
-	size_t wide = (flags & G16_MSM_REDUCE_WIDE) ? (size_t)1 << 16 : reduce_wide;
 	size_t stop = (flags & G16_MSM_HOST_TAIL) ? (size_t)G16_MSM_TAIL_PAIRS : 1;
-	red_out<F> red = reduce_buckets<F>(ex, buckets.p, B, (size_t)nsets, wide, stop);
+	red_out<F> red = reduce_buckets<F>(ex, buckets.p, B, (size_t)nsets, reduce_wide, stop);
 	// out may be less aligned than P (Go memory): copies, not a P in place.
 	// Window 0's first A (its sum when T = 1) takes the ±1 run's sum.
 	size_t np = (size_t)nsets * red.T;

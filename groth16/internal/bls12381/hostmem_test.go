@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"math/rand/v2"
 	"sort"
 	"strings"
@@ -98,7 +99,10 @@ func TestBatchHostSlots(t *testing.T) {
 	}
 	randFor := func(i int) io.Reader { return seededReader(seed ^ uint64(1000+i)) }
 
-	pr, err := NewProver(ccs, pk, onDevice(cpu.MustNew()))
+	var logged bytes.Buffer
+	pcfg := onDevice(cpu.MustNew())
+	pcfg.Logger = slog.New(slog.NewTextHandler(&logged, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	pr, err := NewProver(ccs, pk, pcfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,6 +158,10 @@ func TestBatchHostSlots(t *testing.T) {
 			if got := tr.Summary().HostSlots; got != k {
 				t.Fatalf("trace: host slots %d, want %d (available %d, partition %d, key %d)", got, k, avail, need, r)
 			}
+			if line := fmt.Sprintf("slots=%d plan=\"at most %d partitions hold their host vectors at once", k, k); !strings.Contains(logged.String(), line) {
+				t.Errorf("no Debug line %q in the log:\n%s", line, logged.String())
+			}
+			logged.Reset()
 			held := heldPartitions(tr)
 			t.Logf("slots %d: at most %d partitions held at once", k, held)
 			if held > k {

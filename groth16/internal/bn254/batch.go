@@ -94,7 +94,7 @@ func (pr *Prover) ProveBatch(ctx context.Context, witnesses []witness.Witness, c
 	}}
 	start := time.Now()
 	poolOpts := cfg.PoolOpts
-	pr.log.Debug("groth16: batch: host memory", "plan", host.String())
+	pr.log.Debug("groth16: batch: host memory", "slots", host.slots, "plan", host.String())
 	if host.slots > 0 {
 		// The caller's pool options come after and override it.
 		poolOpts = append([]pool.Option{pool.WithHostSlots(host.slots)}, poolOpts...)

@@ -24,6 +24,7 @@ type solution struct {
 	a, b, c    []fr.Element        // constraint evaluations, padded to n
 	w          []fr.Element        // all the wire values
 	wA, wB, wK []fr.Element        // wire values filtered for the A, B and K MSMs (K: once kWires has)
+	kInto      []fr.Element        // a vector kWires may fill (vectorList)
 	r, s       fr.Element
 }
 
@@ -64,7 +65,8 @@ func (t *partition) solve(ctx context.Context) (*solution, error) {
 		}))
 	}
 
-	solved, err := t.solveWitness(ctx, opts)
+	set := t.vectors.get()
+	solved, err := t.solveWitness(ctx, opts, set.solver)
 	if err != nil {
 		return nil, solveErr(err)
 	}
@@ -87,8 +89,9 @@ func (t *partition) solve(ctx context.Context) (*solution, error) {
 	sol.c = padded(solved.C, p.n)
 
 	sol.w = w
-	sol.wA = filterOut(w, p.pk.InfinityA, len(w)-int(p.pk.NbInfinityA))
-	sol.wB = filterOut(w, p.pk.InfinityB, len(w)-int(p.pk.NbInfinityB))
+	sol.wA = filterOutInto(set.wA, w, p.pk.InfinityA, len(w)-int(p.pk.NbInfinityA))
+	sol.wB = filterOutInto(set.wB, w, p.pk.InfinityB, len(w)-int(p.pk.NbInfinityB))
+	sol.kInto = set.wK
 	t.times.Commit = com.elapsed()
 	t.times.Solve = time.Since(start) - t.times.Commit
 	return sol, nil
@@ -99,24 +102,40 @@ func (t *partition) solve(ctx context.Context) (*solution, error) {
 // them chunk by chunk instead (filteredChunks), and the host holds no copy.
 func (sol *solution) kWires(p *prover) []fr.Element {
 	if sol.wK == nil {
-		sol.wK = filterOut(sol.w[p.nbPublic:], p.kRemove, len(p.pk.G1.K))
+		sol.wK = filterOutInto(sol.kInto, sol.w[p.nbPublic:], p.kRemove, len(p.pk.G1.K))
 	}
 	return sol.wK
 }
 
-// vectors are the solver's vectors of sol, a, b, c and W, for another
-// partition's solve to fill (vectorList). When a backend may read host
-// vectors in place for as long as its buffer lives (inPlace:
-// backend.ReadOnlyUploader), W is left out if a vector the wire MSMs read
-// is W itself (none of its wires filtered out), so that it is not written
-// again.
-func (sol *solution) vectors(p *prover, inPlace bool) wsolver.Vectors {
-	v := wsolver.Vectors{A: sol.a, B: sol.b, C: sol.c}
+// vectors are sol's vectors for another partition's solve to fill
+// (vectorList): the solver's a, b, c and W, and the filtered copies of W
+// for the wire MSMs. When a backend may read the wire vectors in place for
+// as long as its buffer lives (inPlace: backend.ReadOnlyUploader), the
+// filtered copies are left out, and so is W if a wire MSM's vector is W
+// itself (none of its wires filtered out), so that nothing a buffer may
+// still read is written again.
+func (sol *solution) vectors(p *prover, inPlace bool) hostVectors {
+	v := hostVectors{solver: wsolver.Vectors{A: sol.a, B: sol.b, C: sol.c}}
 	aliased := func(u []fr.Element, from int) bool {
 		return len(u) > 0 && len(sol.w) > from && &u[0] == &sol.w[from]
 	}
-	if !inPlace || !aliased(sol.wA, 0) && !aliased(sol.wB, 0) && !aliased(sol.wK, p.nbPublic) {
-		v.W = sol.w
+	wA, wB, wK := aliased(sol.wA, 0), aliased(sol.wB, 0), aliased(sol.wK, p.nbPublic)
+	if !inPlace || !wA && !wB && !wK {
+		v.solver.W = sol.w
+	}
+	if inPlace {
+		return v
+	}
+	if !wA {
+		v.wA = sol.wA
+	}
+	if !wB {
+		v.wB = sol.wB
+	}
+	if sol.wK != nil && !wK {
+		v.wK = sol.wK
+	} else {
+		v.wK = sol.kInto // not filled: K's wires are W's, or a streamed key reads them in chunks
 	}
 	return v
 }
@@ -124,7 +143,7 @@ func (sol *solution) vectors(p *prover, inPlace bool) wsolver.Vectors {
 // release drops the host copies that upload has moved to the device.
 func (sol *solution) release() {
 	sol.a, sol.b, sol.c = nil, nil, nil
-	sol.w, sol.wA, sol.wB, sol.wK = nil, nil, nil, nil
+	sol.w, sol.wA, sol.wB, sol.wK, sol.kInto = nil, nil, nil, nil, nil
 }
 
 // witnessSolver solves the witnesses of one circuit: g16's solver, which
@@ -148,15 +167,14 @@ func newWitnessSolver(r1cs *cs.R1CS) (*witnessSolver, error) {
 // Solve options, the commitment hints included) and records in t.times
 // whether gnark's solver did it. g16's solver stops between levels when
 // ctx is done and returns ctx.Err().
-func (t *partition) solveWitness(ctx context.Context, opts []solver.Option) (*cs.R1CSSolution, error) {
+func (t *partition) solveWitness(ctx context.Context, opts []solver.Option, buf wsolver.Vectors) (*cs.R1CSSolution, error) {
 	ws := t.p.witnessSolver
 	t.times.SolverFallback = ws.s.Fallback()
-	buf := t.vectors.get()
 	sol, err := ws.s.SolveInto(ctx, t.witness, buf, opts...)
 	if err != nil || ws.s.Fallback() != "" {
 		// Not kept (a failed solve drops its solution; gnark's solver
-		// allocates its own): the set is another partition's to fill.
-		t.vectors.put(buf)
+		// allocates its own): the vectors are another partition's to fill.
+		t.vectors.put(hostVectors{solver: buf})
 	}
 	return sol, err
 }

@@ -106,6 +106,12 @@ func padded(v []fr.Element, n int) []fr.Element {
 // 2^27): the MSMs only read it. Ranges of v are counted, then copied, on
 // all cores.
 func filterOut(v []fr.Element, skip []bool, want int) []fr.Element {
+	return filterOutInto(nil, v, skip, want)
+}
+
+// filterOutInto is filterOut copying into dst when its capacity holds the
+// values kept (every one of them is written).
+func filterOutInto(dst, v []fr.Element, skip []bool, want int) []fr.Element {
 	if want == len(v) {
 		return v
 	}
@@ -123,7 +129,11 @@ func filterOut(v []fr.Element, skip []bool, want int) []fr.Element {
 	for t := range rs {
 		offs[t+1] += offs[t]
 	}
-	out := make([]fr.Element, offs[len(rs)])
+	out := dst[:0]
+	if cap(out) < offs[len(rs)] {
+		out = make([]fr.Element, offs[len(rs)])
+	}
+	out = out[:offs[len(rs)]]
 	forRanges(rs, func(t, lo, hi int) {
 		o := out[offs[t]:offs[t+1]]
 		j := 0

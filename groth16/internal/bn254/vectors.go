@@ -6,14 +6,17 @@ package bn254
 import (
 	"sync"
 
+	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
+
 	"github.com/g16prover/g16/backend"
 	wsolver "github.com/g16prover/g16/solver/bn254"
 )
 
 // vectorList is a batch's free list of solution vectors: a partition's
-// Finish hands back its W, a, b and c, and the next partition's solve
-// fills them (wsolver.Vectors) instead of allocating, which spares the
-// host fresh pages and the GC the churn of a batch's largest vectors. A
+// Finish hands back its W, a, b and c and the filtered copies of W
+// (solution.vectors), and the next partition's solve fills them
+// (wsolver.Vectors, filterOutInto) instead of allocating, which spares
+// the host fresh pages and the GC the churn of a batch's largest vectors. A
 // set is made only when the list is empty, so there are never more sets
 // than partitions held their vectors at once (at most the batch's host
 // slots); the list goes with the batch. A nil list neither gives nor keeps
@@ -24,7 +27,15 @@ type vectorList struct {
 	inPlace bool
 
 	mu   sync.Mutex
-	free []wsolver.Vectors
+	free []hostVectors
+}
+
+// hostVectors are the vectors of one partition's solution that a batch
+// fills again: the solver's, and the wire values filtered for the A, B and
+// K MSMs. Any may be nil (allocated by the solve that needs it).
+type hostVectors struct {
+	solver     wsolver.Vectors
+	wA, wB, wK []fr.Element
 }
 
 // newVectorList is the list of a batch on devs.
@@ -45,26 +56,27 @@ func (l *vectorList) putSolution(p *prover, sol *solution) {
 	}
 }
 
-// get takes a set from the list, or gives the zero Vectors (the solve
-// allocates) when it is empty.
-func (l *vectorList) get() wsolver.Vectors {
+// get takes a set from the list, or gives none (the solve allocates)
+// when it is empty.
+func (l *vectorList) get() hostVectors {
 	if l == nil {
-		return wsolver.Vectors{}
+		return hostVectors{}
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if len(l.free) == 0 {
-		return wsolver.Vectors{}
+		return hostVectors{}
 	}
 	v := l.free[len(l.free)-1]
-	l.free[len(l.free)-1] = wsolver.Vectors{}
+	l.free[len(l.free)-1] = hostVectors{}
 	l.free = l.free[:len(l.free)-1]
 	return v
 }
 
-// put hands v back for a later solve; a zero v is dropped.
-func (l *vectorList) put(v wsolver.Vectors) {
-	if l == nil || v.W == nil && v.A == nil && v.B == nil && v.C == nil {
+// put hands v back for a later solve; an empty v is dropped.
+func (l *vectorList) put(v hostVectors) {
+	sv := v.solver
+	if l == nil || sv.W == nil && sv.A == nil && sv.B == nil && sv.C == nil && v.wA == nil && v.wB == nil && v.wK == nil {
 		return
 	}
 	l.mu.Lock()

@@ -49,7 +49,11 @@ func (pr *Prover) ProveBatch(ctx context.Context, witnesses []witness.Witness, c
 	}
 	// How many partitions hold their host vectors at once, from the host
 	// memory available now; a batch where not even one fits fails here.
-	host, err := pr.planHost(cfg.Budget)
+	workers := cfg.Workers
+	if workers == 0 {
+		workers = 2 // the pool's default
+	}
+	host, err := pr.planHost(cfg.Budget, workers)
 	if err != nil {
 		return nil, err
 	}

@@ -52,48 +52,66 @@ func (p *prover) checkHostMemory() error {
 // hostPlan is how many partitions of a batch hold their host vectors at
 // once (pool.WithHostSlots): the host memory available when the batch
 // starts, less what its devices that compute on the host's memory
-// (backend.HostBound) will still take for the key, over one partition's
-// hostNeed; at least 1.
+// (backend.HostBound) will take for it, over one partition's hostNeed; at
+// least 1.
 type hostPlan struct {
 	slots   int   // 0: the host does not say how much memory it has
 	avail   int64 // available when the batch started
-	reserve int64 // the keys host-bound devices will still load
+	reserve int64 // what host-bound devices will take (hostBoundNeed)
 	need    int64 // one partition's vectors
 }
 
 // planHost measures the host for a batch on the Prover's devices, whose
-// key plans are those planFor gives for budget. It fails, before anything
-// is solved, when not even one partition fits.
-func (pr *Prover) planHost(budget int64) (hostPlan, error) {
+// key plans are those planFor gives for budget, each with workers device
+// workers. It fails, before anything is solved, when not even one
+// partition fits.
+func (pr *Prover) planHost(budget int64, workers int) (hostPlan, error) {
 	p := pr.p
 	hp := hostPlan{avail: availableHostMemory(), need: p.hostNeed()}
 	if hp.avail <= 0 {
 		return hp, nil
 	}
 	for _, d := range pr.devices {
-		if !backend.IsHostBound(d.dev) || d.loaded() {
+		if !backend.IsHostBound(d.dev) {
 			continue
 		}
-		pl, err := d.planFor(p, budget)
+		r, err := d.hostBoundNeed(p, budget, workers)
 		if err != nil {
 			return hp, fmt.Errorf("groth16: %w", err)
 		}
-		hp.reserve += pl.bytes
+		hp.reserve += r
 	}
 	room := hp.avail - hp.reserve
 	if room < hp.need {
-		return hp, fmt.Errorf("groth16: a batch of this circuit (domain 2^%d) needs about %s of host memory for one partition's wire and constraint vectors, beyond the key and the circuit, and %s for the key its host-bound devices load; the host has %s available",
+		return hp, fmt.Errorf("groth16: a batch of this circuit (domain 2^%d) needs about %s of host memory for one partition's wire and constraint vectors, beyond the key and the circuit, and %s for its devices on host memory; the host has %s available",
 			p.logN, gibs(hp.need), gibs(hp.reserve), gibs(hp.avail))
 	}
 	hp.slots = int(max(1, room/max(hp.need, 1)))
 	return hp, nil
 }
 
+// hostBoundNeed is the host memory a device on the host's memory takes for
+// a batch beyond what it holds now: each worker's copies of a, b and c
+// (the wire vectors and a resident key's bases it reads in place when it
+// can: backend.ReadOnlyUploader), the MSMs' scratch, and the key when it
+// holds none yet and copies what it is given.
+func (d *proverDevice) hostBoundNeed(p *prover, budget int64, workers int) (int64, error) {
+	pl, err := d.planFor(p, budget)
+	if err != nil {
+		return 0, err
+	}
+	need := pl.scratch + int64(workers)*3*int64(p.n)*scalarBytes
+	if _, inPlace := d.dev.(backend.ReadOnlyUploader); !inPlace && !d.loaded() {
+		need += pl.bytes
+	}
+	return need, nil
+}
+
 func (hp hostPlan) String() string {
 	if hp.slots == 0 {
 		return "host memory unknown: partitions in flight not bounded by it"
 	}
-	return fmt.Sprintf("at most %d partitions hold their host vectors at once (%s each; host available %s, %s kept for keys)",
+	return fmt.Sprintf("at most %d partitions hold their host vectors at once (%s each; host available %s, %s kept for host-bound devices)",
 		hp.slots, gibs(hp.need), gibs(hp.avail), gibs(hp.reserve))
 }
 

@@ -110,11 +110,12 @@ func TestBatchHostSlots(t *testing.T) {
 	saved := availableHostMemory
 	defer func() { availableHostMemory = saved }()
 	need := pr.p.hostNeed()
-	// reserve is what the CPU device (the host's memory) will still take
-	// for the key: the whole key before its first proof, none after.
+	// reserve is what the CPU device (the host's memory) takes for a
+	// batch with two workers: their copies of a, b and c and the MSMs'
+	// scratch (it reads the key's bases in place).
 	reserve := func() int64 {
 		availableHostMemory = func() int64 { return 1 << 50 }
-		hp, err := pr.planHost(0)
+		hp, err := pr.planHost(0, 2)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,6 +123,13 @@ func TestBatchHostSlots(t *testing.T) {
 	}
 
 	r := reserve()
+	pl, err := pr.devices[0].planFor(pr.p, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := pl.scratch + 2*3*int64(pr.p.n)*scalarBytes; r != want {
+		t.Fatalf("the CPU device reserves %d bytes of host memory for a batch, want %d: two workers' a, b, c and the scratch, the key read in place", r, want)
+	}
 	availableHostMemory = func() int64 { return r + need - 1 }
 	solved := false
 	failing := call(func(c *core.CallConfig) {

@@ -206,9 +206,17 @@ func (x *exec) worker(w int) {
 	}
 }
 
-// spinWaits is how many times a worker yields waiting for another before
-// it sleeps until woken.
-const spinWaits = 256
+// A worker waiting for another first polls its progress (spinPolls
+// loads: the chunk it waits for is usually about to finish, and each
+// worker has a P of its own), then yields spinYields times, then sleeps
+// until woken. runtime.Gosched goes through the scheduler's global run
+// queue and its lock: with every worker of a 16-core solve yielding in a
+// loop, that lock took half the solve's CPU time (BENCHMARKS.md, GPU run
+// 20), so the polls come first.
+const (
+	spinPolls  = 1 << 14
+	spinYields = 8
+)
 
 // waitFor waits until worker q has finished n chunks, and reports false
 // when the solve stops a chunk of level l first.
@@ -218,7 +226,10 @@ func (x *exec) waitFor(q int, n, l uint32) bool {
 		if x.stopped(l) {
 			return false
 		}
-		if i < spinWaits {
+		if i < spinPolls {
+			continue
+		}
+		if i < spinPolls+spinYields {
 			runtime.Gosched()
 			continue
 		}

@@ -27,7 +27,8 @@ func WithVerify(vk gnarkgroth16.VerifyingKey) Option {
 // at once, whatever the number of device workers (WithWorkersPerDevice).
 // The default adapts while the batch runs: enough concurrent solves that
 // each device finds a solved partition whenever it is free, judged from
-// the measured solve and device times, up to the host's CPUs and to what
+// the measured solve and device times, up to a quarter of the host's CPUs
+// (at least 2) and to what
 // the host's available memory holds (see pool.WithSolvers). For
 // ProveBatch.
 func WithSolvers(n int) Option {

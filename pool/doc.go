@@ -3,7 +3,7 @@
 //
 // Solvers run Job.Prepare (solving the circuit), as many at once as
 // WithSolvers says or, by default, as the measured prepare and compute
-// times call for, up to the host's CPUs (solve.go). WithHostSlots bounds
+// times call for, up to a quarter of the host's CPUs (solve.go). WithHostSlots bounds
 // how many jobs are prepared and not yet finished at once, so that their
 // host memory (a solved partition's vectors) stays within what the host
 // has: a solver waits for a slot. Each device runs N

@@ -47,8 +47,8 @@ func WithWorkers(n int) Option {
 
 // WithSolvers sets how many jobs are prepared (Job.Prepare: solving the
 // circuit) at once, over all devices, independently of WithWorkers. The
-// default adapts to the measured prepare and compute times, up to the
-// host's CPUs (see WithSolverLimit).
+// default adapts to the measured prepare and compute times, up to a
+// quarter of the host's CPUs and at least 2 (see WithSolverLimit).
 func WithSolvers(n int) Option {
 	return func(c *config) error {
 		if n < 1 {
@@ -61,7 +61,8 @@ func WithSolvers(n int) Option {
 
 // WithSolverLimit bounds the adaptive solving concurrency (the default of
 // WithSolvers) to n, for instance by the host memory a prepared job holds.
-// Without it the bound is the host's CPUs, or the Run's device workers when
+// Without it the bound is a quarter of the host's CPUs (at least 2:
+// concurrent solves share the cores), or the Run's device workers when
 // a device computes on the host's cores (backend.HostBound).
 func WithSolverLimit(n int) Option {
 	return func(c *config) error {

@@ -17,8 +17,9 @@ import (
 //
 // How many Prepares run at once (the solving concurrency) is WithSolvers'
 // number when given. Otherwise it adapts: it starts at the most allowed
-// (WithSolverLimit; default the host's CPUs, or the Run's device workers
-// when a device computes on the host's cores, backend.HostBound), and once
+// (WithSolverLimit; default a quarter of the host's CPUs and at least 2,
+// or the Run's device workers when a device computes on the host's cores,
+// backend.HostBound), and once
 // a job has been prepared and computed it follows
 //
 //	solvers = ⌈devices · prepare / compute⌉ + 1, within [1, limit]
@@ -28,6 +29,14 @@ import (
 // every device finds a prepared job whenever it is free, and no more. A
 // solve slowed by its neighbours measures longer and raises the number
 // until the limit; a device that cannot keep up lowers it.
+//
+// Concurrent solves share the host's cores (each gets its share of
+// GOMAXPROCS), so more of them add no cores, only memory traffic: on a
+// 16-core GPU host, ten sha256 partitions solved ten at once took 1.394 s,
+// four at once 1.069 s, two 1.051 s, one 1.367 s (BENCHMARKS.md, GPU run
+// 23). Hence the default limit: a solve keeps at least minCoresPerSolve
+// cores.
+const minCoresPerSolve = 4
 
 // solving is the scheduler's solving-concurrency state, guarded by sched.mu.
 type solving struct {
@@ -74,7 +83,7 @@ func (s *sched) initSolving(cfg *config, devs []backend.Backend) {
 		}
 		return
 	}
-	sv.max = runtime.NumCPU()
+	sv.max = defaultSolvers()
 	for _, d := range devs {
 		if backend.IsHostBound(d) {
 			// The device's work runs on the same cores as the solves.
@@ -195,4 +204,12 @@ func (r *run[K]) prepareFailed(ctx context.Context, it *item, err error) {
 	r.errs[it.job] = &JobError{Job: it.job, Err: err}
 	r.mu.Unlock()
 	r.sched.settle()
+}
+
+// defaultSolvers is the default most Prepares at once beside a device
+// with cores of its own: a quarter of the host's CPUs, at least 2 (or the
+// one CPU there is).
+func defaultSolvers() int {
+	n := runtime.NumCPU()
+	return max(min(2, n), n/minCoresPerSolve)
 }

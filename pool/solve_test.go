@@ -131,8 +131,8 @@ func TestSolversDefault(t *testing.T) {
 	var s sched
 	s.initSolving(&config{workers: 1}, devs)
 	t.Logf("this host: %d CPUs; default solving limit for one GPU-like device: %d", runtime.NumCPU(), s.solving.max)
-	if s.solving.max != runtime.NumCPU() {
-		t.Errorf("default limit %d, want the host's %d CPUs", s.solving.max, runtime.NumCPU())
+	if want := defaultSolvers(); s.solving.max != want {
+		t.Errorf("default limit %d, want %d (a quarter of the host's %d CPUs, at least 2)", s.solving.max, want, runtime.NumCPU())
 	}
 
 	host := devices(newCPU(t, 0, 0, nil))

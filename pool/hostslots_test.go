@@ -4,56 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/g16prover/g16/backend"
 )
-
-// maxHeld is the most jobs of tr seen between the start of their Prepare
-// and the end of their Finish at once. The pool takes a host slot before
-// the Prepare event starts and gives it back after the Finish event ends,
-// so maxHeld never exceeds WithHostSlots' bound.
-func maxHeld(tr *Trace) int {
-	from, to := map[int]int64{}, map[int]int64{}
-	for _, e := range tr.Events() {
-		if e.Kind != KindHost {
-			continue
-		}
-		switch e.Name {
-		case "prepare":
-			from[e.Partition] = e.Start
-		case "finish":
-			to[e.Partition] = e.End
-		}
-	}
-	type edge struct {
-		t     int64
-		delta int
-	}
-	var edges []edge
-	for p, s := range from {
-		end, ok := to[p]
-		if !ok {
-			end = 1 << 62 // never finished: held to the end
-		}
-		edges = append(edges, edge{s, 1}, edge{end, -1})
-	}
-	sort.Slice(edges, func(i, j int) bool {
-		if edges[i].t != edges[j].t {
-			return edges[i].t < edges[j].t
-		}
-		return edges[i].delta < edges[j].delta
-	})
-	most, n := 0, 0
-	for _, e := range edges {
-		n += e.delta
-		most = max(most, n)
-	}
-	return most
-}
 
 // heldJobs are slowJobs (fast solves, slow device work, so that prepared
 // jobs pile up) that count in held how many of them are between the start
@@ -93,7 +49,7 @@ func TestHostSlots(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkAllFinished(t, jobs)
-			got, seen := int(most.Load()), maxHeld(tr)
+			got, seen := int(most.Load()), tr.HeldAtOnce()
 			t.Logf("slots %d: at most %d jobs held at once (trace: %d)", k, got, seen)
 			if k == 0 {
 				// The bound must matter for the cases below to mean anything.

@@ -3,7 +3,6 @@ package pool
 import (
 	"context"
 	"runtime"
-	"sort"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -14,32 +13,6 @@ import (
 // offHost hides a CPU backend's HostBound, so that the pool treats it as a
 // device with cores of its own (a GPU).
 type offHost struct{ backend.Backend }
-
-// maxConcurrent is the most host events named name that overlap in time.
-func maxConcurrent(tr *Trace, name string) int {
-	type edge struct {
-		t     int64
-		delta int
-	}
-	var edges []edge
-	for _, e := range tr.Events() {
-		if e.Kind == KindHost && e.Name == name {
-			edges = append(edges, edge{e.Start, 1}, edge{e.End, -1})
-		}
-	}
-	sort.Slice(edges, func(i, j int) bool {
-		if edges[i].t != edges[j].t {
-			return edges[i].t < edges[j].t
-		}
-		return edges[i].delta < edges[j].delta // an end before a start at the same instant
-	})
-	most, n := 0, 0
-	for _, e := range edges {
-		n += e.delta
-		most = max(most, n)
-	}
-	return most
-}
 
 // preparesDuringCompute counts the prepare events that overlap a compute
 // region held on any device.
@@ -99,7 +72,7 @@ func TestSolversIndependentOfWorkers(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkAllFinished(t, jobs)
-	if got := maxConcurrent(tr, "prepare"); got != solvers {
+	if got := tr.MostAtOnce("prepare"); got != solvers {
 		t.Errorf("at most %d Prepares ran at once, want WithSolvers' %d (one device worker)", got, solvers)
 	}
 	if got := preparesDuringCompute(tr); got == 0 {
@@ -124,7 +97,7 @@ func TestSolversDefault(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkAllFinished(t, jobs)
-	if got := maxConcurrent(tr, "prepare"); got != limit {
+	if got := tr.MostAtOnce("prepare"); got != limit {
 		t.Errorf("adaptive default: at most %d Prepares at once, want the limit %d", got, limit)
 	}
 
@@ -146,7 +119,7 @@ func TestSolversDefault(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkAllFinished(t, jobs)
-	if got := maxConcurrent(tr, "prepare"); got > 2 {
+	if got := tr.MostAtOnce("prepare"); got > 2 {
 		t.Errorf("host-bound device, 2 workers: %d Prepares at once", got)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strings"
 	"sync"
@@ -152,6 +153,73 @@ func (t *Trace) Events() []Event {
 	t.mu.Unlock()
 	sort.SliceStable(ev, func(i, j int) bool { return ev[i].Start < ev[j].Start })
 	return ev
+}
+
+// MostAtOnce is the most host stages named name (such as "prepare", the
+// solve) that the trace shows running at the same time.
+func (t *Trace) MostAtOnce(name string) int {
+	var spans [][2]int64
+	for _, e := range t.Events() {
+		if e.Kind == KindHost && e.Name == name {
+			spans = append(spans, [2]int64{e.Start, e.End})
+		}
+	}
+	return MostAtOnce(spans)
+}
+
+// HeldAtOnce is the most partitions that the trace shows held at once,
+// from the start of their Prepare (the solve) to the end of their Finish:
+// the partitions whose host vectors are alive together. A partition
+// without a Finish is held to the end.
+func (t *Trace) HeldAtOnce() int {
+	from, to := map[int]int64{}, map[int]int64{}
+	for _, e := range t.Events() {
+		if e.Kind != KindHost {
+			continue
+		}
+		switch e.Name {
+		case "prepare":
+			if s, ok := from[e.Partition]; !ok || e.Start < s {
+				from[e.Partition] = e.Start
+			}
+		case "finish":
+			to[e.Partition] = max(to[e.Partition], e.End)
+		}
+	}
+	spans := make([][2]int64, 0, len(from))
+	for p, s := range from {
+		end, ok := to[p]
+		if !ok {
+			end = math.MaxInt64
+		}
+		spans = append(spans, [2]int64{s, end})
+	}
+	return MostAtOnce(spans)
+}
+
+// MostAtOnce is the most of spans, each [start, end), that cover one
+// instant: a span that ends when another starts does not overlap it.
+func MostAtOnce(spans [][2]int64) int {
+	type edge struct {
+		t     int64
+		delta int
+	}
+	edges := make([]edge, 0, 2*len(spans))
+	for _, s := range spans {
+		edges = append(edges, edge{s[0], 1}, edge{s[1], -1})
+	}
+	sort.Slice(edges, func(i, j int) bool {
+		if edges[i].t != edges[j].t {
+			return edges[i].t < edges[j].t
+		}
+		return edges[i].delta < edges[j].delta // an end before a start at the same instant
+	})
+	most, n := 0, 0
+	for _, e := range edges {
+		n += e.delta
+		most = max(most, n)
+	}
+	return most
 }
 
 // wall is the Run's duration so far.

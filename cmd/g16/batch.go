@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -178,7 +177,7 @@ func benchBatch(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(i
 		}
 		solves := "-"
 		if r.trace != nil {
-			solves = strconv.Itoa(mostAtOnce(r.trace, "prepare"))
+			solves = strconv.Itoa(r.trace.MostAtOnce("prepare"))
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t\n", r.name, f.partitions, fmtDur(r.wall), fmtDur(r.wall/time.Duration(f.partitions)), ratio, speedup, solves)
 	}
@@ -216,31 +215,4 @@ func benchBatch(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(i
 		return deviceFailure(errors.New("provers disagree"))
 	}
 	return nil
-}
-
-// mostAtOnce is the most host stages named name (such as "prepare", the
-// solve) that the trace shows running at the same time.
-func mostAtOnce(tr *pool.Trace, name string) int {
-	type edge struct {
-		t     int64
-		delta int
-	}
-	var edges []edge
-	for _, e := range tr.Events() {
-		if e.Kind == pool.KindHost && e.Name == name {
-			edges = append(edges, edge{e.Start, 1}, edge{e.End, -1})
-		}
-	}
-	sort.Slice(edges, func(i, j int) bool {
-		if edges[i].t != edges[j].t {
-			return edges[i].t < edges[j].t
-		}
-		return edges[i].delta < edges[j].delta
-	})
-	most, n := 0, 0
-	for _, e := range edges {
-		n += e.delta
-		most = max(most, n)
-	}
-	return most
 }

@@ -9,7 +9,6 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
-	"sort"
 	"strings"
 	"testing"
 
@@ -170,7 +169,7 @@ func TestBatchHostSlots(t *testing.T) {
 				t.Errorf("no Debug line %q in the log:\n%s", line, logged.String())
 			}
 			logged.Reset()
-			held := heldPartitions(tr)
+			held := tr.HeldAtOnce()
 			t.Logf("slots %d: at most %d partitions held at once", k, held)
 			if held > k {
 				t.Errorf("%d partitions solved and not finished at once, over the %d the host holds", held, k)
@@ -182,39 +181,6 @@ func TestBatchHostSlots(t *testing.T) {
 			}
 		})
 	}
-}
-
-// heldPartitions is the most partitions of tr between the start of their
-// Prepare (the solve) and the end of their Finish (the assembly) at once.
-func heldPartitions(tr *pool.Trace) int {
-	type edge struct {
-		t     int64
-		delta int
-	}
-	var edges []edge
-	for _, e := range tr.Events() {
-		if e.Kind != pool.KindHost {
-			continue
-		}
-		switch e.Name {
-		case "prepare":
-			edges = append(edges, edge{e.Start, 1})
-		case "finish":
-			edges = append(edges, edge{e.End, -1})
-		}
-	}
-	sort.Slice(edges, func(i, j int) bool {
-		if edges[i].t != edges[j].t {
-			return edges[i].t < edges[j].t
-		}
-		return edges[i].delta < edges[j].delta
-	})
-	most, n := 0, 0
-	for _, e := range edges {
-		n += e.delta
-		most = max(most, n)
-	}
-	return most
 }
 
 // sameProof compares two proofs by their serialized bytes.

@@ -57,7 +57,10 @@ func TestWithVerify(t *testing.T) {
 		}
 	}
 	for _, je := range errs {
-		if want := fmt.Sprintf("groth16: partition %d: %v", je.Job, groth16.ErrVerify); !strings.HasPrefix(je.Err.Error(), want) {
+		if want := fmt.Sprintf("pool: partition %d", je.Job); !strings.HasPrefix(je.Error(), want) || strings.Count(je.Error(), "partition") != 1 {
+			t.Errorf("batch with the wrong key: partition %d's error %q, want it to open with %q and name the partition once", je.Job, je.Error(), want)
+		}
+		if want := "groth16: " + groth16.ErrVerify.Error(); !strings.HasPrefix(je.Err.Error(), want) {
 			t.Errorf("batch with the wrong key: partition %d's error %q, want it to open with %q", je.Job, je.Err, want)
 		}
 	}

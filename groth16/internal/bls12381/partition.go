@@ -19,7 +19,6 @@ import (
 type partition struct {
 	p       *prover
 	index   int
-	batched bool // one of a batch's partitions, named by index in errors
 	witness witness.Witness
 	rand    io.Reader
 
@@ -40,16 +39,13 @@ func (p *prover) newPartition(w witness.Witness, rand io.Reader) *partition {
 
 // newBatchPartition is partition index of a batch (ProveBatch).
 func (p *prover) newBatchPartition(index int, w witness.Witness, rand io.Reader) *partition {
-	return &partition{p: p, index: index, batched: true, witness: w, rand: rand}
+	return &partition{p: p, index: index, witness: w, rand: rand}
 }
 
-// errorf formats an error of the partition's proof: "groth16: partition
-// 3: ..." in a batch, "groth16: ..." for a single proof. %w wraps as in
-// fmt.Errorf.
+// errorf formats an error of the partition's proof, "groth16: ...". A
+// batch's scheduler names the partition (pool.JobError), so the error does
+// not. %w wraps as in fmt.Errorf.
 func (t *partition) errorf(format string, args ...any) error {
-	if t.batched {
-		return fmt.Errorf("groth16: partition %d: "+format, append([]any{t.index}, args...)...)
-	}
 	return fmt.Errorf("groth16: "+format, args...)
 }
 

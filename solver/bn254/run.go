@@ -77,7 +77,10 @@ func (st *state) run(ctx context.Context) (uint32, error) {
 		x.panicked = nil
 		panic(v)
 	}
-	if x.halted.Load() == haltCancelled {
+	// The halt runs on context.AfterFunc's goroutine, which may come
+	// after the last chunk: a ctx that ended before the solve returns
+	// ends it either way.
+	if x.halted.Load() == haltCancelled || ctx.Err() != nil {
 		return noRank, ctx.Err()
 	}
 	at, err := noRank, error(nil)

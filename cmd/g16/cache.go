@@ -24,50 +24,35 @@ import (
 // cachedSynth returns the synthetic circuit of mix and target from dir, or
 // compiles it and writes it there.
 func cachedSynth(dir, mix string, target int) (constraint.ConstraintSystem, synth.Shape, bool, error) {
-	base := filepath.Join(dir, fmt.Sprintf("%s-target%d", mix, target))
-	var shape synth.Shape
-	if raw, err := os.ReadFile(base + ".shape.json"); err == nil && json.Unmarshal(raw, &shape) == nil {
-		r1cs := new(cs.R1CS)
-		if err := readFrom(base+".r1cs", r1cs); err == nil {
-			return r1cs, shape, true, nil
-		}
-	}
-	ccs, shape, err := synth.Compile(mix, target)
-	if err != nil {
-		return nil, shape, false, err
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, shape, false, err
-	}
-	if err := writeAtomic(base+".r1cs", func(w io.Writer) error { _, err := ccs.WriteTo(w); return err }); err != nil {
-		return nil, shape, false, err
-	}
-	raw, err := json.Marshal(shape)
-	if err != nil {
-		return nil, shape, false, err
-	}
-	if err := writeAtomic(base+".shape.json", func(w io.Writer) error { _, err := w.Write(raw); return err }); err != nil {
-		return nil, shape, false, err
-	}
-	return ccs, shape, false, nil
+	return cachedCircuit(filepath.Join(dir, fmt.Sprintf("%s-target%d", mix, target)), func() (constraint.ConstraintSystem, synth.Shape, error) {
+		return synth.Compile(mix, target)
+	})
 }
 
 // cachedPorep returns the PoRep-shaped circuit of target and tail from
 // dir, or builds it and writes it there.
 func cachedPorep(dir string, target int, tail float64) (constraint.ConstraintSystem, synth.PorepShape, bool, error) {
-	base := filepath.Join(dir, fmt.Sprintf("%s-tail%g-target%d", synth.Porep, tail, target))
-	var shape synth.PorepShape
+	return cachedCircuit(filepath.Join(dir, fmt.Sprintf("%s-tail%g-target%d", synth.Porep, tail, target)), func() (constraint.ConstraintSystem, synth.PorepShape, error) {
+		return synth.CompilePorep(target, tail)
+	})
+}
+
+// cachedCircuit returns the circuit and its shape (S, as JSON) kept under
+// base (base.r1cs, base.shape.json), or builds them and writes them there;
+// the bool says they came from the cache.
+func cachedCircuit[S any](base string, build func() (constraint.ConstraintSystem, S, error)) (constraint.ConstraintSystem, S, bool, error) {
+	var shape S
 	if raw, err := os.ReadFile(base + ".shape.json"); err == nil && json.Unmarshal(raw, &shape) == nil {
 		r1cs := new(cs.R1CS)
 		if err := readFrom(base+".r1cs", r1cs); err == nil {
 			return r1cs, shape, true, nil
 		}
 	}
-	ccs, shape, err := synth.CompilePorep(target, tail)
+	ccs, shape, err := build()
 	if err != nil {
 		return nil, shape, false, err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
 		return nil, shape, false, err
 	}
 	if err := writeAtomic(base+".r1cs", func(w io.Writer) error { _, err := ccs.WriteTo(w); return err }); err != nil {

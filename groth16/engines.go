@@ -7,45 +7,18 @@ import (
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
 	"github.com/consensys/gnark/constraint"
 
-	"github.com/g16prover/g16/backend"
 	g16curve "github.com/g16prover/g16/curve"
 	"github.com/g16prover/g16/groth16/internal/bls12381"
 	"github.com/g16prover/g16/groth16/internal/bn254"
 	"github.com/g16prover/g16/groth16/internal/core"
 )
 
-// engine is the prover of one curve: its package (internal/bls12381, the
-// reference, and the copies internal/generator writes from it) behind the
-// curve-neutral interfaces of package core.
-type engine struct {
-	owns            func(ccs constraint.ConstraintSystem) bool
-	newProver       func(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, cfg *core.ProverConfig) (core.Prover, error)
-	newDeviceKey    func(dev backend.Backend, pk gnarkgroth16.ProvingKey) (core.DeviceKey, error)
-	releasePrepared func()
-}
-
-// engines are the curves g16 proves on.
-var engines = map[ecc.ID]engine{
-	ecc.BLS12_381: {
-		owns: bls12381.Owns,
-		newProver: func(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, cfg *core.ProverConfig) (core.Prover, error) {
-			return bls12381.NewProver(ccs, pk, cfg)
-		},
-		newDeviceKey: func(dev backend.Backend, pk gnarkgroth16.ProvingKey) (core.DeviceKey, error) {
-			return bls12381.NewDeviceKey(dev, pk)
-		},
-		releasePrepared: bls12381.ReleasePrepared,
-	},
-	ecc.BN254: {
-		owns: bn254.Owns,
-		newProver: func(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, cfg *core.ProverConfig) (core.Prover, error) {
-			return bn254.NewProver(ccs, pk, cfg)
-		},
-		newDeviceKey: func(dev backend.Backend, pk gnarkgroth16.ProvingKey) (core.DeviceKey, error) {
-			return bn254.NewDeviceKey(dev, pk)
-		},
-		releasePrepared: bn254.ReleasePrepared,
-	},
+// engines are the curves g16 proves on: each its package's prover
+// (internal/bls12381, the reference, and the copies internal/generator
+// writes from it).
+var engines = map[ecc.ID]core.Engine{
+	ecc.BLS12_381: bls12381.Engine,
+	ecc.BN254:     bn254.Engine,
 }
 
 // curves names the curves of engines, for errors.
@@ -61,20 +34,20 @@ func curves() string {
 
 // engineFor checks that ccs and pk are present, over one curve, and a
 // curve g16 proves on, and returns that curve's prover.
-func engineFor(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey) (engine, error) {
+func engineFor(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey) (core.Engine, error) {
 	if core.IsNil(ccs) {
-		return engine{}, inputErr("nil constraint system")
+		return core.Engine{}, inputErr("nil constraint system")
 	}
 	if core.IsNil(pk) {
-		return engine{}, inputErr("nil proving key")
+		return core.Engine{}, inputErr("nil proving key")
 	}
 	var (
 		id ecc.ID
-		e  engine
+		e  core.Engine
 		ok bool
 	)
 	for id, e = range engines {
-		if ok = e.owns(ccs); ok {
+		if ok = e.Owns(ccs); ok {
 			break
 		}
 	}
@@ -83,22 +56,22 @@ func engineFor(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey) (eng
 		if q := ccs.Field(); q != nil {
 			field = core.FieldName(q)
 		}
-		return engine{}, inputErr("constraint system is a %T over %s; g16 proves gnark's R1CS over %s", ccs, field, curves())
+		return core.Engine{}, inputErr("constraint system is a %T over %s; g16 proves gnark's R1CS over %s", ccs, field, curves())
 	}
 	if kid := pk.CurveID(); kid != id {
-		return engine{}, inputErr("proving key is for %s, the constraint system is over %s", g16curve.Name(kid), g16curve.Name(id))
+		return core.Engine{}, inputErr("proving key is for %s, the constraint system is over %s", g16curve.Name(kid), g16curve.Name(id))
 	}
 	return e, nil
 }
 
 // keyEngine returns the prover of pk's curve, for NewDeviceKey.
-func keyEngine(fn string, pk gnarkgroth16.ProvingKey) (engine, error) {
+func keyEngine(fn string, pk gnarkgroth16.ProvingKey) (core.Engine, error) {
 	if core.IsNil(pk) {
-		return engine{}, inputErr("%s: nil proving key", fn)
+		return core.Engine{}, inputErr("%s: nil proving key", fn)
 	}
 	e, ok := engines[pk.CurveID()]
 	if !ok {
-		return engine{}, inputErr("%s: proving key is for %s; g16 proves over %s", fn, g16curve.Name(pk.CurveID()), curves())
+		return core.Engine{}, inputErr("%s: proving key is for %s; g16 proves over %s", fn, g16curve.Name(pk.CurveID()), curves())
 	}
 	return e, nil
 }
@@ -110,6 +83,6 @@ func keyEngine(fn string, pk gnarkgroth16.ProvingKey) (engine, error) {
 // keep their own.
 func ReleasePrepared() {
 	for _, e := range engines {
-		e.releasePrepared()
+		e.ReleasePrepared()
 	}
 }

@@ -24,7 +24,7 @@ func NewDeviceKey(dev backend.Backend, pk gnarkgroth16.ProvingKey) (*DeviceKey, 
 	if err != nil {
 		return nil, err
 	}
-	k, err := e.newDeviceKey(dev, pk)
+	k, err := e.NewDeviceKey(dev, pk)
 	if err != nil {
 		return nil, err
 	}

@@ -2,7 +2,6 @@ package groth16
 
 import (
 	"crypto/rand"
-	"fmt"
 	"io"
 	"log/slog"
 	"strings"
@@ -82,9 +81,7 @@ func option(name string, where scope, set func(*config) error) Option {
 }
 
 // optErr is a bad argument to the option named name.
-func optErr(name, format string, args ...any) error {
-	return inputErr("%s: %s", name, fmt.Sprintf(format, args...))
-}
+func optErr(name, format string, args ...any) error { return core.OptErr(name, format, args...) }
 
 // WithBackend runs the prover's NTTs and MSMs on b: it is
 // WithBackends(b). For NewProver (and the package-level Prove and

@@ -47,7 +47,7 @@ func newProver(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, cfg 
 	if err != nil {
 		return nil, err
 	}
-	p, err := e.newProver(ccs, pk, cfg)
+	p, err := e.NewProver(ccs, pk, cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -4,8 +4,6 @@
 package bn254
 
 import (
-	"fmt"
-
 	"github.com/g16prover/g16/groth16/internal/core"
 )
 
@@ -32,7 +30,4 @@ func inputErr(format string, args ...any) error { return core.InputErr(format, a
 
 func isNil(v any) bool { return core.IsNil(v) }
 
-// optErr is a bad argument to the option named name.
-func optErr(name, format string, args ...any) error {
-	return core.InputErr("%s: %s", name, fmt.Sprintf(format, args...))
-}
+func optErr(name, format string, args ...any) error { return core.OptErr(name, format, args...) }

@@ -9,6 +9,7 @@ import (
 	gnarkbackend "github.com/consensys/gnark/backend"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
 	"github.com/consensys/gnark/backend/witness"
+	"github.com/consensys/gnark/constraint"
 
 	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/pool"
@@ -58,4 +59,14 @@ type DeviceKey interface {
 	Backend() backend.Backend
 	Closed() bool
 	Close() error
+}
+
+// Engine is the prover of one curve, as its package (the reference
+// groth16/internal/bls12381 and the copies internal/generator writes from
+// it) offers it to package groth16.
+type Engine struct {
+	Owns            func(ccs constraint.ConstraintSystem) bool // ccs is a system over the engine's curve
+	NewProver       func(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, cfg *ProverConfig) (Prover, error)
+	NewDeviceKey    func(dev backend.Backend, pk gnarkgroth16.ProvingKey) (DeviceKey, error)
+	ReleasePrepared func()
 }

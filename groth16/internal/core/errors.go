@@ -29,6 +29,11 @@ func InputErr(format string, args ...any) error {
 	return fmt.Errorf("groth16: %w: %s", ErrInput, fmt.Sprintf(format, args...))
 }
 
+// OptErr is a bad argument to the option named name, matching ErrInput.
+func OptErr(name, format string, args ...any) error {
+	return InputErr("%s: %s", name, fmt.Sprintf(format, args...))
+}
+
 // IsNil reports whether v is nil or a nil pointer in an interface.
 func IsNil(v any) bool {
 	if v == nil {

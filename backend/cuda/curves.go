@@ -21,8 +21,18 @@ func (b *Backend) supports(op string, c ecc.ID) error { return b.supportsArg(op,
 // supportsArg is nil when op's argument arg, the curve c, is one the
 // kernels compute on.
 func (b *Backend) supportsArg(op, arg string, c ecc.ID) error {
+	if err := SupportsCurve(c); err != nil {
+		return fmt.Errorf("%v: %s: %s: %w", b, op, arg, err)
+	}
+	return nil
+}
+
+// SupportsCurve returns nil when the kernels compute on the curve c
+// (BLS12-381), and otherwise an error matching backend.ErrUnsupportedCurve,
+// without opening a device.
+func SupportsCurve(c ecc.ID) error {
 	if c != kernelCurve {
-		return fmt.Errorf("%v: %s: %s: %s: %w (the CUDA kernels compute on %s)", b, op, arg, curve.Name(c), backend.ErrUnsupportedCurve, curve.Name(kernelCurve))
+		return fmt.Errorf("%s: %w (the CUDA kernels compute on %s)", curve.Name(c), backend.ErrUnsupportedCurve, curve.Name(kernelCurve))
 	}
 	return nil
 }

@@ -36,6 +36,10 @@ func New(device int, opts ...Option) (*Backend, error) {
 // ErrNotBuilt.
 func DeviceCount() (int, error) { return 0, ErrNotBuilt }
 
+// SupportsCurve says whether the kernels compute on the curve c; in this
+// build there are none: ErrNotBuilt.
+func SupportsCurve(c ecc.ID) error { return ErrNotBuilt }
+
 // String names the backend, "cuda:N"; in this build "cuda:unbuilt".
 func (b *Backend) String() string { return "cuda:unbuilt" }
 

@@ -27,20 +27,13 @@ func defaultDevices(log *slog.Logger) ([]backend.Backend, error) {
 		log.Warn("groth16: no backend given and CUDA sees no GPU (check CUDA_VISIBLE_DEVICES); proving on the CPU")
 		return []backend.Backend{cpu.MustNew()}, nil
 	}
+	if err := cuda.SupportsCurve(proverCurve); err != nil {
+		log.Warn("groth16: no backend given and the GPU kernels do not prove over this curve; proving on the CPU", "curve", proverCurve.String(), "reason", err.Error())
+		return []backend.Backend{cpu.MustNew()}, nil
+	}
 	gpus, err := cuda.OpenAll(0)
 	if err != nil {
 		return nil, fmt.Errorf("groth16: opening the default devices: %w", err)
-	}
-	if err := gpus[0].Supports(proverCurve); err != nil {
-		var errs []error
-		for _, g := range gpus {
-			errs = append(errs, g.Close())
-		}
-		if err := errors.Join(errs...); err != nil {
-			return nil, fmt.Errorf("groth16: closing the GPUs: %w", err)
-		}
-		log.Warn("groth16: no backend given and the GPU kernels do not prove over this curve; proving on the CPU", "curve", proverCurve.String(), "reason", err.Error())
-		return []backend.Backend{cpu.MustNew()}, nil
 	}
 	names := make([]string, len(gpus))
 	for i, g := range gpus {

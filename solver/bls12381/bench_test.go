@@ -162,3 +162,51 @@ func BenchmarkConcurrentSolves(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCriticalPath reports what bounds a solve on many cores: the
+// longest chain of instructions in the wire-dependency graph, the
+// costliest chain (estimated cost units, the large instructions that a
+// solve cuts into parts taken as cut over 16 cores), and the total work;
+// ns/op is one solve on one goroutine, from which the time per
+// instruction and per cost unit, and so the chain's and the work's times,
+// are estimated. bound-16-ms is the larger of the costliest chain and a
+// sixteenth of the work: no 16-core solve on this schedule's costs is
+// faster.
+//
+//	go test ./solver/bls12381 -run '^$' -bench CriticalPath -benchtime 5x -cpu 1
+func BenchmarkCriticalPath(b *testing.B) {
+	for _, c := range []testCircuit{
+		std("sha256-400B", "sha256", 400, true),
+		std("ecdsa-secp256k1", "ecdsa", 1, true),
+	} {
+		b.Run("circuit="+c.name, func(b *testing.B) {
+			cc := compile(b, c)
+			seed := rand.Uint64()
+			b.Logf("seed %d", seed)
+			w := assignment(b, c, rand.New(rand.NewPCG(seed, 1)))
+			opts := testHints(seed)
+			defer solver.SetTasks(1)()
+			if _, err := cc.s.Solve(context.Background(), w, opts...); err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				if _, err := cc.s.Solve(context.Background(), w, opts...); err != nil {
+					b.Fatal(err)
+				}
+			}
+			one := float64(b.Elapsed().Nanoseconds()) / float64(b.N) // ns, one solve on one goroutine
+			ps := cc.s.CriticalPath(16)
+			perOp, perUnit := one/float64(ps.Ops), one/float64(ps.Work)
+			chainOps := float64(ps.PathOps) * perOp / 1e6
+			chain := float64(ps.Path) * perUnit / 1e6
+			work := float64(ps.Work) * perUnit / 1e6
+			b.Logf("%d instructions (%d R1Cs solve a wire, %d are checks: %.0f%% of the work), work %d units: %.1f ns an instruction, %.2f ns a unit",
+				ps.Ops, ps.Solving, ps.Checks, 100*float64(ps.CheckWork)/float64(ps.Work), ps.Work, perOp, perUnit)
+			b.Logf("longest chain %d instructions ≈ %.2f ms; costliest chain on 16 cores %d units, %d instructions ≈ %.2f ms; work/16 ≈ %.2f ms; by kind: %v",
+				ps.PathOps, chainOps, ps.Path, ps.PathLinks, chain, work/16, ps.PathKinds)
+			b.ReportMetric(float64(ps.PathOps), "chain-ops")
+			b.ReportMetric(chain, "chain-16-ms")
+			b.ReportMetric(max(chain, work/16), "bound-16-ms")
+		})
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/big"
 	"sort"
+	"strings"
 
 	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
 )
@@ -189,4 +190,128 @@ func (s *Solver) Shape() (total, levelMax, path int64, top []string) {
 		top = append(top, fmt.Sprintf("%d (%s)", s.cost[i+1]-s.cost[i], name))
 	}
 	return
+}
+
+// PathStats describes the dependency graph of a circuit's instructions:
+// what bounds a solve on many cores. Work and Path are in the estimated
+// cost units of the schedule (about one term's multiply-add).
+type PathStats struct {
+	Ops, Solving, Checks int   // instructions; R1Cs that solve a wire; R1Cs that solve none
+	Work, CheckWork      int64 // estimated work of all instructions, of the checks
+	// PathOps is the longest chain of instructions, each counted once,
+	// where an instruction follows the latest producer of a wire it reads
+	// (a lookup or an opaque blueprint follows every earlier level).
+	PathOps int
+	// Path is the costliest chain, an instruction of at least
+	// 64·minTaskCost taken as cut into parts on nt cores (as large batch
+	// inverses, count hints and hint input lists are); PathLinks is its
+	// instructions and PathKinds its cost by kind of instruction.
+	Path      int64
+	PathLinks int
+	PathKinds map[string]int64
+}
+
+// CriticalPath computes s's PathStats for a solve on nt cores.
+func (s *Solver) CriticalPath(nt int) PathStats {
+	n := len(s.ops)
+	ps := PathStats{Ops: n, Work: s.cost[n], PathKinds: map[string]int64{}}
+	producer := make([]int32, s.nbWires)
+	for i := range producer {
+		producer[i] = -1
+	}
+	for i := range s.ops {
+		lo, hi := s.outputs(&s.ops[i])
+		for w := lo; w < hi; w++ {
+			producer[w] = int32(i)
+		}
+	}
+	weight := func(i int) int64 {
+		c := s.cost[i+1] - s.cost[i]
+		if c >= 64*minTaskCost {
+			c /= int64(nt)
+		}
+		return c
+	}
+	endOps := make([]int32, n)  // the longest chain ending at op i, in ops
+	endCost := make([]int64, n) // the costliest chain ending at op i
+	prev := make([]int32, n)    // op i's predecessor on its costliest chain
+	// levelTop[l]: the op ending the longest and the costliest chain up
+	// to the end of level l, for the instructions whose reads are unknown.
+	levelTopOps := make([]int32, len(s.levels))
+	levelTopCost := make([]int32, len(s.levels))
+	bestOps, bestCost := int32(-1), int32(-1)
+	for l := 0; l+1 < len(s.levels); l++ {
+		lo := s.levels[l]
+		for i := lo; i < s.levels[l+1]; i++ {
+			o := &s.ops[i]
+			if o.kind == opR1C {
+				if o.loc == locNone {
+					ps.Checks++
+					ps.CheckWork += s.cost[i+1] - s.cost[i]
+				} else {
+					ps.Solving++
+				}
+			}
+			pOps, pCost := int32(-1), int32(-1)
+			if !s.reads(o, func(w uint32) {
+				p := producer[w]
+				if p < 0 || int(p) >= lo {
+					return
+				}
+				if pOps < 0 || endOps[p] > endOps[pOps] {
+					pOps = p
+				}
+				if pCost < 0 || endCost[p] > endCost[pCost] {
+					pCost = p
+				}
+			}) && l > 0 {
+				pOps, pCost = levelTopOps[l-1], levelTopCost[l-1]
+			}
+			endOps[i], endCost[i], prev[i] = 1, weight(i), pCost
+			if pOps >= 0 {
+				endOps[i] += endOps[pOps]
+			}
+			if pCost >= 0 {
+				endCost[i] += endCost[pCost]
+			}
+			if bestOps < 0 || endOps[i] > endOps[bestOps] {
+				bestOps = int32(i)
+			}
+			if bestCost < 0 || endCost[i] > endCost[bestCost] {
+				bestCost = int32(i)
+			}
+		}
+		levelTopOps[l], levelTopCost[l] = bestOps, bestCost
+	}
+	if bestOps < 0 {
+		return ps
+	}
+	ps.PathOps = int(endOps[bestOps])
+	ps.Path = endCost[bestCost]
+	for i := bestCost; i >= 0; i = prev[i] {
+		ps.PathLinks++
+		ps.PathKinds[s.kindName(&s.ops[i])] += weight(int(i))
+	}
+	return ps
+}
+
+// kindName names an instruction's kind for PathStats.
+func (s *Solver) kindName(o *op) string {
+	switch o.kind {
+	case opR1C:
+		if o.loc == locNone {
+			return "check"
+		}
+		return "r1c"
+	case opHint:
+		name := s.r1cs.MHintsDependencies[s.hintIDs[o.slot]]
+		return name[strings.LastIndexByte(name, '/')+1:]
+	case opBatchInverse:
+		return "batch-inverse"
+	case opLookup:
+		return "lookup"
+	case opBlueprint:
+		return "blueprint"
+	}
+	return "other"
 }

@@ -36,6 +36,7 @@ import (
 // it, in a directory named for that curve.
 var references = []string{
 	"backend/cpu/internal/bls12381",
+	"backend/cuda/internal/bls12381",
 	"solver/bls12381",
 	"groth16/internal/bls12381",
 	"internal/gnarkio/internal/bls12381",

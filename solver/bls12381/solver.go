@@ -36,6 +36,10 @@ type Solver struct {
 	lookups []lookupTable
 	tables  []constTable // count hints' constant tables
 
+	// rowsWritten: every constraint is an R1C's, so a solve writes every
+	// row of A, B and C.
+	rowsWritten bool
+
 	coeffInv  []fr.Element // 1/coefficient, for the coefficients of solved wires
 	coeffHave []bool
 
@@ -89,7 +93,8 @@ func (s *Solver) Solve(ctx context.Context, w witness.Witness, opts ...csolver.O
 // fills W when it holds at least one entry per wire, and A, B and C when
 // their capacities are at least the next power of two of the constraint
 // count; it allocates the others. Their contents do not matter: the solve
-// clears what it fills.
+// writes every entry of what it fills (each wire, and each row of A, B and
+// C when every constraint is an R1C's; else it clears A, B and C first).
 type Vectors struct {
 	W, A, B, C []fr.Element
 }
@@ -202,18 +207,23 @@ func (st *state) start(v fr.Vector, cfg *csolver.Config, active int, buf Vectors
 	st.nt = tasks(cfg, active)
 	m := s.r1cs.GetNbConstraints()
 	n := ecc.NextPowerOfTwo(uint64(m))
-	// Unsolved wires must read 0 (a row sums all its terms), and A, B and
-	// C start at 0: each vector is cleared, or made, side by side when the
-	// solve has tasks (at 765k constraints, 100 MB).
+	// A, B and C start at 0, unless every row is an R1C's, which writes
+	// it (s.rowsWritten); W needs no zeros: an instruction reads only
+	// wires solved before it (the unknown term of an R1C is left out of
+	// its rows) and a solve that leaves a wire unsolved fails. So a
+	// solve into buf's vectors writes each of their entries once; fresh
+	// vectors are made side by side when the solve has tasks (at 765k
+	// constraints, 100 MB).
 	vs := [4]struct {
 		dst       *[]fr.Element
 		buf       []fr.Element
 		len, capa int
+		zero      bool
 	}{
-		{&st.values, buf.W, s.nbWires, s.nbWires},
-		{&st.a, buf.A, m, int(n)},
-		{&st.b, buf.B, m, int(n)},
-		{&st.c, buf.C, m, int(n)},
+		{&st.values, buf.W, s.nbWires, s.nbWires, false},
+		{&st.a, buf.A, m, int(n), !s.rowsWritten},
+		{&st.b, buf.B, m, int(n), !s.rowsWritten},
+		{&st.c, buf.C, m, int(n), !s.rowsWritten},
 	}
 	if st.nt > 1 {
 		var wg sync.WaitGroup
@@ -221,16 +231,18 @@ func (st *state) start(v fr.Vector, cfg *csolver.Config, active int, buf Vectors
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				*v.dst = zeroed(v.buf, v.len, v.capa)
+				*v.dst = fit(v.buf, v.len, v.capa, v.zero)
 			}()
 		}
-		st.values = zeroed(buf.W, s.nbWires, s.nbWires)
-		clear(st.solved)
-		clear(st.words)
+		st.values = fit(buf.W, s.nbWires, s.nbWires, false)
+		onCores(len(st.solved), func(lo, hi int) {
+			clear(st.solved[lo:hi])
+			clear(st.words[lo:hi])
+		})
 		wg.Wait()
 	} else {
 		for _, v := range vs {
-			*v.dst = zeroed(v.buf, v.len, v.capa)
+			*v.dst = fit(v.buf, v.len, v.capa, v.zero)
 		}
 		clear(st.solved)
 		clear(st.words)
@@ -253,14 +265,16 @@ func (st *state) start(v fr.Vector, cfg *csolver.Config, active int, buf Vectors
 	}
 }
 
-// zeroed is buf[:n] cleared when buf's capacity is at least capa, else a
-// new vector of n zeros and capacity capa.
-func zeroed(buf []fr.Element, n, capa int) []fr.Element {
+// fit is buf[:n], cleared when zero is set, if buf's capacity is at
+// least capa, else a new vector of n zeros and capacity capa.
+func fit(buf []fr.Element, n, capa int, zero bool) []fr.Element {
 	if cap(buf) < capa {
 		return make([]fr.Element, n, capa)
 	}
 	buf = buf[:n]
-	clear(buf)
+	if zero {
+		clear(buf)
+	}
 	return buf
 }
 

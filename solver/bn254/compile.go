@@ -259,6 +259,7 @@ func (s *Solver) compile() (string, error) {
 		return fmt.Sprintf("wire %d is solved by two instructions", twice-1), nil
 	}
 	s.compileRows(own)
+	s.rowsWritten = s.everyRowR1C()
 	return "", nil
 }
 
@@ -359,4 +360,22 @@ func visitExpressions(calldata []uint32, j, n int, visit func(uint32)) {
 		}
 		j += 1 + 2*m
 	}
+}
+
+// everyRowR1C reports whether each constraint of the system is the row of
+// exactly one R1C instruction.
+func (s *Solver) everyRowR1C() bool {
+	m := s.r1cs.GetNbConstraints()
+	seen := make([]bool, m)
+	n := 0
+	for i := range s.ops {
+		if o := &s.ops[i]; o.kind == opR1C {
+			if int(o.cid) >= m || seen[o.cid] {
+				return false
+			}
+			seen[o.cid] = true
+			n++
+		}
+	}
+	return n == m
 }

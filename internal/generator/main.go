@@ -37,6 +37,7 @@ import (
 var references = []string{
 	"backend/cpu/internal/bls12381",
 	"backend/cuda/internal/bls12381",
+	"internal/testvectors/internal/bls12381",
 	"solver/bls12381",
 	"groth16/internal/bls12381",
 	"internal/gnarkio/internal/bls12381",

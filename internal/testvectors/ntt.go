@@ -142,3 +142,6 @@ func runQuotient(b backend.Backend, logN int, shift fr.Element, a, bb, c []fr.El
 	}
 	return d.download(bufs[0], n)
 }
+
+// scalarOf is x's bytes, as the Backend takes a scalar.
+func scalarOf(x fr.Element) []byte { return backend.ValueBytes(&x) }

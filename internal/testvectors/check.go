@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/consensys/gnark-crypto/ecc"
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
@@ -31,7 +32,18 @@ var Groups = []string{GroupNTT, GroupH, GroupMSMG1, GroupMSMG2, GroupProof, Grou
 type Check struct {
 	Group string // one of Groups
 	Name  string // the vector within its group, e.g. "len=7/edge=r-1"
+	// Curve is the curve of the check's values: a backend that does not
+	// support it does not run it. The vectors are BLS12-381's.
+	Curve ecc.ID
 	run   func(b backend.Backend) error
+}
+
+// curve is c's curve, BLS12-381 when unset.
+func (c Check) curve() ecc.ID {
+	if c.Curve == ecc.UNKNOWN {
+		return ecc.BLS12_381
+	}
+	return c.Curve
 }
 
 // FullName is Group/Name, e.g. "MSMG1/len=7/edge=r-1".

@@ -3,10 +3,14 @@ package testvectors
 import (
 	"fmt"
 	"io"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/consensys/gnark-crypto/ecc"
+
 	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/curve"
 )
 
 // RunConformance runs every vector and a fresh set of cross-checks on the
@@ -34,6 +38,9 @@ func RunConformance(t *testing.T, newBackend func(t *testing.T) backend.Backend)
 			b := newBackend(t)
 			for _, c := range in {
 				t.Run(c.Name, func(t *testing.T) {
+					if err := b.Supports(c.curve()); err != nil {
+						t.Skipf("the backend does not compute on %s: %v", curve.Name(c.curve()), err)
+					}
 					if err := c.Run(b); err != nil {
 						t.Error(err)
 					}
@@ -58,8 +65,11 @@ func SelfTest(b backend.Backend, w io.Writer) (ok bool) {
 		fmt.Fprintf(w, "FAIL  %v\n", err)
 		return false
 	}
-	checks = append(checks, CrossChecks(seed)...)
+	checks, unsupported := supportedChecks(b, append(checks, CrossChecks(seed)...))
 	fmt.Fprintf(w, "selftest on %s: %d checks; cross-check seed %d (%s=%d repeats it)\n", b, len(checks), seed, SeedEnv, seed)
+	if len(unsupported) > 0 {
+		fmt.Fprintf(w, "      not run: the checks on %s, which %s does not compute on\n", strings.Join(unsupported, ", "), b)
+	}
 	start := time.Now()
 	ok = true
 	for _, g := range Groups {
@@ -86,6 +96,25 @@ func SelfTest(b backend.Backend, w io.Writer) (ok bool) {
 	}
 	fmt.Fprintf(w, "%s  %s in %s\n", verdict, b, time.Since(start).Round(time.Millisecond))
 	return ok
+}
+
+// supportedChecks is the checks on curves b supports, and the names of
+// the curves of the others.
+func supportedChecks(b backend.Backend, checks []Check) (run []Check, unsupported []string) {
+	skip := map[ecc.ID]bool{}
+	for _, c := range checks {
+		id := c.curve()
+		if _, seen := skip[id]; !seen {
+			skip[id] = b.Supports(id) != nil
+			if skip[id] {
+				unsupported = append(unsupported, curve.Name(id))
+			}
+		}
+		if !skip[id] {
+			run = append(run, c)
+		}
+	}
+	return run, unsupported
 }
 
 func filter(checks []Check, group string) []Check {

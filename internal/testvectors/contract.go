@@ -26,6 +26,7 @@ import (
 type curveOps interface {
 	Curve() ecc.ID
 	Scalars(rng io.Reader, n int) []byte
+	WitnessScalars(rng io.Reader, n int) []byte
 	One() []byte
 	Points(scalars []byte) (g1, g2 []byte)
 	MSM(g2 bool, points, scalars []byte) ([]byte, error)

@@ -1,6 +1,7 @@
 package testvectors
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"strconv"
+	"sync"
 
 	"github.com/consensys/gnark-crypto/ecc"
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
@@ -17,6 +19,7 @@ import (
 
 	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/backend/cpu"
+	"github.com/g16prover/g16/curve"
 	"github.com/g16prover/g16/internal/testvectors/internal/draw"
 	"github.com/g16prover/g16/internal/testvectors/vecfile"
 )
@@ -124,7 +127,154 @@ func CrossChecks(seed uint64) []Check {
 	}
 	crossMSMs(msmG1, "msm-g1", crossMSMG1s, maxCrossG1, randomG1Bases, stream, add)
 	crossMSMs(msmG2, "msm-g2", crossMSMG2s, maxCrossG2, randomG2Bases, stream, add)
+	for _, id := range curve.Supported() {
+		if ops, ok := contractCurves[id]; ok && id != ecc.BLS12_381 {
+			checks = append(checks, curveCrossChecks(seed, ops, stream)...)
+		}
+	}
 	return checks
+}
+
+// Sizes of the cross-checks on curves other than BLS12-381, whose bases
+// are drawn one scalar multiplication each.
+const (
+	maxCurveG1 = 2000
+	maxCurveG2 = 500
+)
+
+// curveCrossChecks are CrossChecks on ops' curve, other than BLS12-381's
+// (above), named after the curve: NTTs of random variants and sizes,
+// quotient steps on random scalars, and MSMs over G1 and G2 of random
+// lengths with witness-like scalars, against the CPU backend; the MSMs'
+// results compared in affine coordinates.
+func curveCrossChecks(seed uint64, ops curveOps, stream func(what string, i int) *rand.ChaCha8) []Check {
+	id := ops.Curve()
+	p := curve.Must(id)
+	var checks []Check
+	add := func(name string, run func(b, ref backend.Backend) error) {
+		checks = append(checks, Check{Group: GroupCross, Curve: id, Name: curve.Name(id) + "/" + name, run: func(b backend.Backend) error {
+			ref, err := cpu.New()
+			if err != nil {
+				return err
+			}
+			defer ref.Close()
+			if err := run(b, ref); err != nil {
+				return fmt.Errorf("%w (seed %d; %s=%d repeats it)", err, seed, SeedEnv, seed)
+			}
+			return nil
+		}})
+	}
+	// both runs f on b and on the reference and compares their results.
+	both := func(f func(b backend.Backend) ([]byte, error)) func(b, ref backend.Backend) error {
+		return func(b, ref backend.Backend) error {
+			want, err := f(ref)
+			if err != nil {
+				return fmt.Errorf("CPU backend: %w", err)
+			}
+			got, err := f(b)
+			if err != nil {
+				return err
+			}
+			if !bytes.Equal(got, want) {
+				return fmt.Errorf("differs from the CPU backend%s", firstDiff(got, want, int(p.FrBytes)))
+			}
+			return nil
+		}
+	}
+	for i := range crossNTTs {
+		rng := stream(curve.Name(id)+"/ntt", i)
+		r := rand.New(rng)
+		spec := backend.NTTSpec{Curve: id, LogN: 1 + r.IntN(maxCrossLogN), Inverse: r.IntN(2) == 1, Order: backend.Order(r.IntN(2)), Coset: r.IntN(2) == 1}
+		if spec.Coset {
+			spec.CosetShift = ops.Scalars(rng, 1)
+		}
+		in := ops.Scalars(rng, 1<<spec.LogN)
+		add(fmt.Sprintf("NTT/%d/n=2^%d/%s", i, spec.LogN, specString(spec)), both(func(b backend.Backend) ([]byte, error) {
+			return runOn(b, [][]byte{in}, func(d *device, bufs []backend.Buffer) error { return b.NTT(d.q, bufs[0], spec) })
+		}))
+	}
+	for i := range crossHs {
+		rng := stream(curve.Name(id)+"/quotient", i)
+		n := 1 + rand.New(rng).IntN(1<<maxCrossLogN)
+		a, bb, c, z := ops.Scalars(rng, n), ops.WitnessScalars(rng, n), ops.Scalars(rng, n), ops.Scalars(rng, 1)
+		add(fmt.Sprintf("QuotientStep/%d/n=%d", i, n), both(func(b backend.Backend) ([]byte, error) {
+			return runOn(b, [][]byte{a, bb, c}, func(d *device, bufs []backend.Buffer) error {
+				return b.QuotientStep(d.q, id, bufs[0], bufs[1], bufs[2], n, z)
+			})
+		}))
+	}
+	for _, g := range []struct {
+		name        string
+		g2          bool
+		count, most int
+		jac         int64
+	}{{"MSMG1", false, crossMSMG1s, maxCurveG1, p.G1JacBytes}, {"MSMG2", true, crossMSMG2s, maxCurveG2, p.G2JacBytes}} {
+		for i := range g.count {
+			rng := stream(curve.Name(id)+"/"+g.name, i)
+			n := 1 + rand.New(rng).IntN(g.most)
+			scalars, logs := ops.WitnessScalars(rng, n), ops.Scalars(rng, n)
+			bases := sync.OnceValue(func() []byte { // logs[i]·G, made when the check runs
+				g1, g2 := ops.Points(logs)
+				if g.g2 {
+					return g2
+				}
+				return g1
+			})
+			add(fmt.Sprintf("%s/%d/len=%d", g.name, i, n), both(func(b backend.Backend) ([]byte, error) {
+				bases := bases()
+				out := make([]byte, g.jac)
+				_, err := runOn(b, [][]byte{bases, scalars}, func(d *device, bufs []backend.Buffer) error {
+					if g.g2 {
+						return b.MSMG2(d.q, id, out, bufs[0], 0, bufs[1], n)
+					}
+					return b.MSMG1(d.q, id, out, bufs[0], 0, bufs[1], n)
+				})
+				if err != nil {
+					return nil, err
+				}
+				return ops.Affine(g.g2, out)
+			}))
+		}
+	}
+	return checks
+}
+
+// runOn uploads each of in to a buffer of b, runs f on them, and returns
+// the first buffer's bytes afterwards.
+func runOn(b backend.Backend, in [][]byte, f func(d *device, bufs []backend.Buffer) error) (out []byte, err error) {
+	d, err := open(b)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { err = d.close(err) }()
+	bufs := make([]backend.Buffer, len(in))
+	for i, data := range in {
+		if bufs[i], err = d.upload(data); err != nil {
+			return nil, err
+		}
+	}
+	if err := f(d, bufs); err != nil {
+		return nil, err
+	}
+	out = make([]byte, len(in[0]))
+	if err := b.Download(d.q, out, bufs[0], 0); err != nil {
+		return nil, fmt.Errorf("Download: %w", err)
+	}
+	return out, nil
+}
+
+// firstDiff says where got first differs from want, in values of size
+// bytes.
+func firstDiff(got, want []byte, size int) string {
+	if len(got) != len(want) {
+		return fmt.Sprintf(": %d bytes, want %d", len(got), len(want))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			return fmt.Sprintf(": first at value %d of %d", i/size, len(got)/size)
+		}
+	}
+	return ""
 }
 
 // crossMSMs adds count checks of MSMs over g against the reference backend,

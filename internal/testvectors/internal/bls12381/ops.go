@@ -42,6 +42,29 @@ func (Ops) Scalars(rng io.Reader, n int) []byte {
 	return bytesOf(out)
 }
 
+// WitnessScalars draws n scalars as witnesses are full of them: about a
+// quarter each of 0, 1, r−1 and uniform (Scalars), one byte of rng
+// picking each.
+func (o Ops) WitnessScalars(rng io.Reader, n int) []byte {
+	out := make([]fr.Element, n)
+	var pick [1]byte
+	for i := range out {
+		if _, err := io.ReadFull(rng, pick[:]); err != nil {
+			panic("testvectors: internal error: reading the random stream: " + err.Error())
+		}
+		switch pick[0] % 4 {
+		case 0:
+		case 1:
+			out[i].SetOne()
+		case 2:
+			out[i].SetInt64(-1)
+		default:
+			copy(bytesOf(out[i:i+1]), o.Scalars(rng, 1))
+		}
+	}
+	return bytesOf(out)
+}
+
 // One is the scalar 1.
 func (Ops) One() []byte { return bytesOf([]fr.Element{fr.One()}) }
 

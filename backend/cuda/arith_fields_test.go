@@ -9,8 +9,10 @@ import (
 	"testing"
 	"unsafe"
 
+	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	blsfp "github.com/consensys/gnark-crypto/ecc/bls12-381/fp"
 	blsfr "github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	"github.com/consensys/gnark-crypto/ecc/bn254"
 	bnfp "github.com/consensys/gnark-crypto/ecc/bn254/fp"
 	bnfr "github.com/consensys/gnark-crypto/ecc/bn254/fr"
 
@@ -168,7 +170,117 @@ func checkFields(t *testing.T, b *Backend) {
 	t.Run("bls12-381/fr", func(t *testing.T) { checkField[blsfr.Element](t, b, "bls12-381 fr", fieldBLS12381Fr, blsfr.Modulus()) })
 }
 
+// e2Elem is what the tests need of a gnark-crypto E2 (Fp[u]/(u² + 1))
+// over the base field element Fp.
+type e2Elem[E, Fp any] interface {
+	*E
+	Mul(x, y *E) *E
+	Add(x, y *E) *E
+	Sub(x, y *E) *E
+	Neg(x *E) *E
+	Square(x *E) *E
+}
+
+// checkE2 runs g16_mont_op's Fp2 operations (fp2.cuh, over the curve's Fp:
+// the plain and the lazily reduced products) on the host (b nil) or the
+// device against gnark-crypto's E2: every pair of E2 values whose halves are
+// adversarial Fp values (so that the sums a0 + a1 the lazy products form
+// come near 2p, and the differences they bias near ±2p²), and random pairs.
+func checkE2[E comparable, PE e2Elem[E, Fp], Fp comparable, PF montElem[Fp]](t *testing.T, b *Backend, name string, field int, p *big.Int) {
+	rng := testRand(t)
+	k := 1000
+	if testing.Short() {
+		k = 100
+	}
+	base := fieldValues[Fp, PF](rng, p, 2*k)
+	fixed := len(base) - 2*k
+	pair := func(a0, a1 Fp) E {
+		var e E
+		h := (*[2]Fp)(unsafe.Pointer(&e))
+		h[0], h[1] = a0, a1
+		return e
+	}
+	// Adversarial E2 values: (x, y) for x, y among the adversarial Fp values
+	// that matter most for the bounds (0, 1, p − 1, p − 2, (p ± 1)/2, and the
+	// limb patterns near p), then random ones.
+	picks := []int{0, 1, 4, 5, 7, 8, 9, fixed - 8, fixed - 6, fixed - 2}
+	var v []E
+	for _, i := range picks {
+		for _, j := range picks {
+			v = append(v, pair(base[i], base[j]))
+		}
+	}
+	adv := len(v)
+	for i := 0; i < k; i++ {
+		v = append(v, pair(base[fixed+2*i], base[fixed+2*i+1]))
+	}
+	var x, y []E
+	for i := 0; i < adv; i++ {
+		for j := 0; j < adv; j += 3 {
+			x, y = append(x, v[i]), append(y, v[j])
+		}
+	}
+	for i := adv; i < len(v); i++ {
+		x, y = append(x, v[i]), append(y, v[rng.IntN(len(v))])
+	}
+	for _, o := range []struct {
+		name  string
+		op    int
+		unary bool
+		ref   func(r, x, y *E)
+	}{
+		{"mul", montMul, false, func(r, x, y *E) { PE(r).Mul(x, y) }},
+		{"mul_lazy", montMulLazy, false, func(r, x, y *E) { PE(r).Mul(x, y) }},
+		{"mul_sub_lazy (a·b − b·b)", montMulSubLazy, false, func(r, x, y *E) {
+			var bb E
+			PE(&bb).Square(y)
+			PE(r).Mul(x, y)
+			PE(r).Sub(r, &bb)
+		}},
+		{"add", montAdd, false, func(r, x, y *E) { PE(r).Add(x, y) }},
+		{"sub", montSub, false, func(r, x, y *E) { PE(r).Sub(x, y) }},
+		{"neg", montNeg, true, func(r, a, _ *E) { PE(r).Neg(a) }},
+		{"sqr", montSqr, true, func(r, a, _ *E) { PE(r).Square(a) }},
+	} {
+		a, c := x, y
+		if o.unary {
+			a, c = v, v
+		}
+		out := make([]E, len(a))
+		if err := montOp(b, field, o.op, backend.AsBytes(out), backend.AsBytes(a), backend.AsBytes(c), len(a)); err != nil {
+			t.Fatalf("%s %s: %v", name, o.name, err)
+		}
+		bad := 0
+		for i := range out {
+			var want E
+			o.ref(&want, &a[i], &c[i])
+			if out[i] != want {
+				if bad++; bad <= 3 {
+					t.Errorf("%s %s(%v, %v) = %v, want %v", name, o.name, a[i], c[i], out[i], want)
+				}
+			}
+		}
+		if bad > 0 {
+			t.Errorf("%s %s: %d of %d results differ from gnark-crypto", name, o.name, bad, len(out))
+		}
+	}
+	t.Logf("%s: %d values (%d adversarial, %d random), %d operand pairs", name, len(v), adv, k, len(x))
+}
+
+func checkE2s(t *testing.T, b *Backend) {
+	t.Run("bn254/e2", func(t *testing.T) {
+		checkE2[bn254.E2, *bn254.E2, bnfp.Element](t, b, "bn254 e2", fieldBN254E2, bnfp.Modulus())
+	})
+	t.Run("bls12-381/e2", func(t *testing.T) {
+		checkE2[bls12381.E2, *bls12381.E2, blsfp.Element](t, b, "bls12-381 e2", fieldBLS12381E2, blsfp.Modulus())
+	})
+}
+
 func TestFieldsHost(t *testing.T) { checkFields(t, nil) }
+
+func TestE2Host(t *testing.T) { checkE2s(t, nil) }
+
+func TestE2Device(t *testing.T) { checkE2s(t, newTestBackend(t)) }
 
 func TestFieldsDevice(t *testing.T) { checkFields(t, newTestBackend(t)) }
 
@@ -176,7 +288,10 @@ func TestFieldsDevice(t *testing.T) { checkFields(t, newTestBackend(t)) }
 // error naming it.
 func TestMontOpRejectsBadArguments(t *testing.T) {
 	x := make([]bnfp.Element, 2)
-	for _, c := range []struct{ field, op int }{{-1, montMul}, {4, montMul}, {fieldBN254Fp, -1}, {fieldBN254Fp, montFrom + 1}} {
+	for _, c := range []struct{ field, op int }{
+		{-1, montMul}, {6, montMul}, {fieldBN254Fp, -1}, {fieldBN254Fp, montMulLazy}, {fieldBN254Fr, montMulSubLazy + 1},
+		{fieldBN254E2, montInv}, {fieldBLS12381E2, montFrom},
+	} {
 		if err := montOp(nil, c.field, c.op, backend.AsBytes(x), backend.AsBytes(x), backend.AsBytes(x), len(x)); err == nil {
 			t.Errorf("field %d op %d: no error", c.field, c.op)
 		}

@@ -128,7 +128,7 @@ func (b *Backend) QuotientStep(q backend.Queue, cv ecc.ID, a, bb, c backend.Buff
 			x.tables.retire(0, int64(n)*scalarBytes) // a is written in place
 		}
 	}
-	return b.finish(s, b.status(C.g16_quotient(b.dev, s, ptr[0], ptr[1], ptr[2], C.int64_t(n), unsafe.Pointer(&zInv))))
+	return b.finish(s, b.status(C.g16_quotient(b.dev, s, C.G16_CURVE_BLS12_381, ptr[0], ptr[1], ptr[2], C.int64_t(n), unsafe.Pointer(&zInv))))
 }
 
 // cosetShift is spec's coset shift as a scalar (zero when spec is off the
@@ -267,6 +267,7 @@ func twiddleTables(logN int, inverse bool) ([]fr.Element, twiddleLayout) {
 // of the twiddle tables, sc that of the scale tables' lo (0) or hi (1) part.
 func nttArgs(spec backend.NTTSpec, tune nttTune, l twiddleLayout, tw func(int) unsafe.Pointer, sc func(int) unsafe.Pointer) C.g16_ntt_args {
 	var a C.g16_ntt_args
+	a.curve = C.G16_CURVE_BLS12_381
 	a.log_n = C.int(spec.LogN)
 	if spec.Order == backend.DIT {
 		a.dit = 1
@@ -442,6 +443,6 @@ func hostQuotient(a, b, c []fr.Element, zInv fr.Element) error {
 	if len(a) == 0 {
 		return nil
 	}
-	return errOf(C.g16_host_quotient(unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), unsafe.Pointer(&c[0]),
+	return errOf(C.g16_host_quotient(C.G16_CURVE_BLS12_381, unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), unsafe.Pointer(&c[0]),
 		C.int64_t(len(a)), unsafe.Pointer(&zInv)))
 }

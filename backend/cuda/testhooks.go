@@ -70,6 +70,8 @@ const (
 	fieldBLS12381Fr = C.G16_FIELD_BLS12_381_FR
 	fieldBN254Fp    = C.G16_FIELD_BN254_FP
 	fieldBN254Fr    = C.G16_FIELD_BN254_FR
+	fieldBLS12381E2 = C.G16_FIELD_BLS12_381_FP2
+	fieldBN254E2    = C.G16_FIELD_BN254_FP2
 
 	montMul  = C.G16_MONT_MUL
 	montAdd  = C.G16_MONT_ADD
@@ -78,6 +80,9 @@ const (
 	montSqr  = C.G16_MONT_SQR
 	montInv  = C.G16_MONT_INV
 	montFrom = C.G16_MONT_FROM
+
+	montMulLazy    = C.G16_MONT_MUL_LAZY
+	montMulSubLazy = C.G16_MONT_MUL_SUB_LAZY
 )
 
 // montOp computes out[i] = op(a[i], b[i]) over one of each curve's fields

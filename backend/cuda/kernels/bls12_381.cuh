@@ -1,14 +1,19 @@
 // BLS12-381's two prime fields, as parameters of field.cuh's mont_t: Fp,
 // the base field (381 bits, 12 limbs of 32 bits), and Fr, the scalar field
 // (255 bits, 8 limbs), in gnark-crypto's Montgomery form (R = 2^384 and
-// 2^256). fp_t and fr_t are the types the kernels use.
+// 2^256), and Fp2 = Fp[u]/(u² + 1) (fp2.cuh): fp_t, fr_t and fp2_t are
+// the types the kernels use.
 #pragma once
-#include "field.cuh"
+#include "fp2.cuh"
 
 namespace g16 {
+namespace bls12_381 {
+
+struct fr_params;
 
 struct fp_params {
 	static const int N = 12;
+	typedef fr_params scalar; // the curve's scalar field
 	// p = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab
 	G16_HD static uint32_t mod(int i) {
 		const uint32_t m[N] = {0xffffaaab, 0xb9feffff, 0xb153ffff, 0x1eabfffe, 0xf6b0f624, 0x6730d2a0,
@@ -25,7 +30,8 @@ struct fp_params {
 	G16_HD static uint32_t redc_m0() { return m0; }
 	// p·2^382, limb by limb from limb BIAS_LO (the limbs below are 0): the
 	// multiple of p that Fp2's lazy products (fp2.cuh) add to a difference
-	// of double-width products to keep it non-negative.
+	// of double-width products to keep it non-negative (2p² < p·2^382 and
+	// p·2^382 + 2p² < p·2^384).
 	static const int BIAS_LO = 11;
 	G16_HD static uint32_t bias(int i) {
 		const uint32_t c[2 * N - BIAS_LO] = {0xc0000000, 0xffffeaaa, 0xee7fbfff, 0xac54ffff, 0x07aaffff,
@@ -73,5 +79,7 @@ struct fr_params {
 
 typedef mont_t<fp_params> fp_t;
 typedef mont_t<fr_params> fr_t;
+typedef fp2<fp_t> fp2_t;
 
+} // namespace bls12_381
 } // namespace g16

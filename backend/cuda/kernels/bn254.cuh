@@ -1,33 +1,25 @@
 // BN254's two prime fields (alt_bn128: Ethereum's pairing curve), as
 // parameters of field.cuh's mont_t: Fp, the base field, and Fr, the scalar
-// field, both of 254 bits in 8 limbs of 32 bits. Elements are in
-// gnark-crypto's Montgomery form (R = 2^256): gnark's [4]uint64 and our
-// [8]uint32 are the same bytes.
+// field, both of 254 bits in 8 limbs of 32 bits, and Fp2 = Fp[u]/(u² + 1)
+// (fp2.cuh), G2's coordinates. Elements are in gnark-crypto's Montgomery
+// form (R = 2^256): gnark's [4]uint64 and our [8]uint32 are the same bytes.
 //
 // Both moduli are below 2^254, so 4m < R: the two spare bits mont_t's
 // product needs. The constants were computed from the moduli (m0 =
-// −m⁻¹ mod 2^32, one = R mod m, half = (m − 1)/2); the host tests check
-// every operation against gnark-crypto's ecc/bn254/fp and fr.
-//
-// Not yet for BN254 (BLS12-381's assumptions, kept where they are): Fp2's
-// lazy products (fp2.cuh) add a bias p·2^382 and use the top bit of limb 11
-// as a free bit (p < 2^381), and they pass sums a0 + a1 < 2p to
-// mont_t::mul_wide, whose bound is 2^(32N−2): 2^382 holds for BLS12-381's
-// 2p, but BN254's 2p (about 2^254.6) exceeds 2^254, so BN254's Fp2 (also
-// Fp[u]/(u² + 1)) needs reduced sums or a wider bound there; the split of
-// ±1 scalars (msm_split.cuh) compares against
-// BLS12-381's Montgomery one and r − 1; the MSM's windows (msm.cu's
-// pick_window, the ⌈255/w⌉ windows there and in tablemodel.go, scratch.go)
-// count 255-bit scalars, and the cost constants of pick_window and
-// tablemodel.go were measured on BLS12-381's 12-limb Fp.
+// −m⁻¹ mod 2^32, one = R mod m, half = (r − 1)/2, bias = p·2^255); the
+// host tests check every operation against gnark-crypto's ecc/bn254/fp, fr
+// and E2.
 #pragma once
-#include "field.cuh"
+#include "fp2.cuh"
 
 namespace g16 {
 namespace bn254 {
 
+struct fr_params;
+
 struct fp_params {
 	static const int N = 8;
+	typedef fr_params scalar; // the curve's scalar field
 	// p = 0x30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47
 	G16_HD static uint32_t mod(int i) {
 		const uint32_t m[N] = {0xd87cfd47, 0x3c208c16, 0x6871ca8d, 0x97816a91,
@@ -41,6 +33,14 @@ struct fp_params {
 	}
 	static const uint32_t m0 = 0xe4866389;
 	G16_HD static uint32_t redc_m0() { return m0; }
+	// p·2^255 from limb BIAS_LO up (the limbs below are 0): Fp2's bias
+	// (fp2.cuh; 2p² < p·2^255 and p·2^255 + 2p² < p·2^256).
+	static const int BIAS_LO = 7;
+	G16_HD static uint32_t bias(int i) {
+		const uint32_t c[2 * N - BIAS_LO] = {0x80000000, 0x6c3e7ea3, 0x9e10460b, 0xb438e546, 0xcbc0b548,
+		                                     0x40c0ac2e, 0xdc2822db, 0x7098d014, 0x18322739};
+		return c[i - BIAS_LO];
+	}
 };
 
 struct fr_params {
@@ -68,6 +68,7 @@ struct fr_params {
 
 typedef mont_t<fp_params> fp_t;
 typedef mont_t<fr_params> fr_t;
+typedef fp2<fp_t> fp2_t;
 
 } // namespace bn254
 } // namespace g16

@@ -1,4 +1,6 @@
-// Short Weierstrass points y² = x³ + b for G1 (over Fp) and G2 (over Fp2).
+// Short Weierstrass points y² = x³ + b for G1 (over Fp) and G2 (over Fp2),
+// on any curve with a = 0 (the formulas never read b): F is the coordinate
+// field, an Fp's mont_t or an fp2.
 //
 // Inputs are affine points in gnark-crypto's layout (X then Y, the point at
 // infinity written X = Y = 0). Sums are kept in XYZZ coordinates
@@ -126,10 +128,5 @@ struct xyzz_t {
 		zzz = zzz * q.zzz * ppp;
 	}
 };
-
-typedef affine_t<fp_t> g1_affine_t;
-typedef xyzz_t<fp_t> g1_xyzz_t;
-typedef affine_t<fp2_t> g2_affine_t;
-typedef xyzz_t<fp2_t> g2_xyzz_t;
 
 } // namespace g16

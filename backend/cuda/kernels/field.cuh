@@ -175,6 +175,9 @@ G16_HD uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) {
 template <class P>
 struct alignas(16) mont_t {
 	static const int N = P::N;
+	typedef P params;
+	typedef mont_t base; // the prime field under an extension (fp2.cuh): itself
+	static const int DEGREE = 1;
 	uint32_t v[N];
 
 	G16_HD static mont_t zero() {
@@ -408,8 +411,8 @@ struct alignas(16) mont_t {
 		w[W - 1] = addc(e[W - 1], o[W - 1]);
 	}
 
-	// w = a·b, for a, b < 2^(32N−2) (elements, or sums of two elements:
-	// 2m < 2^(32N−2)), as 2N limbs, with no reduction.
+	// w = a·b, for any a, b < 2^(32N) (elements, or sums of two elements),
+	// as 2N limbs, with no reduction.
 	//
 	// The products a_j·b_i are summed into two accumulators, e with its
 	// 64-bit products on the limb pairs (2k, 2k+1) and o on (2k+1, 2k+2):
@@ -418,7 +421,7 @@ struct alignas(16) mont_t {
 	// aligned from row to row.
 	//
 	// Bounds: after row i each accumulator is at most a·(b mod 2^(32(i+1)))
-	// < 2^(32(N+i+1)−2), and no row before i + 1 writes a limb above N + i,
+	// < 2^(32(N+i+1)), and no row before i + 1 writes a limb above N + i,
 	// so nothing carries out of limb N + i in row i. e + o = a·b < 2^(64N),
 	// so the final sum does not carry out either.
 	G16_HD static void mul_wide(uint32_t (&w)[W], const uint32_t (&a)[N], const uint32_t (&b)[N]) {
@@ -430,9 +433,9 @@ struct alignas(16) mont_t {
 		sum_eo(w, e, o);
 	}
 
-	// w = a·b + c·d, for a + c < 2^(32N−2) and b, d < 2^(32N), with the rows
+	// w = a·b + c·d, for a + c < 2^(32N) and b, d < 2^(32N), with the rows
 	// of b_i and d_i interleaved in mul_wide's accumulators: after row i each
-	// is at most (a + c)·2^(32(i+1)) < 2^(32(N+i+1)−2), so mul_wide's bounds
+	// is at most (a + c)·2^(32(i+1)) < 2^(32(N+i+1)), so mul_wide's bounds
 	// hold, and the registers are one product's.
 	G16_HD static void mul_wide2(uint32_t (&w)[W], const uint32_t (&a)[N], const uint32_t (&b)[N],
 	                             const uint32_t (&c)[N], const uint32_t (&d)[N]) {

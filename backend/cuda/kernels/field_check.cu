@@ -1,16 +1,20 @@
-// g16_mont_op: the field template mont_t (field.cuh) instantiated for each
-// curve's parameter header (bls12_381.cuh, bn254.cuh), one operation over
-// arrays of elements, on the host (the emulated carry flag) or the device:
-// what the tests check against gnark-crypto, field by field.
+// g16_mont_op: the field template mont_t (field.cuh), and fp2 over it
+// (fp2.cuh), instantiated for each curve's parameter header
+// (bls12_381.cuh, bn254.cuh), one operation over arrays of elements, on the
+// host (the emulated carry flag) or the device: what the tests check
+// against gnark-crypto, field by field.
 #include "bls12_381.cuh"
 #include "bn254.cuh"
 #include "exec.cuh"
+
+#include <string>
 
 #include <cstring>
 
 namespace g16 {
 
-// mont_op_k: out[i] = op(a[i], b[i]) over one field F.
+// mont_op_k: out[i] = op(a[i], b[i]) over one field F: a prime field, or
+// (DEGREE 2) an fp2 with its lazy products and no inversion.
 template <class F>
 struct mont_op_k {
 	int op;
@@ -19,13 +23,19 @@ struct mont_op_k {
 	const F* b;
 	G16_HD void operator()(size_t i) const {
 		switch (op) {
-		case G16_MONT_MUL: out[i] = a[i] * b[i]; break;
-		case G16_MONT_ADD: out[i] = a[i] + b[i]; break;
-		case G16_MONT_SUB: out[i] = a[i] - b[i]; break;
-		case G16_MONT_NEG: out[i] = a[i].neg(); break;
-		case G16_MONT_SQR: out[i] = a[i].sqr(); break;
-		case G16_MONT_INV: out[i] = a[i].inv(); break;
-		case G16_MONT_FROM: out[i] = a[i].from_mont(); break;
+		case G16_MONT_MUL: out[i] = a[i] * b[i]; return;
+		case G16_MONT_ADD: out[i] = a[i] + b[i]; return;
+		case G16_MONT_SUB: out[i] = a[i] - b[i]; return;
+		case G16_MONT_NEG: out[i] = a[i].neg(); return;
+		case G16_MONT_SQR: out[i] = a[i].sqr(); return;
+		}
+		if constexpr (F::DEGREE == 1) {
+			if (op == G16_MONT_INV) out[i] = a[i].inv();
+			if (op == G16_MONT_FROM) out[i] = a[i].from_mont();
+		} else {
+			uint32_t z = 0;
+			if (op == G16_MONT_MUL_LAZY) out[i] = F::mul_lazy(a[i], b[i], z);
+			if (op == G16_MONT_MUL_SUB_LAZY) out[i] = F::mul_sub_lazy(a[i], b[i], b[i], b[i], z);
 		}
 	}
 };
@@ -66,15 +76,20 @@ using namespace g16;
 extern "C" g16_status g16_mont_op(g16_device* dev, int field, int op, void* out, const void* a, const void* b,
                                   int64_t n) {
 	return guard([&] {
-		if (op < G16_MONT_MUL || op > G16_MONT_FROM) fail(G16_INVALID, "mont_op: unknown op");
+		bool ext = field == G16_FIELD_BLS12_381_FP2 || field == G16_FIELD_BN254_FP2;
+		if (op < G16_MONT_MUL || op > G16_MONT_MUL_SUB_LAZY) fail(G16_INVALID, "mont_op: unknown op");
+		if (ext ? (op == G16_MONT_INV || op == G16_MONT_FROM) : op > G16_MONT_FROM)
+			fail(G16_INVALID, "mont_op: op " + std::to_string(op) + " is not defined on field " + std::to_string(field));
 		if (n < 0) fail(G16_INVALID, "mont_op: negative n");
 		if (n == 0) return;
 		if (!b) b = a;
 		switch (field) {
-		case G16_FIELD_BLS12_381_FP: mont_op<fp_t>(dev, op, out, a, b, (size_t)n); break;
-		case G16_FIELD_BLS12_381_FR: mont_op<fr_t>(dev, op, out, a, b, (size_t)n); break;
+		case G16_FIELD_BLS12_381_FP: mont_op<bls12_381::fp_t>(dev, op, out, a, b, (size_t)n); break;
+		case G16_FIELD_BLS12_381_FR: mont_op<bls12_381::fr_t>(dev, op, out, a, b, (size_t)n); break;
+		case G16_FIELD_BLS12_381_FP2: mont_op<bls12_381::fp2_t>(dev, op, out, a, b, (size_t)n); break;
 		case G16_FIELD_BN254_FP: mont_op<bn254::fp_t>(dev, op, out, a, b, (size_t)n); break;
 		case G16_FIELD_BN254_FR: mont_op<bn254::fr_t>(dev, op, out, a, b, (size_t)n); break;
+		case G16_FIELD_BN254_FP2: mont_op<bn254::fp2_t>(dev, op, out, a, b, (size_t)n); break;
 		default: fail(G16_INVALID, "mont_op: unknown field");
 		}
 	});

@@ -34,6 +34,16 @@ typedef struct {
 
 typedef struct g16_device g16_device;
 
+/* The curves the kernels compute on. */
+enum { G16_CURVE_BLS12_381 = 1, G16_CURVE_BN254 = 2 };
+/* The group argument of the MSM functions (g16_msm, msm_table.h, the host
+ * emulations): G16_GROUP(curve, g) for g = 1 (G1) or 2 (G2), so BLS12-381's
+ * G1 and G2 are 1 and 2 and BN254's 3 and 4. Bases are the curve's affine
+ * points in gnark-crypto's layout; an MSM's out points are XYZZ points (X,
+ * Y, ZZ, ZZZ) of the curve's Fp (G1) or Fp2 (G2, A0 then A1) in Montgomery
+ * form. Scalars are the curve's 32-byte fr.Elements in Montgomery form. */
+#define G16_GROUP(c, g) (2 * ((c) - 1) + (g))
+
 /* Milliseconds spent in each MSM stage, measured with CUDA events. */
 typedef struct {
 	float split;      /* scalars classified, the ±1 points and the rest compacted */
@@ -83,7 +93,7 @@ g16_status g16_upload(g16_device* dev, void* stream, void* dst, const void* src,
 /* Device to host; returns once dst holds the data. */
 g16_status g16_download(g16_device* dev, void* stream, void* dst, const void* src, int64_t bytes);
 
-/* Pippenger MSM over n points. curve is 1 (G1) or 2 (G2). bases: device
+/* Pippenger MSM over n points of group (G16_GROUP). bases: device
  * pointer to gnark affine points (16-byte aligned); scalars: device pointer to
  * fr.Elements in Montgomery form. window = 0 picks the window size; max_task =
  * 0 picks the bucket split; flags: G16_MSM_* below. Writes the windows' sums to out (host memory,
@@ -91,7 +101,7 @@ g16_status g16_download(g16_device* dev, void* stream, void* dst, const void* sr
  * and *pairs: with *pairs = 1, out[j] is window j's sum W_j; with *pairs = T > 1 (G16_MSM_HOST_TAIL),
  * out holds T pairs a window, A_js at out[j·T + s] and R_js at out[nwindows·T + j·T + s], and
  * W_j = Σ_s A_js + Σ_s s·R_js. result = Σ_j 2^(wbits·j)·W_j. timing may be NULL. */
-g16_status g16_msm(g16_device* dev, void* stream, int curve, const void* bases, const void* scalars, int64_t n,
+g16_status g16_msm(g16_device* dev, void* stream, int group, const void* bases, const void* scalars, int64_t n,
                    int window, int max_task, int flags, void* out, int* nwindows, int* pairs, int* wbits,
                    g16_msm_timing* timing);
 
@@ -113,13 +123,13 @@ enum {
 /* The same pipeline run on the host, one loop iteration per GPU thread, on
  * an emulated carry flag: a check of the kernels' logic with no GPU. bases
  * and scalars are host pointers here. */
-g16_status g16_host_msm(int curve, const void* bases, const void* scalars, int64_t n, int window, int max_task,
+g16_status g16_host_msm(int group, const void* bases, const void* scalars, int64_t n, int window, int max_task,
                         int flags, void* out, int* nwindows, int* pairs, int* wbits);
 
 /* msm_table.h's g16_host_msm_table (copies = 1, stride = n: the bases alone) that writes
  * the most bytes its buffers held at once to *peak (what the device's pool
  * would count, less CUB's temporaries), for the scratch model's check. */
-g16_status g16_host_msm_peak(int curve, const void* table, int64_t stride, int copies, int window,
+g16_status g16_host_msm_peak(int group, const void* table, int64_t stride, int copies, int window,
                              const void* scalars, int64_t n, int max_task, int flags, int64_t* peak);
 
 /* The bucket reduction alone on the host (a check of its levels): for each
@@ -130,7 +140,7 @@ g16_status g16_host_msm_peak(int curve, const void* table, int64_t stride, int c
  * (stop = 1: to the end; G16_MSM_HOST_TAIL's is G16_MSM_TAIL_PAIRS), on
  * g16_msm's kernels; wide is the level planner's thread count (2^12 in the
  * MSM). */
-g16_status g16_host_reduce(int curve, const void* buckets, int64_t T, int64_t windows, int64_t wide,
+g16_status g16_host_reduce(int group, const void* buckets, int64_t T, int64_t windows, int64_t wide,
                            int64_t stop, void* out, int* pairs);
 
 /* Field arithmetic check: out[i] = op(a[i], b[i]) for i < n, on the device
@@ -146,7 +156,14 @@ g16_status g16_field_op(g16_device* dev, int op, void* out, const void* a, const
 /* Each curve's fields through the one field template (field.cuh's mont_t over a curve's parameter
  * header): out[i] = op(a[i], b[i]) for i < n over field, elements in gnark-crypto's Montgomery form,
  * on the device (dev != NULL; out, a, b device pointers) or the host (dev == NULL); b NULL: a. */
-enum { G16_FIELD_BLS12_381_FP = 0, G16_FIELD_BLS12_381_FR = 1, G16_FIELD_BN254_FP = 2, G16_FIELD_BN254_FR = 3 };
+enum {
+	G16_FIELD_BLS12_381_FP = 0,
+	G16_FIELD_BLS12_381_FR = 1,
+	G16_FIELD_BN254_FP = 2,
+	G16_FIELD_BN254_FR = 3,
+	G16_FIELD_BLS12_381_FP2 = 4, /* fp2.cuh over the curve's Fp: gnark-crypto's E2 */
+	G16_FIELD_BN254_FP2 = 5
+};
 enum {
 	G16_MONT_MUL = 0,  /* a·b */
 	G16_MONT_ADD = 1,  /* a + b */
@@ -154,7 +171,10 @@ enum {
 	G16_MONT_NEG = 3,  /* −a */
 	G16_MONT_SQR = 4,  /* a² */
 	G16_MONT_INV = 5,  /* a⁻¹ (0 for 0) */
-	G16_MONT_FROM = 6  /* a out of Montgomery form: the plain integer's limbs */
+	G16_MONT_FROM = 6, /* a out of Montgomery form: the plain integer's limbs (not for Fp2) */
+	/* Fp2 only: fp2.cuh's lazily reduced products */
+	G16_MONT_MUL_LAZY = 7,    /* a·b (fp2::mul_lazy) */
+	G16_MONT_MUL_SUB_LAZY = 8 /* a·b − b·b (fp2::mul_sub_lazy) */
 };
 g16_status g16_mont_op(g16_device* dev, int field, int op, void* out, const void* a, const void* b, int64_t n);
 

@@ -1,6 +1,9 @@
 // Pippenger multi-scalar multiplication on G1 and G2.
 //
-// For n points P_i and scalars k_i, with window w and nw = ⌈255/w⌉ windows:
+// Written once over a coordinate field F (a curve's Fp for G1, its Fp2
+// for G2; curves.cuh instantiates it for each curve) and the curve's
+// scalar field fr_of<F>. For n points P_i and scalars k_i, with window w
+// and nw = ⌈255/w⌉ windows (scalars of at most 255 bits on every curve):
 //
 //  0. split (msm_split.cuh; G16_MSM_NO_SPLIT skips it): zero scalars are
 //     dropped, the points with scalar ±1 form one more run of step 3 (their
@@ -57,7 +60,7 @@
 // What would close the gap to ~90 ms: a dedicated squaring, fewer registers
 // in the accumulation kernel (134 now: 12 warps an SM), and a cheaper
 // reduction (it grows with the 2^(w−1) buckets a window).
-#include "curve.cuh"
+#include "curves.cuh"
 #include "exec.cuh"
 #include "msm_reduce.cuh"
 #include "msm_slots.h"
@@ -91,8 +94,9 @@ inline int pick_window(size_t n) {
 // c copies of the bases (copy q at q·stride holding 2^(wq)·P), window j
 // reads copy j mod c and lands in bucket set ⌊j/c⌋; c = 1 is the plain
 // bases, one bucket set a window.
+template <class Fr>
 struct digits_k {
-	const fr_t* scalars;
+	const Fr* scalars;
 	const uint32_t* idx; // point i is idx[i] (the split's rest), or i when null
 	uint32_t n;
 	int w, nw;
@@ -102,26 +106,27 @@ struct digits_k {
 	uint32_t* vals;
 
 	// limb i of k, selected without indexing a register array at run time.
-	G16_HD static uint32_t limb(const fr_t& k, int i) {
+	G16_HD static uint32_t limb(const Fr& k, int i) {
 		uint32_t r = 0;
 #pragma unroll
-		for (int t = 0; t < fr_t::N; t++) r = (t == i) ? k.v[t] : r;
+		for (int t = 0; t < Fr::N; t++) r = (t == i) ? k.v[t] : r;
 		return r;
 	}
 
 	G16_HD void operator()(size_t i) const {
 		uint32_t pt = idx ? idx[i] : (uint32_t)i;
-		fr_t k = scalars[pt].from_mont();
+		typedef typename Fr::params P;
+		Fr k = scalars[pt].from_mont();
 		// borrow of (r−1)/2 − k: all ones when k > (r−1)/2.
-		(void)sub_cc(fr_params::half(0), k.v[0]);
+		(void)sub_cc(P::half(0), k.v[0]);
 #pragma unroll
-		for (int t = 1; t < fr_t::N; t++) (void)subc_cc(fr_params::half(t), k.v[t]);
+		for (int t = 1; t < Fr::N; t++) (void)subc_cc(P::half(t), k.v[t]);
 		uint32_t neg = subc(0, 0) & 1;
 		if (neg) {
-			fr_t m;
-			m.v[0] = sub_cc(fr_params::mod(0), k.v[0]);
+			Fr m;
+			m.v[0] = sub_cc(P::mod(0), k.v[0]);
 #pragma unroll
-			for (int t = 1; t < fr_t::N; t++) m.v[t] = subc_cc(fr_params::mod(t), k.v[t]);
+			for (int t = 1; t < Fr::N; t++) m.v[t] = subc_cc(P::mod(t), k.v[t]);
 			k = m;
 		}
 		uint32_t mask = (1u << w) - 1, carry = 0;
@@ -310,7 +315,7 @@ template <class F>
 void accum_level(exec_t& ex, int level, size_t total, const affine_t<F>* bases, const uint32_t* refs,
                  const xyzz_t<F>* in, const uint32_t* task_start, const uint32_t* task_count, const uint32_t* ord,
                  xyzz_t<F>* out) {
-	if constexpr (std::is_same<F, fp2_t>::value) {
+	if constexpr (is_ext<F>) {
 		if (level > 0)
 			slot_accum_sums(ex, total, in, task_start, task_count, ord, out);
 		else
@@ -327,7 +332,7 @@ void accum_level(exec_t& ex, int level, size_t total, const affine_t<F>* bases, 
 template <class F>
 void reduce_level(exec_t& ex, size_t n, const xyzz_t<F>* A, const xyzz_t<F>* R, const red_level& lv,
                   xyzz_t<F>* A_out, xyzz_t<F>* R_out) {
-	if constexpr (std::is_same<F, fp2_t>::value)
+	if constexpr (is_ext<F>)
 		slot_reduce(ex, n, A, R, lv, A_out, R_out);
 	else
 		ex.launch(n, reduce_k<F>{A, R, lv, A_out, R_out}, 128);
@@ -388,7 +393,7 @@ red_out<F> reduce_buckets(exec_t& ex, const xyzz_t<F>* buckets, uint32_t T, size
 // take about three times G1's, so G2 sums pairs.
 template <class F>
 uint32_t accum_fanin() {
-	return std::is_same<F, fp2_t>::value ? 2 : 4;
+	return is_ext<F> ? 2 : 4;
 }
 
 // accum_out is accumulate's result: run r's sum is sums[at[r]].
@@ -513,11 +518,12 @@ struct split_t {
 	std::unique_ptr<buf<uint32_t>> rest_idx; // null: every scalar is in the rest, in order
 };
 
-inline split_t split_scalars(exec_t& ex, const fr_t* scalars, size_t n) {
+template <class Fr>
+split_t split_scalars(exec_t& ex, const Fr* scalars, size_t n) {
 	split_t sp;
 	buf<uint32_t> counts(ex, 2);
 	buf<uint32_t> one_flag(ex, n), rest_flag(ex, n), one_pos(ex, n), rest_pos(ex, n);
-	ex.launch(n, classify_k{scalars, one_flag.p, rest_flag.p});
+	ex.launch(n, classify_k<Fr>{scalars, one_flag.p, rest_flag.p});
 	ex.exclusive_sum(one_flag.p, one_pos.p, n);
 	ex.exclusive_sum(rest_flag.p, rest_pos.p, n);
 	ex.launch(1, counts_k{one_flag.p, one_pos.p, rest_flag.p, rest_pos.p, n, counts.p});
@@ -528,7 +534,7 @@ inline split_t split_scalars(exec_t& ex, const fr_t* scalars, size_t n) {
 	if (sp.rest == n) return sp;
 	sp.ones_idx.reset(new buf<uint32_t>(ex, sp.ones));
 	sp.rest_idx.reset(new buf<uint32_t>(ex, sp.rest));
-	ex.launch(n, compact_k{scalars, one_flag.p, one_pos.p, rest_flag.p, rest_pos.p, sp.ones_idx->p,
+	ex.launch(n, compact_k<Fr>{scalars, one_flag.p, one_pos.p, rest_flag.p, rest_pos.p, sp.ones_idx->p,
 	                       sp.rest_idx->p});
 	return sp;
 }
@@ -556,7 +562,7 @@ void ones_only(exec_t& ex, const affine_t<F>* bases, const split_t& sp, uint32_t
 // the result is Σ_s 2^(shift·s)·S_s. With G16_MSM_HOST_TAIL, *pairs_out = T
 // > 1 says that out holds T pairs a set instead (g16cuda.h's g16_msm).
 template <class F>
-void msm_run(exec_t& ex, const affine_t<F>* bases, size_t stride, int copies, const fr_t* scalars, size_t n,
+void msm_run(exec_t& ex, const affine_t<F>* bases, size_t stride, int copies, const fr_of<F>* scalars, size_t n,
              int window, int max_task, int flags, xyzz_t<F>* out, int* nw_out, int* pairs_out, int* w_out,
              int* shift_out, g16_msm_timing* timing) {
 	typedef xyzz_t<F> P;
@@ -613,7 +619,7 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, size_t stride, int copies, co
 	// keys and refs hold the run keys and counts after the sort: one more
 	// run, the ±1 list's, whose refs follow the sorted ones in srefs.
 	buf<uint32_t> keys(ex, N + 1), refs(ex, N + 1), skeys(ex, N), srefs(ex, N + sp.ones);
-	ex.launch(nr, digits_k{scalars, idx, (uint32_t)nr, w, nw, B, sentinel, (uint32_t)stride, (uint32_t)c, keys.p,
+	ex.launch(nr, digits_k<fr_of<F>>{scalars, idx, (uint32_t)nr, w, nw, B, sentinel, (uint32_t)stride, (uint32_t)c, keys.p,
 	                       refs.p});
 	tm.mark(2);
 	ex.sort_pairs(keys.p, skeys.p, refs.p, srefs.p, N, bits);
@@ -676,8 +682,12 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, size_t stride, int copies, co
 	std::memcpy(out, &w0, sizeof(P));
 }
 
-// field_op_k: the arithmetic check behind g16_field_op.
+// field_op_k: the arithmetic check behind g16_field_op (BLS12-381's
+// fields; g16_mont_op checks every curve's).
 struct field_op_k {
+	typedef bls12_381::fp_t fp_t;
+	typedef bls12_381::fp2_t fp2_t;
+	typedef bls12_381::fr_t fr_t;
 	int op;
 	void* out;
 	const void* a;
@@ -742,10 +752,11 @@ void msm_host(const void* bases, size_t stride, int copies, const void* scalars,
 	if (copies < 1 || copies > 64) fail(G16_INVALID, "msm: copies must be in [1, 64]");
 	if ((uint64_t)copies * stride >= (1u << 31))
 		fail(G16_INVALID, "msm: copies·stride must be below 2^31 (a point index has 31 bits)");
-	host_copy hb(bases, (size_t)copies * stride * sizeof(affine_t<F>)), hs(scalars, n * sizeof(fr_t)),
+	typedef fr_of<F> Fr;
+	host_copy hb(bases, (size_t)copies * stride * sizeof(affine_t<F>)), hs(scalars, n * sizeof(Fr)),
 	    ho(nullptr, G16_MSM_OUT_POINTS * sizeof(xyzz_t<F>));
 	exec_t ex;
-	msm_run<F>(ex, (const affine_t<F>*)hb.p, stride, copies, (const fr_t*)hs.p, n, window, max_task, flags,
+	msm_run<F>(ex, (const affine_t<F>*)hb.p, stride, copies, (const Fr*)hs.p, n, window, max_task, flags,
 	           (xyzz_t<F>*)ho.p, nw, pairs, w, shift, nullptr);
 	std::memcpy(out, ho.p, (size_t)*nw * (*pairs > 1 ? 2 * *pairs : 1) * sizeof(xyzz_t<F>));
 	if (peak) *peak = (int64_t)ex.peak;
@@ -756,7 +767,7 @@ void msm_host(const void* bases, size_t stride, int copies, const void* scalars,
 using namespace g16;
 
 // msm_device runs msm_run on dev's stream (NULL: the internal one).
-static void msm_device(g16_device* dev, void* stream, int curve, const void* table, int64_t stride, int copies,
+static void msm_device(g16_device* dev, void* stream, int group, const void* table, int64_t stride, int copies,
                        const void* scalars, int64_t n, int window, int max_task, int flags, void* out, int* nsums,
                        int* pairs, int* wbits, int* shift, g16_msm_timing* timing) {
 	if (!dev) fail(G16_INVALID, "msm: no device");
@@ -767,79 +778,73 @@ static void msm_device(g16_device* dev, void* stream, int curve, const void* tab
 	exec_t ex;
 	ex.dev = dev;
 	ex.st = stream ? (cudaStream_t)stream : dev->internal;
-	if (curve == 1)
-		msm_run<fp_t>(ex, (const g1_affine_t*)table, (size_t)stride, copies, (const fr_t*)scalars, (size_t)n, window,
-		              max_task, flags, (g1_xyzz_t*)out, nsums, pairs, wbits, shift, timing);
-	else if (curve == 2)
-		msm_run<fp2_t>(ex, (const g2_affine_t*)table, (size_t)stride, copies, (const fr_t*)scalars, (size_t)n,
-		               window, max_task, flags, (g2_xyzz_t*)out, nsums, pairs, wbits, shift, timing);
-	else
-		fail(G16_INVALID, "msm: curve must be 1 or 2");
+	with_group(group, "msm", [&](auto zero) {
+		typedef decltype(zero) F;
+		msm_run<F>(ex, (const affine_t<F>*)table, (size_t)stride, copies, (const fr_of<F>*)scalars, (size_t)n,
+		           window, max_task, flags, (xyzz_t<F>*)out, nsums, pairs, wbits, shift, timing);
+	});
 }
 
-static void msm_on_host(int curve, const void* table, int64_t stride, int copies, const void* scalars, int64_t n,
+static void msm_on_host(int group, const void* table, int64_t stride, int copies, const void* scalars, int64_t n,
                         int window, int max_task, int flags, void* out, int* nsums, int* pairs, int* wbits,
                         int* shift, int64_t* peak = nullptr) {
 	if (n <= 0 || stride < n) fail(G16_INVALID, "msm: n must be in [1, stride]");
-	if (curve == 1)
-		msm_host<fp_t>(table, (size_t)stride, copies, scalars, (size_t)n, window, max_task, flags, out, nsums, pairs,
-		               wbits, shift, peak);
-	else if (curve == 2)
-		msm_host<fp2_t>(table, (size_t)stride, copies, scalars, (size_t)n, window, max_task, flags, out, nsums,
-		                pairs, wbits, shift, peak);
-	else
-		fail(G16_INVALID, "msm: curve must be 1 or 2");
+	with_group(group, "msm", [&](auto zero) {
+		msm_host<decltype(zero)>(table, (size_t)stride, copies, scalars, (size_t)n, window, max_task, flags, out,
+		                         nsums, pairs, wbits, shift, peak);
+	});
 }
 
-extern "C" g16_status g16_msm(g16_device* dev, void* stream, int curve, const void* bases, const void* scalars,
+extern "C" g16_status g16_msm(g16_device* dev, void* stream, int group, const void* bases, const void* scalars,
                               int64_t n, int window, int max_task, int flags, void* out, int* nwindows, int* pairs,
                               int* wbits, g16_msm_timing* timing) {
 	return guard([&] {
 		int shift = 0;
-		msm_device(dev, stream, curve, bases, n, 1, scalars, n, window, max_task, flags, out, nwindows, pairs,
+		msm_device(dev, stream, group, bases, n, 1, scalars, n, window, max_task, flags, out, nwindows, pairs,
 		           wbits, &shift, timing);
 	});
 }
 
-extern "C" g16_status g16_msm_table(g16_device* dev, void* stream, int curve, const void* table, int64_t stride,
+extern "C" g16_status g16_msm_table(g16_device* dev, void* stream, int group, const void* table, int64_t stride,
                                     int copies, int window, const void* scalars, int64_t n, int max_task, int flags,
                                     void* out, int* nsums, int* pairs, int* shift, g16_msm_timing* timing) {
 	return guard([&] {
 		int wbits = 0;
-		msm_device(dev, stream, curve, table, stride, copies, scalars, n, window, max_task, flags, out, nsums,
+		msm_device(dev, stream, group, table, stride, copies, scalars, n, window, max_task, flags, out, nsums,
 		           pairs, &wbits, shift, timing);
 	});
 }
 
-extern "C" g16_status g16_host_msm(int curve, const void* bases, const void* scalars, int64_t n, int window,
+extern "C" g16_status g16_host_msm(int group, const void* bases, const void* scalars, int64_t n, int window,
                                    int max_task, int flags, void* out, int* nwindows, int* pairs, int* wbits) {
 	return guard([&] {
 		int shift = 0;
-		msm_on_host(curve, bases, n, 1, scalars, n, window, max_task, flags, out, nwindows, pairs, wbits, &shift);
+		msm_on_host(group, bases, n, 1, scalars, n, window, max_task, flags, out, nwindows, pairs, wbits, &shift);
 	});
 }
 
-extern "C" g16_status g16_host_msm_table(int curve, const void* table, int64_t stride, int copies, int window,
+extern "C" g16_status g16_host_msm_table(int group, const void* table, int64_t stride, int copies, int window,
                                          const void* scalars, int64_t n, int max_task, int flags, void* out,
                                          int* nsums, int* pairs, int* shift) {
 	return guard([&] {
 		int wbits = 0;
-		msm_on_host(curve, table, stride, copies, scalars, n, window, max_task, flags, out, nsums, pairs, &wbits,
+		msm_on_host(group, table, stride, copies, scalars, n, window, max_task, flags, out, nsums, pairs, &wbits,
 		            shift);
 	});
 }
 
-extern "C" g16_status g16_host_msm_peak(int curve, const void* table, int64_t stride, int copies, int window,
+extern "C" g16_status g16_host_msm_peak(int group, const void* table, int64_t stride, int copies, int window,
                                         const void* scalars, int64_t n, int max_task, int flags, int64_t* peak) {
 	return guard([&] {
 		int nsums = 0, pairs = 0, wbits = 0, shift = 0;
-		std::vector<xyzz_t<fp2_t>> out(G16_MSM_OUT_POINTS);
-		msm_on_host(curve, table, stride, copies, scalars, n, window, max_task, flags, out.data(), &nsums, &pairs,
+		std::vector<xyzz_t<bls12_381::fp2_t>> out(G16_MSM_OUT_POINTS); // the largest point
+		static_assert(sizeof(xyzz_t<bls12_381::fp2_t>) >= sizeof(xyzz_t<bn254::fp2_t>), "out's points");
+		msm_on_host(group, table, stride, copies, scalars, n, window, max_task, flags, out.data(), &nsums, &pairs,
 		            &wbits, &shift, peak);
 	});
 }
 
-extern "C" g16_status g16_host_reduce(int curve, const void* buckets, int64_t T, int64_t windows,
+extern "C" g16_status g16_host_reduce(int group, const void* buckets, int64_t T, int64_t windows,
                                       int64_t wide, int64_t stop, void* out, int* pairs) {
 	return guard([&] {
 		if (T < 1 || T > (1 << 24) || windows < 1 || windows > 64 || wide < 1 || stop < 1 || stop > (1 << 24))
@@ -856,16 +861,14 @@ extern "C" g16_status g16_host_reduce(int curve, const void* buckets, int64_t T,
 			if (red.T > 1) std::memcpy((P*)out + np, red.R, np * sizeof(P));
 			*pairs = (int)red.T;
 		};
-		if (curve == 1)
-			run(fp_t{});
-		else if (curve == 2)
-			run(fp2_t{});
-		else
-			fail(G16_INVALID, "reduce: curve must be 1 or 2");
+		with_group(group, "reduce", run);
 	});
 }
 
 extern "C" g16_status g16_field_op(g16_device* dev, int op, void* out, const void* a, const void* b, int64_t n) {
+	using bls12_381::fp2_t;
+	using bls12_381::fp_t;
+	using bls12_381::fr_t;
 	return guard([&] {
 		if (op < 0 || op > 14) fail(G16_INVALID, "field_op: unknown op");
 		if (n < 0) fail(G16_INVALID, "field_op: negative n");

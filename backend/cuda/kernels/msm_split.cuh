@@ -16,36 +16,27 @@
 //   compact_k   ones[pos] = i | sign<<31 (sign: the scalar is −1),
 //               rest[pos] = i
 #pragma once
-#include "bls12_381.cuh"
+#include "field.cuh"
 
 namespace g16 {
 
-// Montgomery forms of 1 and −1 in Fr (limbs little-endian).
-G16_HD uint32_t fr_mont_one(int i) {
-	const uint32_t o[8] = {0xfffffffe, 0x00000001, 0x00034802, 0x5884b7fa,
-	                       0xecbc4ff5, 0x998c4fef, 0xacc5056f, 0x1824b159};
-	return o[i];
-}
-G16_HD uint32_t fr_mont_minus_one(int i) {
-	const uint32_t o[8] = {0x00000003, 0xfffffffd, 0xfffb13fc, 0xfb38ec08,
-	                       0x1ce5880f, 0x99ad8818, 0x7cd877d8, 0x5bc8f5f9};
-	return o[i];
-}
-
 // scalar_class: 0 for 0, 1 for 1, 2 for −1, 3 for any other scalar.
-G16_HD int scalar_class(const fr_t& k) {
+template <class Fr>
+G16_HD int scalar_class(const Fr& k) {
+	const Fr one = Fr::one(), minus_one = one.neg();
 	uint32_t z = 0, d1 = 0, dm = 0;
 #pragma unroll
-	for (int t = 0; t < fr_t::N; t++) {
+	for (int t = 0; t < Fr::N; t++) {
 		z |= k.v[t];
-		d1 |= k.v[t] ^ fr_mont_one(t);
-		dm |= k.v[t] ^ fr_mont_minus_one(t);
+		d1 |= k.v[t] ^ one.v[t];
+		dm |= k.v[t] ^ minus_one.v[t];
 	}
 	return z == 0 ? 0 : d1 == 0 ? 1 : dm == 0 ? 2 : 3;
 }
 
+template <class Fr>
 struct classify_k {
-	const fr_t* scalars;
+	const Fr* scalars;
 	uint32_t* one_flag;
 	uint32_t* rest_flag;
 	G16_HD void operator()(size_t i) const {
@@ -69,8 +60,9 @@ struct counts_k {
 	}
 };
 
+template <class Fr>
 struct compact_k {
-	const fr_t* scalars;
+	const Fr* scalars;
 	const uint32_t* one_flag;
 	const uint32_t* one_pos;
 	const uint32_t* rest_flag;

@@ -8,7 +8,7 @@
 //           1/ZZ = ZZZ/u and 1/ZZZ = ZZ/u; infinity is skipped and written
 //           as (0, 0)).
 // The inversion is Fermat's, a^(p−2); over Fp2, 1/(a + bu) = (a − bu)/(a² + b²).
-#include "curve.cuh"
+#include "curves.cuh"
 #include "exec.cuh"
 #include "msm_table.h"
 
@@ -19,13 +19,15 @@ namespace g16 {
 
 // inverse returns 1/a (0 for a = 0) by a^(p−2), square and multiply from
 // the top bit of p − 2.
-G16_HD fp_t inverse(const fp_t& a) {
-	fp_t r = fp_t::one();
+template <class P>
+G16_HD mont_t<P> inverse(const mont_t<P>& a) {
+	typedef mont_t<P> Fp;
+	Fp r = Fp::one();
 #pragma unroll 1
-	for (int t = fp_t::N - 1; t >= 0; t--) {
+	for (int t = Fp::N - 1; t >= 0; t--) {
 		uint32_t e = 0;
 #pragma unroll
-		for (int k = 0; k < fp_t::N; k++) e = (k == t) ? fp_params::mod(k) : e;
+		for (int k = 0; k < Fp::N; k++) e = (k == t) ? P::mod(k) : e;
 		if (t == 0) e -= 2; // p is odd and its low limb above 2: no borrow
 #pragma unroll 1
 		for (int b = 31; b >= 0; b--) {
@@ -36,8 +38,9 @@ G16_HD fp_t inverse(const fp_t& a) {
 	return r;
 }
 
-G16_HD fp2_t inverse(const fp2_t& a) {
-	fp_t t = inverse(a.c0.sqr() + a.c1.sqr());
+template <class Fp>
+G16_HD fp2<Fp> inverse(const fp2<Fp>& a) {
+	Fp t = inverse(a.c0.sqr() + a.c1.sqr());
 	return {a.c0 * t, (a.c1 * t).neg()};
 }
 
@@ -142,7 +145,7 @@ void precompute_host(const void* bases, void* table, size_t n, int copies, int w
 
 using namespace g16;
 
-extern "C" g16_status g16_precompute(g16_device* dev, void* stream, int curve, const void* bases, void* table,
+extern "C" g16_status g16_precompute(g16_device* dev, void* stream, int group, const void* bases, void* table,
                                      int64_t n, int copies, int w) {
 	return guard([&] {
 		if (!dev) fail(G16_INVALID, "precompute: no device");
@@ -153,23 +156,17 @@ extern "C" g16_status g16_precompute(g16_device* dev, void* stream, int curve, c
 		exec_t ex;
 		ex.dev = dev;
 		ex.st = stream ? (cudaStream_t)stream : dev->internal;
-		if (curve == 1)
-			precompute_run<fp_t>(ex, (const g1_affine_t*)bases, (g1_affine_t*)table, (size_t)n, copies, w);
-		else if (curve == 2)
-			precompute_run<fp2_t>(ex, (const g2_affine_t*)bases, (g2_affine_t*)table, (size_t)n, copies, w);
-		else
-			fail(G16_INVALID, "precompute: curve must be 1 or 2");
+		with_group(group, "precompute", [&](auto zero) {
+			typedef decltype(zero) F;
+			precompute_run<F>(ex, (const affine_t<F>*)bases, (affine_t<F>*)table, (size_t)n, copies, w);
+		});
 		if (!stream) G16_CK(dev->ord, cudaStreamSynchronize(ex.st));
 	});
 }
 
-extern "C" g16_status g16_host_precompute(int curve, const void* bases, void* table, int64_t n, int copies, int w) {
+extern "C" g16_status g16_host_precompute(int group, const void* bases, void* table, int64_t n, int copies, int w) {
 	return guard([&] {
-		if (curve == 1)
-			precompute_host<fp_t>(bases, table, (size_t)n, copies, w);
-		else if (curve == 2)
-			precompute_host<fp2_t>(bases, table, (size_t)n, copies, w);
-		else
-			fail(G16_INVALID, "precompute: curve must be 1 or 2");
+		with_group(group, "precompute",
+		           [&](auto zero) { precompute_host<decltype(zero)>(bases, table, (size_t)n, copies, w); });
 	});
 }

@@ -13,11 +13,11 @@
 extern "C" {
 #endif
 
-/* Fills table (device memory, room for copies·n points of curve 1 (G1) or 2
- * (G2)) from the n affine bases (device memory; the point at infinity stays
+/* Fills table (device memory, room for copies·n points of group, a
+ * G16_GROUP) from the n affine bases (device memory; the point at infinity stays
  * infinity), with window w in [4, 24] and copies in [1, 64]; copies·n must be
  * below 2^31. Ordered on stream (NULL: the internal one, waited for). */
-g16_status g16_precompute(g16_device* dev, void* stream, int curve, const void* bases, void* table, int64_t n,
+g16_status g16_precompute(g16_device* dev, void* stream, int group, const void* bases, void* table, int64_t n,
                           int copies, int w);
 
 /* g16_msm over a table of copies copies with stride points each and window
@@ -25,13 +25,13 @@ g16_status g16_precompute(g16_device* dev, void* stream, int curve, const void* 
  * *nsums bucket sets' sums S_s to out (host memory, room for
  * G16_MSM_OUT_POINTS points; *pairs as g16_msm's) and *shift: result =
  * Σ_s 2^(shift·s)·S_s. copies = 1 is g16_msm with window w (0: automatic). */
-g16_status g16_msm_table(g16_device* dev, void* stream, int curve, const void* table, int64_t stride, int copies,
+g16_status g16_msm_table(g16_device* dev, void* stream, int group, const void* table, int64_t stride, int copies,
                          int w, const void* scalars, int64_t n, int max_task, int flags, void* out, int* nsums,
                          int* pairs, int* shift, g16_msm_timing* timing);
 
 /* The host emulations of the two (host pointers). */
-g16_status g16_host_precompute(int curve, const void* bases, void* table, int64_t n, int copies, int w);
-g16_status g16_host_msm_table(int curve, const void* table, int64_t stride, int copies, int w, const void* scalars,
+g16_status g16_host_precompute(int group, const void* bases, void* table, int64_t n, int copies, int w);
+g16_status g16_host_msm_table(int group, const void* table, int64_t stride, int copies, int w, const void* scalars,
                               int64_t n, int max_task, int flags, void* out, int* nsums, int* pairs, int* shift);
 
 #ifdef __cplusplus

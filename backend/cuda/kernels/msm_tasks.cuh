@@ -17,7 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "bls12_381.cuh"
+#include "field.cuh"
 
 namespace g16 {
 

@@ -53,7 +53,7 @@
 #include <vector>
 
 #include "device.cuh"
-#include "bls12_381.cuh"
+#include "curves.cuh"
 #include "ntt.h"
 
 using g16::fail;
@@ -85,21 +85,28 @@ G16_HD uint32_t bitrev(uint32_t x, uint32_t bits) {
 #endif
 }
 
-G16_HD fr_t fr_of(uint4 lo, uint4 hi) {
-	fr_t r;
+// An element of the scalar field Fr (8 limbs on every curve) as two
+// 16-byte vectors, and back.
+template <class Fr>
+G16_HD Fr elem(uint4 lo, uint4 hi) {
+	static_assert(Fr::N == 8, "scalars of 8 limbs");
+	Fr r;
 	r.v[0] = lo.x, r.v[1] = lo.y, r.v[2] = lo.z, r.v[3] = lo.w;
 	r.v[4] = hi.x, r.v[5] = hi.y, r.v[6] = hi.z, r.v[7] = hi.w;
 	return r;
 }
-G16_HD uint4 lo_of(const fr_t& a) { return make_uint4(a.v[0], a.v[1], a.v[2], a.v[3]); }
-G16_HD uint4 hi_of(const fr_t& a) { return make_uint4(a.v[4], a.v[5], a.v[6], a.v[7]); }
+template <class Fr>
+G16_HD uint4 lo_of(const Fr& a) { return make_uint4(a.v[0], a.v[1], a.v[2], a.v[3]); }
+template <class Fr>
+G16_HD uint4 hi_of(const Fr& a) { return make_uint4(a.v[4], a.v[5], a.v[6], a.v[7]); }
 
 // ld_table reads entry i of a read-only table of fr.Elements.
-G16_HD fr_t ld_table(const uint4* t, uint32_t i) {
+template <class Fr>
+G16_HD Fr ld_table(const uint4* t, uint32_t i) {
 #ifdef __CUDA_ARCH__
-	return fr_of(__ldg(t + 2 * i), __ldg(t + 2 * i + 1));
+	return elem<Fr>(__ldg(t + 2 * i), __ldg(t + 2 * i + 1));
 #else
-	return fr_of(t[2 * i], t[2 * i + 1]);
+	return elem<Fr>(t[2 * i], t[2 * i + 1]);
 #endif
 }
 
@@ -107,6 +114,8 @@ G16_HD fr_t ld_table(const uint4* t, uint32_t i) {
 // device kernel and the host emulation. A block holds 2^B elements: all 2^k
 // rows i1 of C = 2^(B−k) consecutive columns (combinations of sub-problem
 // and i0); shared-memory slot e holds row e >> logC of column e mod C.
+// Fr is the curve's scalar field.
+template <class Fr>
 struct ntt_pass {
 	uint4* data;
 	const uint4* roots;
@@ -115,7 +124,7 @@ struct ntt_pass {
 	const uint4* direct;
 	const uint4* sc_lo;
 	const uint4* sc_hi;
-	fr_t scale_c;
+	Fr scale_c;
 	uint32_t L, Lp, k, logC, B, log_roots, win, log_direct;
 	uint32_t twiddle;   // 1: this pass has a twiddle (S > 1)
 	uint32_t use_direct; // 1: its twiddles come from direct
@@ -135,15 +144,15 @@ struct ntt_pass {
 		return (sub << Lp) | ((size_t)i1 << logS) | i0;
 	}
 
-	G16_HD fr_t window(const uint4* lo, const uint4* hi, uint32_t e) const {
-		return ld_table(lo, e & ((1u << win) - 1)) * ld_table(hi, e >> win);
+	G16_HD Fr window(const uint4* lo, const uint4* hi, uint32_t e) const {
+		return ld_table<Fr>(lo, e & ((1u << win) - 1)) * ld_table<Fr>(hi, e >> win);
 	}
 
 	// tw is the twiddle of the element in row i1, column i0: ω_p^(i0·j1)
 	// with j1 = bitrev_k(i1), its DFT index after the in-place DIF stages.
-	G16_HD fr_t tw(uint32_t i0, uint32_t i1) const {
+	G16_HD Fr tw(uint32_t i0, uint32_t i1) const {
 		uint32_t e = i0 * bitrev(i1, k); // < 2^Lp
-		if (use_direct) return ld_table(direct, e << (log_direct - Lp));
+		if (use_direct) return ld_table<Fr>(direct, e << (log_direct - Lp));
 		return window(tw_lo, tw_hi, e << (L - Lp));
 	}
 
@@ -151,7 +160,7 @@ struct ntt_pass {
 	// (at_input) or of the output. The factor depends on the element's
 	// natural index, which is g where memory is in natural order (DIF input,
 	// DIT output) and bitrev_L(g) where it is bit-reversed.
-	G16_HD fr_t scaled(const fr_t& x, uint32_t mode, size_t g, bool at_input) const {
+	G16_HD Fr scaled(const Fr& x, uint32_t mode, size_t g, bool at_input) const {
 		if (mode == 1) return x * scale_c;
 		uint32_t i = (dit != 0) == at_input ? bitrev((uint32_t)g, L) : (uint32_t)g;
 		return x * window(sc_lo, sc_hi, i);
@@ -161,7 +170,7 @@ struct ntt_pass {
 		for (uint32_t e = tid; e < (1u << B); e += T) {
 			uint32_t i0, i1;
 			size_t g = index(blk, e, i0, i1);
-			fr_t x = fr_of(data[2 * g], data[2 * g + 1]);
+			Fr x = elem<Fr>(data[2 * g], data[2 * g + 1]);
 			if (scale_in) x = scaled(x, scale_in, g, true);
 			if (dit && twiddle) x = x * tw(i0, i1);
 			s0[e] = lo_of(x);
@@ -178,19 +187,19 @@ struct ntt_pass {
 			uint32_t row = ((r >> logh) << (logh + 1)) | j;
 			uint32_t ia = (row << logC) | (q & cmask);
 			uint32_t ib = ia + (1u << (logh + logC));
-			fr_t a = fr_of(s0[ia], s1[ia]);
-			fr_t b = fr_of(s0[ib], s1[ib]);
+			Fr a = elem<Fr>(s0[ia], s1[ia]);
+			Fr b = elem<Fr>(s0[ib], s1[ib]);
 			// w = ω_{2h}^j, a root of order 2h = 2^(logh+1).
 			if (!dit) {
-				fr_t s = a + b;
-				fr_t d = a - b;
-				if (logh) d = d * ld_table(roots, j << (log_roots - 1 - logh));
+				Fr s = a + b;
+				Fr d = a - b;
+				if (logh) d = d * ld_table<Fr>(roots, j << (log_roots - 1 - logh));
 				s0[ia] = lo_of(s), s1[ia] = hi_of(s);
 				s0[ib] = lo_of(d), s1[ib] = hi_of(d);
 			} else {
-				if (logh) b = b * ld_table(roots, j << (log_roots - 1 - logh));
-				fr_t s = a + b;
-				fr_t d = a - b;
+				if (logh) b = b * ld_table<Fr>(roots, j << (log_roots - 1 - logh));
+				Fr s = a + b;
+				Fr d = a - b;
 				s0[ia] = lo_of(s), s1[ia] = hi_of(s);
 				s0[ib] = lo_of(d), s1[ib] = hi_of(d);
 			}
@@ -201,7 +210,7 @@ struct ntt_pass {
 		for (uint32_t e = tid; e < (1u << B); e += T) {
 			uint32_t i0, i1;
 			size_t g = index(blk, e, i0, i1);
-			fr_t x = fr_of(s0[e], s1[e]);
+			Fr x = elem<Fr>(s0[e], s1[e]);
 			if (!dit && twiddle) x = x * tw(i0, i1);
 			if (scale_out) x = scaled(x, scale_out, g, false);
 			data[2 * g] = lo_of(x);
@@ -214,7 +223,8 @@ struct ntt_pass {
 	size_t smem() const { return (size_t)2 << B << 4; } // two planes of 2^B uint4
 };
 
-__global__ void __launch_bounds__(kMaxThreads) ntt_pass_kernel(ntt_pass p) {
+template <class Fr>
+__global__ void __launch_bounds__(kMaxThreads) ntt_pass_kernel(ntt_pass<Fr> p) {
 	extern __shared__ uint4 sm[];
 	uint4* s0 = sm;
 	uint4* s1 = sm + (1u << p.B);
@@ -236,7 +246,8 @@ __global__ void __launch_bounds__(kMaxThreads) ntt_pass_kernel(ntt_pass p) {
 
 // run_host emulates one launch of pass p: each loop over tid is the code
 // between two barriers.
-void run_host(const ntt_pass& p) {
+template <class Fr>
+void run_host(const ntt_pass<Fr>& p) {
 	std::vector<uint4> sm((size_t)2 << p.B);
 	uint4* s0 = sm.data();
 	uint4* s1 = s0 + (1u << p.B);
@@ -252,10 +263,11 @@ void run_host(const ntt_pass& p) {
 }
 
 // plan checks args and returns the passes in execution order.
-std::vector<ntt_pass> plan(void* data, const g16_ntt_args& a) {
+template <class Fr>
+std::vector<ntt_pass<Fr>> plan(void* data, const g16_ntt_args& a) {
 	if (a.log_n < 0 || a.log_n > G16_NTT_MAX_LOG) fail(G16_INVALID, "ntt: log_n out of range");
 	uint32_t L = (uint32_t)a.log_n;
-	std::vector<ntt_pass> out;
+	std::vector<ntt_pass<Fr>> out;
 	if (L == 0) return out; // every variant is the identity on one element
 	int max_k = a.max_k ? a.max_k : kDefaultMaxK;
 	int log_block = a.log_block ? a.log_block : kDefaultLogBlock;
@@ -275,7 +287,7 @@ std::vector<ntt_pass> plan(void* data, const g16_ntt_args& a) {
 	uint32_t kmax = std::min<uint32_t>({(uint32_t)max_k, B, (uint32_t)a.log_roots});
 	uint32_t P = (L + kmax - 1) / kmax;
 
-	ntt_pass base;
+	ntt_pass<Fr> base;
 	std::memset((void*)&base, 0, sizeof base);
 	base.data = (uint4*)data;
 	base.roots = (const uint4*)a.roots;
@@ -295,7 +307,7 @@ std::vector<ntt_pass> plan(void* data, const g16_ntt_args& a) {
 
 	uint32_t Lp = L;
 	for (uint32_t p = 0; p < P; p++) {
-		ntt_pass q = base;
+		ntt_pass<Fr> q = base;
 		q.k = L / P + (p < L % P ? 1 : 0);
 		q.Lp = Lp;
 		q.logC = B - q.k;
@@ -318,15 +330,17 @@ std::vector<ntt_pass> plan(void* data, const g16_ntt_args& a) {
 	return out;
 }
 
-G16_HD void quotient_one(uint4* a, const uint4* b, const uint4* c, size_t i, const fr_t& z) {
-	fr_t x = fr_of(a[2 * i], a[2 * i + 1]) * fr_of(b[2 * i], b[2 * i + 1]);
-	x = (x - fr_of(c[2 * i], c[2 * i + 1])) * z;
+template <class Fr>
+G16_HD void quotient_one(uint4* a, const uint4* b, const uint4* c, size_t i, const Fr& z) {
+	Fr x = elem<Fr>(a[2 * i], a[2 * i + 1]) * elem<Fr>(b[2 * i], b[2 * i + 1]);
+	x = (x - elem<Fr>(c[2 * i], c[2 * i + 1])) * z;
 	a[2 * i] = lo_of(x);
 	a[2 * i + 1] = hi_of(x);
 }
 
+template <class Fr>
 __global__ void __launch_bounds__(kDefaultThreads) quotient_kernel(uint4* a, const uint4* b, const uint4* c, size_t n,
-                                                            fr_t z) {
+                                                                   Fr z) {
 	size_t stride = (size_t)gridDim.x * blockDim.x;
 	for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) quotient_one(a, b, c, i, z);
 }
@@ -344,25 +358,28 @@ struct aligned_copy {
 } // namespace
 } // namespace g16
 
-using g16::fr_t;
 using g16::ntt_pass;
+using g16::with_scalars;
 
 extern "C" g16_status g16_ntt(g16_device* dev, void* stream, void* data, const g16_ntt_args* args) {
 	return guard([&] {
 		if (!dev) fail(G16_INVALID, "cuda: no device");
 		if (!args) fail(G16_INVALID, "ntt: no arguments");
 		if (((uintptr_t)data & 15) != 0) fail(G16_INVALID, "ntt: data is not 16-byte aligned");
-		std::vector<ntt_pass> passes = g16::plan(data, *args);
-		if (passes.empty()) return;
-		dev->use();
-		cudaStream_t st = stream ? (cudaStream_t)stream : dev->internal;
-		size_t smem = passes[0].smem();
-		G16_CK(dev->ord, cudaFuncSetAttribute(g16::ntt_pass_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-		                                      (int)smem));
-		for (const ntt_pass& p : passes) {
-			g16::ntt_pass_kernel<<<p.blocks(), p.threads(), p.smem(), st>>>(p);
-			G16_CK(dev->ord, cudaGetLastError());
-		}
+		with_scalars(args->curve, "ntt", [&](auto zero) {
+			typedef decltype(zero) Fr;
+			std::vector<ntt_pass<Fr>> passes = g16::plan<Fr>(data, *args);
+			if (passes.empty()) return;
+			dev->use();
+			cudaStream_t st = stream ? (cudaStream_t)stream : dev->internal;
+			size_t smem = passes[0].smem();
+			G16_CK(dev->ord, cudaFuncSetAttribute(g16::ntt_pass_kernel<Fr>,
+			                                      cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+			for (const ntt_pass<Fr>& p : passes) {
+				g16::ntt_pass_kernel<Fr><<<p.blocks(), p.threads(), p.smem(), st>>>(p);
+				G16_CK(dev->ord, cudaGetLastError());
+			}
+		});
 	});
 }
 
@@ -414,42 +431,51 @@ extern "C" g16_status g16_host_ntt(void* data, const g16_ntt_args* args) {
 		b.direct = a.direct ? dd.p() : nullptr;
 		b.sc_lo = a.scale == 2 && a.sc_lo ? sl.p() : nullptr;
 		b.sc_hi = a.scale == 2 && a.sc_hi ? sh.p() : nullptr;
-		std::vector<ntt_pass> passes = g16::plan(d.p(), b);
-		for (const ntt_pass& p : passes) g16::run_host(p);
+		with_scalars(a.curve, "ntt", [&](auto zero) {
+			typedef decltype(zero) Fr;
+			for (const ntt_pass<Fr>& p : g16::plan<Fr>(d.p(), b)) g16::run_host(p);
+		});
 		std::memcpy(data, d.p(), n * 32);
 	});
 }
 
-extern "C" g16_status g16_quotient(g16_device* dev, void* stream, void* a, const void* b, const void* c, int64_t n,
-                                   const void* z_inv) {
+extern "C" g16_status g16_quotient(g16_device* dev, void* stream, int curve, void* a, const void* b, const void* c,
+                                   int64_t n, const void* z_inv) {
 	return guard([&] {
 		if (!dev) fail(G16_INVALID, "cuda: no device");
 		if (n < 0) fail(G16_INVALID, "quotient: negative length");
 		if ((((uintptr_t)a | (uintptr_t)b | (uintptr_t)c) & 15) != 0)
 			fail(G16_INVALID, "quotient: vectors are not 16-byte aligned");
-		if (n == 0) return;
-		fr_t z;
-		std::memcpy(z.v, z_inv, sizeof z.v);
-		dev->use();
-		cudaStream_t st = stream ? (cudaStream_t)stream : dev->internal;
-		int sms = 0;
-		G16_CK(dev->ord, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev->ord));
-		size_t want = ((size_t)n + g16::kDefaultThreads - 1) / g16::kDefaultThreads;
-		unsigned grid = (unsigned)std::min<size_t>(want, (size_t)sms * 16);
-		g16::quotient_kernel<<<grid, g16::kDefaultThreads, 0, st>>>((uint4*)a, (const uint4*)b, (const uint4*)c, (size_t)n,
-		                                                     z);
-		G16_CK(dev->ord, cudaGetLastError());
+		with_scalars(curve, "quotient", [&](auto zero) {
+			typedef decltype(zero) Fr;
+			if (n == 0) return;
+			Fr z;
+			std::memcpy(z.v, z_inv, sizeof z.v);
+			dev->use();
+			cudaStream_t st = stream ? (cudaStream_t)stream : dev->internal;
+			int sms = 0;
+			G16_CK(dev->ord, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev->ord));
+			size_t want = ((size_t)n + g16::kDefaultThreads - 1) / g16::kDefaultThreads;
+			unsigned grid = (unsigned)std::min<size_t>(want, (size_t)sms * 16);
+			g16::quotient_kernel<Fr><<<grid, g16::kDefaultThreads, 0, st>>>((uint4*)a, (const uint4*)b,
+			                                                               (const uint4*)c, (size_t)n, z);
+			G16_CK(dev->ord, cudaGetLastError());
+		});
 	});
 }
 
-extern "C" g16_status g16_host_quotient(void* a, const void* b, const void* c, int64_t n, const void* z_inv) {
+extern "C" g16_status g16_host_quotient(int curve, void* a, const void* b, const void* c, int64_t n,
+                                        const void* z_inv) {
 	return guard([&] {
 		if (n < 0) fail(G16_INVALID, "quotient: negative length");
 		size_t bytes = (size_t)n * 32;
 		g16::aligned_copy da(a, bytes), db(b, bytes), dc(c, bytes);
-		fr_t z;
-		std::memcpy(z.v, z_inv, sizeof z.v);
-		for (size_t i = 0; i < (size_t)n; i++) g16::quotient_one(da.p(), db.p(), dc.p(), i, z);
+		with_scalars(curve, "quotient", [&](auto zero) {
+			typedef decltype(zero) Fr;
+			Fr z;
+			std::memcpy(z.v, z_inv, sizeof z.v);
+			for (size_t i = 0; i < (size_t)n; i++) g16::quotient_one(da.p(), db.p(), dc.p(), i, z);
+		});
 		std::memcpy(a, da.p(), bytes);
 	});
 }

@@ -20,6 +20,7 @@ extern "C" {
 #define G16_NTT_MAX_LOG 30
 
 typedef struct {
+	int curve; /* G16_CURVE_*: the scalar field the elements are in */
 	int log_n; /* n = 2^log_n, 0 ≤ log_n ≤ G16_NTT_MAX_LOG */
 	int dit;   /* 0: DIF, natural in, bit-reversed out; 1: DIT, bit-reversed in, natural out */
 
@@ -84,14 +85,15 @@ g16_status g16_host_ntt(void* data, const g16_ntt_args* args);
 g16_status g16_ntt_table_new(g16_device* dev, const void* src, int64_t bytes, void** ptr);
 g16_status g16_ntt_table_free(g16_device* dev, void* ptr);
 
-/* a[i] = (a[i]·b[i] − c[i])·z_inv for i < n, enqueued on stream. a, b, c are
+/* a[i] = (a[i]·b[i] − c[i])·z_inv for i < n over the curve's (G16_CURVE_*)
+ * scalar field, enqueued on stream. a, b, c are
  * device pointers (16-byte aligned); z_inv is a host pointer to one
  * fr.Element, read during the call. */
-g16_status g16_quotient(g16_device* dev, void* stream, void* a, const void* b, const void* c, int64_t n,
-                        const void* z_inv);
+g16_status g16_quotient(g16_device* dev, void* stream, int curve, void* a, const void* b, const void* c,
+                        int64_t n, const void* z_inv);
 
 /* The same on the host (a, b, c host pointers). */
-g16_status g16_host_quotient(void* a, const void* b, const void* c, int64_t n, const void* z_inv);
+g16_status g16_host_quotient(int curve, void* a, const void* b, const void* c, int64_t n, const void* z_inv);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,7 @@
 // The slot kernels (msm_slots.h), in blocks of S threads, and their
 // launchers, instantiated by msm_slots_g2.cu.
 #pragma once
+#include "curves.cuh"
 #include "msm_slots.h"
 #include "slots.cuh"
 
@@ -14,8 +15,12 @@ namespace g16 {
 template <class F>
 struct slot_cfg;
 template <>
-struct slot_cfg<fp2_t> {
+struct slot_cfg<bls12_381::fp2_t> {
 	static const int ACC_S = 32, ACC_M = 6, SUM_M = 6, RED_S = 32, RED_M = 6;
+};
+template <>
+struct slot_cfg<bn254::fp2_t> {
+	static const int ACC_S = 32, ACC_M = 8, SUM_M = 8, RED_S = 32, RED_M = 8;
 };
 
 template <class F, int S>

@@ -7,12 +7,12 @@
 //
 //   - The points being summed live in shared memory ("slots", one per
 //     thread and coordinate), read just before a product and written just
-//     after. A G2 point is 384 bytes, which no longer has to sit in 96
-//     registers for the whole loop.
+//     after. A G2 point (XYZZ) is 384 bytes on BLS12-381, which no longer has to
+//     sit in 96 registers for the whole loop.
 //   - An order token z threads through every product and every load: each
 //     product ORs z into a limb of one operand and sets z from a bit of its
 //     result that is always 0 (a fully reduced element of Fp is below
-//     p < 2^381, so the top bit of limb 11 is clear). z is always 0, so
+//     p < 2^(32N−1), so the top bit of its last limb is clear). z is always 0, so
 //     the values do not change; but ptxas sees a data dependence and cannot
 //     start the next product (or hoist the next load) before the previous
 //     one ends. Left alone it interleaves independent products (two Fp2
@@ -30,31 +30,41 @@
 
 namespace g16 {
 
-// The order token: 0, from a bit of x that is 0 for every reduced element.
-G16_HD uint32_t token_of(const fp_t& x) { return x.v[fp_t::N - 1] >> 31; }
+// The order token: 0, from a bit of x that is 0 for every reduced element
+// (p < 2^(32N−1) on every curve, fp2.cuh).
+template <class P>
+G16_HD uint32_t token_of(const mont_t<P>& x) {
+	return x.v[mont_t<P>::N - 1] >> 31;
+}
 
 // a·b, after the product that set z, and setting z.
-G16_HD fp_t omul(const fp_t& a, fp_t b, uint32_t& z) {
+template <class P>
+G16_HD mont_t<P> omul(const mont_t<P>& a, mont_t<P> b, uint32_t& z) {
 	b.v[0] |= z;
-	fp_t r = a * b;
+	mont_t<P> r = a * b;
 	z = token_of(r);
 	return r;
 }
 
 // Fp2 products as in fp2.cuh, one double-width product or reduction
-// (fp2_t::mul_lazy) at a time; the squaring with two Fp products (the lazy
+// (fp2::mul_lazy) at a time; the squaring with two Fp products (the lazy
 // reduction saves nothing there: two double-width products and two
 // reductions cost what two Fp products do).
-G16_HD fp2_t omul(const fp2_t& a, const fp2_t& b, uint32_t& z) { return fp2_t::mul_lazy(a, b, z); }
-G16_HD fp2_t osqr(const fp2_t& a, uint32_t& z) {
-	fp_t t = omul(a.c0, a.c1, z);
-	fp_t u = omul(a.c0 + a.c1, a.c0 - a.c1, z);
+template <class Fp>
+G16_HD fp2<Fp> omul(const fp2<Fp>& a, const fp2<Fp>& b, uint32_t& z) {
+	return fp2<Fp>::mul_lazy(a, b, z);
+}
+template <class Fp>
+G16_HD fp2<Fp> osqr(const fp2<Fp>& a, uint32_t& z) {
+	Fp t = omul(a.c0, a.c1, z);
+	Fp u = omul(a.c0 + a.c1, a.c0 - a.c1, z);
 	return {u, t.dbl()};
 }
 
-// a·b − c·d for Y3 of madd and add: fp2_t::mul_sub_lazy.
-G16_HD fp2_t omul_sub(const fp2_t& a, const fp2_t& b, const fp2_t& c, const fp2_t& d, uint32_t& z) {
-	return fp2_t::mul_sub_lazy(a, b, c, d, z);
+// a·b − c·d for Y3 of madd and add: fp2::mul_sub_lazy.
+template <class Fp>
+G16_HD fp2<Fp> omul_sub(const fp2<Fp>& a, const fp2<Fp>& b, const fp2<Fp>& c, const fp2<Fp>& d, uint32_t& z) {
+	return fp2<Fp>::mul_sub_lazy(a, b, c, d, z);
 }
 
 // from_vec: the element whose bytes are v (a copy, which the compiler

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -210,6 +211,79 @@ func BenchmarkCriticalPath(b *testing.B) {
 			b.ReportMetric(float64(ps.PathOps), "chain-ops")
 			b.ReportMetric(chain, "chain-16-ms")
 			b.ReportMetric(max(chain, work/16), "bound-16-ms")
+		})
+	}
+}
+
+// BenchmarkOpCosts times every instruction of a solve on one goroutine
+// (each alone, the least of 3 times: OpTimes) and reports, by kind of instruction, the time
+// against the schedule's estimated cost, and the speedup the 16-worker
+// schedule allows with the measured times (waits of 100 ns) beside the
+// one its estimates predict, and the speedup of a schedule built on the
+// measured times: how far the estimates' errors unbalance it.
+//
+//	go test ./solver/bn254 -run '^$' -bench OpCosts -benchtime 1x -cpu 1
+func BenchmarkOpCosts(b *testing.B) {
+	for _, c := range []testCircuit{
+		std("sha256-400B", "sha256", 400, true),
+		std("ecdsa-secp256k1", "ecdsa", 1, true),
+	} {
+		b.Run("circuit="+c.name, func(b *testing.B) {
+			cc := compile(b, c)
+			seed := rand.Uint64()
+			b.Logf("seed %d", seed)
+			w := assignment(b, c, rand.New(rand.NewPCG(seed, 1)))
+			opts := testHints(seed)
+			var ns []int64
+			for b.Loop() {
+				var err error
+				var clock int64
+				if ns, clock, err = cc.s.OpTimes(w, 3, opts...); err != nil {
+					b.Fatal(err)
+				}
+				b.Logf("a clock reading: %d ns", clock)
+			}
+			type kind struct {
+				n        int
+				ns, est  int64
+				maxRatio float64
+			}
+			kinds := map[string]*kind{}
+			var total, est int64
+			for i, t := range ns {
+				k := kinds[cc.s.KindName(i)]
+				if k == nil {
+					k = &kind{}
+					kinds[cc.s.KindName(i)] = k
+				}
+				e := cc.s.EstimatedCost(i)
+				k.n++
+				k.ns += t
+				k.est += e
+				total += t
+				est += e
+			}
+			unit := float64(total) / float64(est) // ns a unit, over the whole solve
+			names := make([]string, 0, len(kinds))
+			for name := range kinds {
+				names = append(names, name)
+			}
+			slices.SortFunc(names, func(x, y string) int { return int(kinds[y].ns - kinds[x].ns) })
+			b.Logf("%d instructions, %.1f ms one at a time, %.2f ns a unit", len(ns), float64(total)/1e6, unit)
+			for _, name := range names {
+				k := kinds[name]
+				b.Logf("%-40s %7d  %7.2f ms  %5.1f%%  measured/estimated %.2f", name, k.n, float64(k.ns)/1e6, 100*float64(k.ns)/float64(total), float64(k.ns)/(float64(k.est)*unit))
+			}
+			for _, nt := range []int{2, 16} {
+				model := cc.s.SimulatedSpeedup(nt, 8)
+				measured := cc.s.SimulatedSpeedupOf(nt, 100, ns)
+				restore := cc.s.ScheduleOn(ns)
+				ideal := cc.s.SimulatedSpeedupOf(nt, 100, ns)
+				restore()
+				b.Logf("%2d workers: speedup %.2f on the estimates, %.2f on the measured times (%.1f ms), %.2f scheduled on the measured times",
+					nt, model, measured, float64(total)/1e6/measured, ideal)
+				b.ReportMetric(measured, fmt.Sprintf("speedup-%d", nt))
+			}
 		})
 	}
 }

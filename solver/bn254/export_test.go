@@ -8,8 +8,11 @@ import (
 	"math/big"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
+	"github.com/consensys/gnark/backend/witness"
+	csolver "github.com/consensys/gnark/constraint/solver"
 )
 
 // SetParallelism makes every solve use tasks goroutines (0: the default),
@@ -54,6 +57,18 @@ func (s *Solver) ScheduleStats(tasks int) (chunks, waits int) {
 // than 64·minTaskCost is taken as cut into parts on every worker, as the
 // large batch inverses, count hints and hint input lists are.
 func (s *Solver) SimulatedSpeedup(tasks int, waitCost int64) float64 {
+	est := make([]int64, len(s.ops))
+	for i := range est {
+		est[i] = s.cost[i+1] - s.cost[i]
+	}
+	return s.SimulatedSpeedupOf(tasks, waitCost, est)
+}
+
+// SimulatedSpeedupOf is SimulatedSpeedup with the instructions' costs
+// given (cost[i] of op i, in any unit; waitCost in the same), the
+// schedule still built on the estimated ones; an instruction whose
+// estimate is of 64·minTaskCost or more is taken as cut into parts.
+func (s *Solver) SimulatedSpeedupOf(tasks int, waitCost int64, cost []int64) float64 {
 	sc := s.scheduleFor(tasks)
 	finish := make([]int64, len(sc.chunks))
 	type ref struct{ w, c int }
@@ -64,7 +79,10 @@ func (s *Solver) SimulatedSpeedup(tasks int, waitCost int64) float64 {
 		}
 	}
 	sort.SliceStable(all, func(i, j int) bool { return sc.chunks[all[i].c].level < sc.chunks[all[j].c].level })
-	var makespan int64
+	var makespan, total int64
+	for _, c := range cost {
+		total += c
+	}
 	for _, r := range all {
 		ch := sc.chunks[r.c]
 		start := int64(0)
@@ -76,8 +94,8 @@ func (s *Solver) SimulatedSpeedup(tasks int, waitCost int64) float64 {
 		}
 		work := int64(0)
 		for _, i := range sc.order[ch.lo:ch.hi] {
-			c := s.cost[i+1] - s.cost[i]
-			if c >= 64*minTaskCost {
+			c := cost[i]
+			if s.cost[i+1]-s.cost[i] >= 64*minTaskCost {
 				c /= int64(tasks) // cut into parts on every core (batchInverse, countQueries, readInputs)
 			}
 			work += c
@@ -85,8 +103,99 @@ func (s *Solver) SimulatedSpeedup(tasks int, waitCost int64) float64 {
 		finish[r.c] = start + work
 		makespan = max(makespan, finish[r.c])
 	}
-	return float64(s.cost[len(s.cost)-1]) / float64(makespan)
+	return float64(total) / float64(makespan)
 }
+
+// OpTimes solves w on one goroutine one instruction at a time (each a
+// chunk of its own), reps times, and returns each instruction's least time
+// in ns (the others count a preemption or a cold cache), and the time a
+// clock reading takes. An R1C that divides, or an InvZeroHint, inverts
+// alone here: its time counts three products in place of that inversion,
+// as in a chunk's batch inversion.
+func (s *Solver) OpTimes(w witness.Witness, reps int, opts ...csolver.Option) (ns []int64, clock int64, err error) {
+	cfg, err := csolver.NewConfig(opts...)
+	if err != nil {
+		return nil, 0, err
+	}
+	t0 := time.Now()
+	for range 1000 {
+		_ = time.Since(t0)
+	}
+	clock = int64(time.Since(t0)) / 1000
+	var x, y fr.Element
+	x.SetRandom()
+	t0 = time.Now()
+	for range 1000 {
+		y.Inverse(&x)
+		x.Add(&x, &y)
+	}
+	inverse := int64(time.Since(t0)) / 1000
+	t0 = time.Now()
+	for range 1000 {
+		y.Mul(&x, &y)
+	}
+	product := int64(time.Since(t0)) / 1000
+
+	ns = make([]int64, len(s.ops))
+	for r := range reps {
+		st := s.getState()
+		st.start(w.Vector().(fr.Vector), &cfg, 1, Vectors{})
+		st.nt = 1
+		sc := st.scratch[0]
+		for i := range s.ops {
+			t := time.Now()
+			if err := st.chunk([]uint32{uint32(i)}, sc); err != nil {
+				s.putState(st)
+				return nil, 0, err
+			}
+			d := int64(time.Since(t)) - clock
+			o := &s.ops[i]
+			divides := o.kind == opR1C && (o.loc == locL || o.loc == locR)
+			if o.kind == opHint && s.kindName(o) == "solver.InvZeroHint" {
+				lo, _ := s.outputs(o)
+				divides = !st.values[lo].IsZero()
+			}
+			if divides {
+				d -= inverse - 3*product
+			}
+			d = max(d, 1)
+			if r == 0 || d < ns[i] {
+				ns[i] = d
+			}
+		}
+		s.putState(st)
+	}
+	return ns, clock, nil
+}
+
+// ScheduleOn makes s schedule its instructions on the costs given
+// (cost[i] of op i, scaled to the estimates' units) instead of its
+// estimates, and returns a function restoring them.
+func (s *Solver) ScheduleOn(cost []int64) (restore func()) {
+	s.schedMu.Lock()
+	old, oldScheds := s.cost, s.scheds
+	s.cost, s.scheds = make([]int64, len(cost)+1), nil
+	var total float64
+	for _, c := range cost {
+		total += float64(c)
+	}
+	scale := float64(old[len(old)-1]) / total
+	for i, c := range cost {
+		s.cost[i+1] = s.cost[i] + max(int64(float64(c)*scale), 1)
+	}
+	s.schedMu.Unlock()
+	return func() {
+		s.schedMu.Lock()
+		s.cost, s.scheds = old, oldScheds
+		s.schedMu.Unlock()
+	}
+}
+
+// KindName names op i's kind as PathStats does.
+func (s *Solver) KindName(i int) string { return s.kindName(&s.ops[i]) }
+
+// EstimatedCost is op i's estimated cost.
+func (s *Solver) EstimatedCost(i int) int64 { return s.cost[i+1] - s.cost[i] }
 
 // RationalReconstructExtHint is the native form of gnark's
 // sw_emulated.rationalReconstructExt hint.
@@ -299,10 +408,13 @@ func (s *Solver) CriticalPath(nt int) PathStats {
 func (s *Solver) kindName(o *op) string {
 	switch o.kind {
 	case opR1C:
-		if o.loc == locNone {
+		switch o.loc {
+		case locNone:
 			return "check"
+		case locO:
+			return "r1c"
 		}
-		return "r1c"
+		return "r1c-div"
 	case opHint:
 		name := s.r1cs.MHintsDependencies[s.hintIDs[o.slot]]
 		return name[strings.LastIndexByte(name, '/')+1:]

@@ -35,12 +35,17 @@ func newGPU(t *testing.T, opts ...cuda.Option) *cuda.Backend {
 	return g
 }
 
-// TestCUDAProveMatchesGnark proves the test circuits on the GPU: the bytes
-// must be gnark's for the same randomness, and gnark must accept them.
+// TestCUDAProveMatchesGnark proves the test circuits on the GPU, on each
+// curve the kernels compute on: the bytes must be gnark's for the same
+// randomness, and gnark must accept them.
 func TestCUDAProveMatchesGnark(t *testing.T) {
 	gpu := newGPU(t)
-	for _, f := range testFixtures(t) {
-		t.Run(f.name, func(t *testing.T) {
+	var fixtures []*fixture
+	for _, id := range []ecc.ID{ecc.BLS12_381, ecc.BN254} {
+		fixtures = append(fixtures, fixturesOn(t, id)...)
+	}
+	for _, f := range fixtures {
+		t.Run(curve.Name(f.pk.CurveID())+"/"+f.name, func(t *testing.T) {
 			seed := rand.Uint64()
 			want := gnarkProof(t, f, seed)
 			proof, err := groth16.Prove(f.ccs, f.pk, f.witness, groth16.WithBackend(gpu), groth16.WithRandomness(seeded(seed)))

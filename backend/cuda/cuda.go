@@ -71,7 +71,7 @@ type Backend struct {
 	lastTiming MSMTiming
 
 	tableMu sync.Mutex
-	tables  map[*baseTable]int // the live tables of precomputed multiples (table.go), by curve
+	tables  map[*baseTable]struct{} // the live tables of precomputed multiples (table.go)
 }
 
 var _ backend.Backend = (*Backend)(nil)

@@ -10,9 +10,11 @@ import "C"
 
 import (
 	"fmt"
+
 	"github.com/consensys/gnark-crypto/ecc"
 
 	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/curve"
 )
 
 var _ backend.Gatherer = (*Backend)(nil)
@@ -50,6 +52,7 @@ func (b *Backend) Gather(q backend.Queue, c ecc.ID, dst, src, idx backend.Buffer
 	if xd == xs || xd == xi {
 		return fmt.Errorf("%v: %s: dst: the same buffer as src or idx", b, op)
 	}
+	scalarBytes := curve.Must(c).FrBytes
 	if err := b.span(op, xd, "dst", "", 0, "n", int64(n), scalarBytes); err != nil {
 		return err
 	}

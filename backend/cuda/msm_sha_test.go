@@ -221,10 +221,10 @@ func runSha(t *testing.T, b *Backend, in *shaIn, reps int, cpu bool) {
 	for _, copies := range []int{1, 12} {
 		b1, b2 := upload(t, b, g1), upload(t, b, g2)
 		if copies > 1 {
-			if err := b.PrecomputeBases(nil, b1, 0, n, backend.KernelMSMG1, copies, 0); err != nil {
+			if err := b.PrecomputeBases(nil, ecc.BLS12_381, b1, 0, n, backend.KernelMSMG1, copies, 0); err != nil {
 				t.Fatal(err)
 			}
-			if err := b.PrecomputeBases(nil, b2, 0, n, backend.KernelMSMG2, copies, 0); err != nil {
+			if err := b.PrecomputeBases(nil, ecc.BLS12_381, b2, 0, n, backend.KernelMSMG2, copies, 0); err != nil {
 				t.Fatal(err)
 			}
 		}

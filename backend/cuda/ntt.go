@@ -8,16 +8,16 @@ package cuda
 import "C"
 
 import (
+	"encoding/binary"
 	"fmt"
-	"github.com/consensys/gnark-crypto/ecc"
 	"runtime"
 	"sync"
 	"unsafe"
 
-	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
-	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr/fft"
+	"github.com/consensys/gnark-crypto/ecc"
 
 	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/curve"
 )
 
 // MaxLogN (api.go) is ntt.h's G16_NTT_MAX_LOG: these fail to compile
@@ -38,9 +38,10 @@ type nttTune struct {
 }
 
 // NTT runs the transform spec describes on the n = 2^spec.LogN elements at
-// the start of data, in place, ordered on q. The first call for a size (and
-// coset shift) builds its twiddle tables on the host and uploads them; they
-// stay on the device until the backend closes.
+// the start of data, in place, ordered on q; spec.LogN is at most MaxLogN
+// and the curve's 2-adicity (BN254 28). The first call for a curve, size
+// (and coset shift) builds its twiddle tables on the host and uploads
+// them; they stay on the device until the backend closes.
 func (b *Backend) NTT(q backend.Queue, data backend.Buffer, spec backend.NTTSpec) error {
 	return b.ntt(q, data, spec, nttTune{})
 }
@@ -49,18 +50,8 @@ func (b *Backend) ntt(q backend.Queue, data backend.Buffer, spec backend.NTTSpec
 	if err := b.supportsArg("NTT", "spec.Curve", spec.Curve); err != nil {
 		return err
 	}
-	shift, err := cosetShift(spec)
-	if err != nil {
+	if err := checkNTT(spec); err != nil {
 		return fmt.Errorf("%v: NTT: %w", b, err)
-	}
-	if spec.LogN < 0 || spec.LogN > MaxLogN {
-		return fmt.Errorf("%v: NTT: spec.LogN: %d outside [0, %d]", b, spec.LogN, MaxLogN)
-	}
-	if spec.Order != backend.DIF && spec.Order != backend.DIT {
-		return fmt.Errorf("%v: NTT: spec.Order: unknown order %v", b, spec.Order)
-	}
-	if spec.Coset && shift.IsZero() {
-		return fmt.Errorf("%v: NTT: spec.CosetShift: zero", b)
 	}
 	if err := b.enter("NTT"); err != nil {
 		return err
@@ -74,6 +65,7 @@ func (b *Backend) ntt(q backend.Queue, data backend.Buffer, spec backend.NTTSpec
 	if err != nil {
 		return err
 	}
+	scalarBytes := curve.Must(spec.Curve).FrBytes
 	if err := b.span("NTT", x, "data", "", 0, "spec.LogN", int64(1)<<spec.LogN, scalarBytes); err != nil {
 		return err
 	}
@@ -82,13 +74,13 @@ func (b *Backend) ntt(q backend.Queue, data backend.Buffer, spec backend.NTTSpec
 		return nil // every variant is the identity on one element
 	}
 	tabs := b.nttTables()
-	tw, err := tabs.twiddles(b, spec.LogN, spec.Inverse)
+	tw, err := tabs.twiddles(b, spec.Curve, spec.LogN, spec.Inverse)
 	if err != nil {
 		return err
 	}
 	var sc *devTable
 	if spec.Coset {
-		if sc, err = tabs.scale(b, spec.LogN, spec.Inverse, shift); err != nil {
+		if sc, err = tabs.scale(b, spec.Curve, spec.LogN, spec.Inverse, spec.CosetShift); err != nil {
 			return err
 		}
 	}
@@ -97,14 +89,14 @@ func (b *Backend) ntt(q backend.Queue, data backend.Buffer, spec backend.NTTSpec
 }
 
 // QuotientStep sets a[i] = (a[i]·b[i] − c[i])·zInv for i < n, ordered on q.
-func (b *Backend) QuotientStep(q backend.Queue, cv ecc.ID, a, bb, c backend.Buffer, n int, zInvBytes []byte) error {
+func (b *Backend) QuotientStep(q backend.Queue, cv ecc.ID, a, bb, c backend.Buffer, n int, zInv []byte) error {
 	if err := b.supports("QuotientStep", cv); err != nil {
 		return err
 	}
-	if len(zInvBytes) != int(scalarBytes) {
-		return fmt.Errorf("%v: QuotientStep: zInv: %d bytes, a scalar takes %d", b, len(zInvBytes), scalarBytes)
+	scalarBytes := curve.Must(cv).FrBytes
+	if len(zInv) != int(scalarBytes) {
+		return fmt.Errorf("%v: QuotientStep: zInv: %d bytes, a scalar takes %d", b, len(zInv), scalarBytes)
 	}
-	zInv := *(*fr.Element)(unsafe.Pointer(&zInvBytes[0]))
 	if err := b.enter("QuotientStep"); err != nil {
 		return err
 	}
@@ -128,27 +120,29 @@ func (b *Backend) QuotientStep(q backend.Queue, cv ecc.ID, a, bb, c backend.Buff
 			x.tables.retire(0, int64(n)*scalarBytes) // a is written in place
 		}
 	}
-	return b.finish(s, b.status(C.g16_quotient(b.dev, s, C.G16_CURVE_BLS12_381, ptr[0], ptr[1], ptr[2], C.int64_t(n), unsafe.Pointer(&zInv))))
+	return b.finish(s, b.status(C.g16_quotient(b.dev, s, C.int(curveCode(cv)), ptr[0], ptr[1], ptr[2], C.int64_t(n), unsafe.Pointer(&zInv[0]))))
 }
 
-// cosetShift is spec's coset shift as a scalar (zero when spec is off the
-// coset), or an error when its bytes are not one scalar.
-func cosetShift(spec backend.NTTSpec) (fr.Element, error) {
-	var g fr.Element
+// checkNTT checks spec's size, order and coset shift against its curve,
+// which the kernels compute on.
+func checkNTT(spec backend.NTTSpec) error {
+	h := hosts[spec.Curve]
+	if most := min(MaxLogN, h.MaxLogN()); spec.LogN < 0 || spec.LogN > most {
+		return fmt.Errorf("spec.LogN: %d outside [0, %d] (%s)", spec.LogN, most, curve.Name(spec.Curve))
+	}
+	if spec.Order != backend.DIF && spec.Order != backend.DIT {
+		return fmt.Errorf("spec.Order: unknown order %v", spec.Order)
+	}
 	if !spec.Coset {
-		return g, nil
+		return nil
 	}
-	if len(spec.CosetShift) != int(scalarBytes) {
-		return g, fmt.Errorf("spec.CosetShift: %d bytes, a scalar takes %d", len(spec.CosetShift), scalarBytes)
+	if want := curve.Must(spec.Curve).FrBytes; int64(len(spec.CosetShift)) != want {
+		return fmt.Errorf("spec.CosetShift: %d bytes, a scalar takes %d", len(spec.CosetShift), want)
 	}
-	copy(backend.ValueBytes(&g), spec.CosetShift)
-	return g, nil
-}
-
-func nInverse(logN int) fr.Element {
-	var x fr.Element
-	x.SetUint64(uint64(1) << logN).Inverse(&x)
-	return x
+	if h.ScalarIsZero(spec.CosetShift) {
+		return fmt.Errorf("spec.CosetShift: zero")
+	}
+	return nil
 }
 
 // Twiddle and scale tables. Twiddles depend on the size and the direction,
@@ -157,27 +151,31 @@ func nInverse(logN int) fr.Element {
 // for each at 2^28).
 
 type twiddleKey struct {
+	c       ecc.ID
 	logN    int
 	inverse bool
 }
 
 type scaleKey struct {
+	c       ecc.ID
 	logN    int
 	inverse bool
-	shift   fr.Element
+	shift   string // the shift's bytes
 }
 
-// devTable is one uploaded table set: fr.Elements at device address base.
+// devTable is one uploaded table set: scalars of elem bytes at device
+// address base.
 type devTable struct {
 	base   unsafe.Pointer
 	bytes  int64
+	elem   int64
 	layout twiddleLayout // twiddle tables
 	hi     int           // scale tables: where hi starts
 }
 
 // at returns the address of element off.
 func (t *devTable) at(off int) unsafe.Pointer {
-	return unsafe.Add(t.base, off*int(scalarBytes))
+	return unsafe.Add(t.base, int64(off)*t.elem)
 }
 
 // part returns the address of the scale tables' lo (0) or hi (1) part.
@@ -199,24 +197,6 @@ type nttTables struct {
 // and the rest.
 func windowOf(logN int) int { return (logN + 1) / 2 }
 
-// geometric returns first·base^i for i < n.
-func geometric(first, base fr.Element, n int) []fr.Element {
-	out := make([]fr.Element, n)
-	for i := range out {
-		out[i] = first
-		first.Mul(&first, &base)
-	}
-	return out
-}
-
-// square returns x^(2^k).
-func square(x fr.Element, k int) fr.Element {
-	for ; k > 0; k-- {
-		x.Square(&x)
-	}
-	return x
-}
-
 // maxLogDirect bounds the direct twiddle table: 2^18 elements, 8 MiB.
 const maxLogDirect = 18
 
@@ -227,47 +207,44 @@ type twiddleLayout struct {
 	lo, hi, hi0, direct      int
 }
 
-// twiddleTables returns, for ω the generator of the domain of size 2^logN
-// (inverted for the inverse transform), concatenated:
+// twiddleLayoutOf is the layout of the twiddle tables of the domain of
+// size 2^logN (logN ≥ 1), as hostCurve.TwiddleTables concatenates them:
 //
 //	roots:  ω^(m·2^(logN−logRoots)) for m < 2^(logRoots−1)
 //	lo:     ω^e for e < 2^win
 //	hi:     ω^(e·2^win) for e < 2^(logN−win)
 //	hi0:    n⁻¹·hi (inverse only), so that the first pass applies n⁻¹
 //	direct: ω^(m·2^(logN−logDirect)) for m < 2^logDirect (logN ≥ 2)
-func twiddleTables(logN int, inverse bool) ([]fr.Element, twiddleLayout) {
-	w, err := fft.Generator(uint64(1) << logN)
-	if err != nil {
-		panic("cuda: internal error: " + err.Error())
-	}
-	if inverse {
-		w.Inverse(&w)
-	}
+//
+// for ω the domain's generator, inverted for the inverse transform.
+func twiddleLayoutOf(logN int, inverse bool) twiddleLayout {
 	l := twiddleLayout{logRoots: min(logN, maxLogRoots), win: windowOf(logN), hi0: -1, direct: -1}
-	one := fr.One()
-	tab := geometric(one, square(w, logN-l.logRoots), 1<<(l.logRoots-1))
-	l.lo = len(tab)
-	tab = append(tab, geometric(one, w, 1<<l.win)...)
-	l.hi = len(tab)
-	hiBase := square(w, l.win)
-	tab = append(tab, geometric(one, hiBase, 1<<(logN-l.win))...)
+	l.lo = 1 << (l.logRoots - 1)
+	l.hi = l.lo + 1<<l.win
+	end := l.hi + 1<<(logN-l.win)
 	if inverse {
-		l.hi0 = len(tab)
-		tab = append(tab, geometric(nInverse(logN), hiBase, 1<<(logN-l.win))...)
+		l.hi0 = end
+		end += 1 << (logN - l.win)
 	}
 	if logN >= 2 {
 		l.logDirect = min(logN-1, maxLogDirect)
-		l.direct = len(tab)
-		tab = append(tab, geometric(one, square(w, logN-l.logDirect), 1<<l.logDirect)...)
+		l.direct = end
 	}
-	return tab, l
+	return l
+}
+
+// twiddleTables returns curve c's twiddle tables of the domain of size
+// 2^logN and their layout.
+func twiddleTables(c ecc.ID, logN int, inverse bool) ([]byte, twiddleLayout) {
+	l := twiddleLayoutOf(logN, inverse)
+	return hosts[c].TwiddleTables(logN, inverse, l.logRoots, l.win, l.logDirect), l
 }
 
 // nttArgs fills the kernels' arguments: tw gives the address of an element
 // of the twiddle tables, sc that of the scale tables' lo (0) or hi (1) part.
 func nttArgs(spec backend.NTTSpec, tune nttTune, l twiddleLayout, tw func(int) unsafe.Pointer, sc func(int) unsafe.Pointer) C.g16_ntt_args {
 	var a C.g16_ntt_args
-	a.curve = C.G16_CURVE_BLS12_381
+	a.curve = C.int(curveCode(spec.Curve))
 	a.log_n = C.int(spec.LogN)
 	if spec.Order == backend.DIT {
 		a.dit = 1
@@ -289,9 +266,9 @@ func nttArgs(spec backend.NTTSpec, tune nttTune, l twiddleLayout, tw func(int) u
 	case spec.Inverse:
 		// n⁻¹ on the output, or folded into the first pass's twiddles.
 		a.scale, a.scale_out = 1, 1
-		ninv := nInverse(spec.LogN)
+		ninv := hosts[spec.Curve].NInverse(spec.LogN)
 		for i := range a.scale_c {
-			a.scale_c[i] = C.uint32_t(ninv[i/2] >> (32 * (i % 2)))
+			a.scale_c[i] = C.uint32_t(binary.LittleEndian.Uint32(ninv[4*i:]))
 		}
 		if l.hi0 >= 0 {
 			a.tw_hi0 = tw(l.hi0)
@@ -300,32 +277,24 @@ func nttArgs(spec backend.NTTSpec, tune nttTune, l twiddleLayout, tw func(int) u
 	return a
 }
 
-// scaleTables returns lo and hi, concatenated, with
-// lo[i mod 2^win]·hi[i >> win] equal to g^i (forward) or n⁻¹·g^(−i)
+// scaleTables returns curve c's scale tables lo and hi, concatenated,
+// with lo[i mod 2^win]·hi[i >> win] equal to g^i (forward) or n⁻¹·g^(−i)
 // (inverse): the factor on input element i of a forward transform on the
-// coset g, or on output element i of an inverse one.
-func scaleTables(logN int, inverse bool, g fr.Element) (tab []fr.Element, hi int) {
-	first := fr.One()
-	if inverse {
-		g.Inverse(&g)
-		first = nInverse(logN)
-	}
+// coset g, or on output element i of an inverse one; and where hi starts.
+func scaleTables(c ecc.ID, logN int, inverse bool, g []byte) (tab []byte, hi int) {
 	win := windowOf(logN)
-	tab = geometric(fr.One(), g, 1<<win)
-	hi = len(tab)
-	tab = append(tab, geometric(first, square(g, win), 1<<(logN-win))...)
-	return tab, hi
+	return hosts[c].ScaleTables(logN, inverse, win, g), 1 << win
 }
 
-func (c *nttTables) twiddles(b *Backend, logN int, inverse bool) (*devTable, error) {
-	k := twiddleKey{logN, inverse}
+func (c *nttTables) twiddles(b *Backend, cv ecc.ID, logN int, inverse bool) (*devTable, error) {
+	k := twiddleKey{cv, logN, inverse}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if t, ok := c.tw[k]; ok {
 		return t, nil
 	}
-	tab, layout := twiddleTables(logN, inverse)
-	t, err := c.upload(b, tab)
+	tab, layout := twiddleTables(cv, logN, inverse)
+	t, err := c.upload(b, cv, tab)
 	if err != nil {
 		return nil, err
 	}
@@ -338,15 +307,15 @@ func (c *nttTables) twiddles(b *Backend, logN int, inverse bool) (*devTable, err
 }
 
 // scale returns the scale tables of a transform on the coset g.
-func (c *nttTables) scale(b *Backend, logN int, inverse bool, g fr.Element) (*devTable, error) {
-	k := scaleKey{logN, inverse, g}
+func (c *nttTables) scale(b *Backend, cv ecc.ID, logN int, inverse bool, g []byte) (*devTable, error) {
+	k := scaleKey{cv, logN, inverse, string(g)}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if t, ok := c.sc[k]; ok {
 		return t, nil
 	}
-	tab, hi := scaleTables(logN, inverse, g)
-	t, err := c.upload(b, tab)
+	tab, hi := scaleTables(cv, logN, inverse, g)
+	t, err := c.upload(b, cv, tab)
 	if err != nil {
 		return nil, err
 	}
@@ -361,13 +330,13 @@ func (c *nttTables) scale(b *Backend, logN int, inverse bool, g fr.Element) (*de
 // upload copies tab to the device (g16_ntt_table_new: outside the memory
 // limit and the in-use count, since the tables are the backend's own cache)
 // and waits for the copy, so that a kernel on any queue may read it at once.
-func (c *nttTables) upload(b *Backend, tab []fr.Element) (*devTable, error) {
-	bytes := int64(len(tab)) * scalarBytes
+func (c *nttTables) upload(b *Backend, cv ecc.ID, tab []byte) (*devTable, error) {
+	bytes := int64(len(tab))
 	var p unsafe.Pointer
 	if err := b.status(C.g16_ntt_table_new(b.dev, unsafe.Pointer(&tab[0]), C.int64_t(bytes), &p)); err != nil {
 		return nil, err
 	}
-	t := &devTable{base: p, bytes: bytes}
+	t := &devTable{base: p, bytes: bytes, elem: curve.Must(cv).FrBytes}
 	c.all = append(c.all, t)
 	return t, nil
 }
@@ -407,42 +376,54 @@ func (b *Backend) closeNTT() error {
 	return t.(*nttTables).release(b)
 }
 
-// hostNTT runs the kernels' passes on the host (g16_host_ntt), with the
-// same tables NTT would upload: a check of the kernels' index logic on
-// machines with no GPU. Slow; for tests on small sizes.
-func hostNTT(data []fr.Element, spec backend.NTTSpec, tune nttTune) error {
-	if spec.LogN < 0 || spec.LogN > 20 || len(data) != 1<<spec.LogN {
-		return fmt.Errorf("cuda: hostNTT: bad size")
+// hostNTTOn runs the kernels' passes on the host (g16_host_ntt) over data,
+// the scalars of spec.Curve, with the same tables NTT would upload: a check
+// of the kernels' index logic on machines with no GPU. Slow; for tests on
+// small sizes.
+func hostNTTOn(data []byte, spec backend.NTTSpec, tune nttTune) error {
+	if err := SupportsCurve(spec.Curve); err != nil {
+		return fmt.Errorf("cuda: hostNTT: %w", err)
+	}
+	if err := checkNTT(spec); err != nil {
+		return fmt.Errorf("cuda: hostNTT: %w", err)
+	}
+	elem := int(curve.Must(spec.Curve).FrBytes)
+	if spec.LogN > 20 || len(data) != elem<<spec.LogN {
+		return fmt.Errorf("cuda: hostNTT: %d bytes for 2^%d scalars (at most 2^20)", len(data), spec.LogN)
 	}
 	if spec.LogN == 0 {
 		return nil
 	}
 	var pin runtime.Pinner
 	defer pin.Unpin()
-	ptr := func(s []fr.Element) unsafe.Pointer {
+	ptr := func(s []byte) unsafe.Pointer {
 		pin.Pin(&s[0])
 		return unsafe.Pointer(&s[0])
 	}
-	tw, layout := twiddleTables(spec.LogN, spec.Inverse)
-	var sc []fr.Element
+	tw, layout := twiddleTables(spec.Curve, spec.LogN, spec.Inverse)
+	var sc []byte
 	var shi int
 	if spec.Coset {
-		g, err := cosetShift(spec)
-		if err != nil {
-			return fmt.Errorf("cuda: hostNTT: %w", err)
-		}
-		sc, shi = scaleTables(spec.LogN, spec.Inverse, g)
+		sc, shi = scaleTables(spec.Curve, spec.LogN, spec.Inverse, spec.CosetShift)
 	}
-	a := nttArgs(spec, tune, layout, func(off int) unsafe.Pointer { return ptr(tw[off:]) },
-		func(i int) unsafe.Pointer { return ptr(sc[i*shi:]) })
+	a := nttArgs(spec, tune, layout, func(off int) unsafe.Pointer { return ptr(tw[off*elem:]) },
+		func(i int) unsafe.Pointer { return ptr(sc[i*shi*elem:]) })
 	return errOf(C.g16_host_ntt(ptr(data), &a))
 }
 
-// hostQuotient is QuotientStep's kernel run on the host, for tests.
-func hostQuotient(a, b, c []fr.Element, zInv fr.Element) error {
+// hostQuotientOn is QuotientStep's kernel run on the host over scalars of
+// curve cv, for tests.
+func hostQuotientOn(cv ecc.ID, a, b, c, zInv []byte) error {
+	if err := SupportsCurve(cv); err != nil {
+		return fmt.Errorf("cuda: hostQuotient: %w", err)
+	}
+	size := curve.Must(cv).FrBytes
+	if len(b) != len(a) || len(c) != len(a) || int64(len(a))%size != 0 || int64(len(zInv)) != size {
+		return fmt.Errorf("cuda: hostQuotient: %d, %d and %d bytes of scalars and a %d-byte zInv", len(a), len(b), len(c), len(zInv))
+	}
 	if len(a) == 0 {
 		return nil
 	}
-	return errOf(C.g16_host_quotient(C.G16_CURVE_BLS12_381, unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), unsafe.Pointer(&c[0]),
-		C.int64_t(len(a)), unsafe.Pointer(&zInv)))
+	return errOf(C.g16_host_quotient(C.int(curveCode(cv)), unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), unsafe.Pointer(&c[0]),
+		C.int64_t(len(a)/int(curve.Must(cv).FrBytes)), unsafe.Pointer(&zInv[0])))
 }

@@ -1,11 +1,13 @@
 package cuda
 
 // The MSM's scratch memory, as kernels/msm.cu's msm_run allocates it for
-// one pass of c points with window w, nw = ⌈255/w⌉ windows, B = 2^(w−1)
+// one pass of c points with window w, nw = ⌈255/w⌉ windows (on every curve:
+// the kernels cut BN254's scalars, below 2^254, as BLS12-381's), B = 2^(w−1)
 // buckets a window, N = c·nw digit pairs, at most R = min(N, nw·B + 1) + 1
 // nonempty runs (the buckets and the ±1 points'), tasks of at most L points
 // and so at most T = R + (N + c)/L + 1 tasks, and XYZZ points of P bytes
-// (192 in G1, 384 in G2):
+// (group.xyzzBytes: four coordinates of Fp, of Fp2 in G2; BLS12-381 192 in
+// G1 and 384 in G2, BN254 128 and 256):
 //
 //	keys, refs and their sorted copies (live to the end)  16·N
 //	then the largest of
@@ -24,14 +26,14 @@ package cuda
 // before Pippenger starts and are smaller than its 16·N; Pippenger over
 // the rest, c' ≤ c points, takes no more than over c. It is an upper bound;
 // a GPU test checks it against the peak the device records.
-func msmScratch(curve, n, chunk, window, maxTask int) int64 {
-	return msmTableScratch(curve, n, chunk, window, 1, maxTask)
+func msmScratch(P int64, n, chunk, window, maxTask int) int64 {
+	return msmTableScratch(P, n, chunk, window, 1, maxTask)
 }
 
 // msmTableScratch is msmScratch over a table of copies copies of the bases
 // (msm_table.h): the windows share s = ⌈nw/copies⌉ bucket sets, so R =
 // min(N, s·B + 1) + 1 and the reduction holds k·P·(s·B + 1).
-func msmTableScratch(curve, n, chunk, window, copies, maxTask int) int64 {
+func msmTableScratch(P int64, n, chunk, window, copies, maxTask int) int64 {
 	c := int64(min(n, chunk))
 	if c <= 0 {
 		return 0
@@ -51,10 +53,6 @@ func msmTableScratch(curve, n, chunk, window, copies, maxTask int) int64 {
 		L = max(2, int64(maxTask))
 	}
 	T := R + (N+c)/L + 1
-	P := int64(192)
-	if curve == 2 {
-		P = 384
-	}
 	sortPhase := 9 * N
 	accumulate := 20*R + 29*T + 2*P*T
 	k := int64(25) // tenths
@@ -62,8 +60,11 @@ func msmTableScratch(curve, n, chunk, window, copies, maxTask int) int64 {
 		k = 12
 	}
 	reduce := 20*R + P*T + P*(sets*B+1)*k/10
-	return 16*N + max(sortPhase, accumulate, reduce) + 12*c + 2<<20
+	return 16*N + max(sortPhase, accumulate, reduce) + 12*c + scratchCUB
 }
+
+// scratchCUB is what msmScratch counts for CUB's small temporaries.
+const scratchCUB = 2 << 20
 
 // pickWindow is msm.cu's pick_window: the window w in [4, 21] that
 // minimises nw·(n + 3.2·2^(w−1)).

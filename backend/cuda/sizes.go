@@ -1,18 +1,113 @@
 package cuda
 
 import (
+	"fmt"
+
 	"github.com/consensys/gnark-crypto/ecc"
 
+	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/curve"
 )
 
-// kernelCurve is the curve the kernels compute on: the field, curve, MSM
-// and NTT templates are instantiated for BLS12-381 only so far.
-const kernelCurve = ecc.BLS12_381
+// kernelCurves are the curves the kernels compute on, each with its code in
+// g16cuda.h (G16_CURVE_*; curves.go checks them against the header).
+var kernelCurves = []struct {
+	id   ecc.ID
+	code int
+}{
+	{ecc.BLS12_381, 1},
+	{ecc.BN254, 2},
+}
 
-// The sizes of kernelCurve's values, in bytes (package curve's table).
-var (
-	scalarBytes   = curve.Must(kernelCurve).FrBytes
-	g1AffineBytes = curve.Must(kernelCurve).G1AffineBytes
-	g2AffineBytes = curve.Must(kernelCurve).G2AffineBytes
-)
+// curveCode is c's G16_CURVE_* code, 0 for a curve the kernels lack.
+func curveCode(c ecc.ID) int {
+	for _, k := range kernelCurves {
+		if k.id == c {
+			return k.code
+		}
+	}
+	return 0
+}
+
+// group is one of a kernel curve's groups, G1 or G2, that the MSM kernels
+// compute in.
+type group struct {
+	c  ecc.ID
+	g2 bool
+}
+
+// groupOf is the group of the MSM kernel k on curve c; false when k is not
+// an MSM or the kernels lack c.
+func groupOf(c ecc.ID, k backend.Kernel) (group, bool) {
+	if curveCode(c) == 0 || (k != backend.KernelMSMG1 && k != backend.KernelMSMG2) {
+		return group{}, false
+	}
+	return group{c, k == backend.KernelMSMG2}, true
+}
+
+// code is the group's code in the kernels' MSM calls,
+// G16_GROUP(curve, g) = 2·(curve − 1) + g: BLS12-381 G1 1, G2 2; BN254
+// G1 3, G2 4.
+func (g group) code() int {
+	n := 1
+	if g.g2 {
+		n = 2
+	}
+	return 2*(curveCode(g.c)-1) + n
+}
+
+func (g group) kernel() backend.Kernel {
+	if g.g2 {
+		return backend.KernelMSMG2
+	}
+	return backend.KernelMSMG1
+}
+
+// affineBytes is an affine point's size, the MSM's bases.
+func (g group) affineBytes() int64 {
+	if g.g2 {
+		return curve.Must(g.c).G2AffineBytes
+	}
+	return curve.Must(g.c).G1AffineBytes
+}
+
+// jacBytes is a Jacobian point's size, the MSM's result.
+func (g group) jacBytes() int64 {
+	if g.g2 {
+		return curve.Must(g.c).G2JacBytes
+	}
+	return curve.Must(g.c).G1JacBytes
+}
+
+// xyzzBytes is an XYZZ point's size, the kernels' buckets and sums: four
+// coordinates of Fp, or of Fp2 in G2.
+func (g group) xyzzBytes() int64 {
+	if g.g2 {
+		return 8 * curve.Must(g.c).FpBytes
+	}
+	return 4 * curve.Must(g.c).FpBytes
+}
+
+// String names the group, "bn254 G2".
+func (g group) String() string {
+	if g.g2 {
+		return fmt.Sprintf("%s G2", curve.Name(g.c))
+	}
+	return fmt.Sprintf("%s G1", curve.Name(g.c))
+}
+
+// kernelCurveNames names the curves the kernels compute on, "bls12-381 and bn254".
+func kernelCurveNames() string {
+	s := ""
+	for i, k := range kernelCurves {
+		switch {
+		case i == 0:
+		case i == len(kernelCurves)-1:
+			s += " and "
+		default:
+			s += ", "
+		}
+		s += curve.Name(k.id)
+	}
+	return s
+}

@@ -112,7 +112,7 @@ func (b *Backend) MSMG2(backend.Queue, ecc.ID, []byte, backend.Buffer, int64, ba
 func (b *Backend) Close() error { return ErrNotBuilt }
 
 // PrecomputeBases returns ErrNotBuilt.
-func (b *Backend) PrecomputeBases(backend.Queue, backend.Buffer, int64, int, backend.Kernel, int, int) error {
+func (b *Backend) PrecomputeBases(backend.Queue, ecc.ID, backend.Buffer, int64, int, backend.Kernel, int, int) error {
 	return ErrNotBuilt
 }
 
@@ -123,4 +123,4 @@ func (b *Backend) Tables(backend.Buffer) []TableInfo { return nil }
 func (b *Backend) TableCost(backend.Kernel, int, int) float64 { return 0 }
 
 // TableScratch returns 0.
-func (b *Backend) TableScratch(backend.Kernel, int, int) int64 { return 0 }
+func (b *Backend) TableScratch(backend.Kernel, ecc.ID, int, int) int64 { return 0 }

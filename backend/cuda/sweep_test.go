@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/consensys/gnark-crypto/ecc"
+
 	"github.com/g16prover/g16/backend"
 )
 
@@ -63,7 +65,7 @@ func sweepVariants[J any](t *testing.T, curve string, k int, kernel backend.Kern
 		table := ""
 		if copies > 1 {
 			t0 := time.Now()
-			if err := gw.PrecomputeBases(nil, bases, 0, 1<<k, kernel, copies, w); err != nil {
+			if err := gw.PrecomputeBases(nil, ecc.BLS12_381, bases, 0, 1<<k, kernel, copies, w); err != nil {
 				t.Fatalf("sweep %s %s: PrecomputeBases: %v", curve, v, err)
 			}
 			info := gw.Tables(bases)

@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/consensys/gnark-crypto/ecc"
+
 	"github.com/g16prover/g16/backend"
 )
 
@@ -29,6 +31,7 @@ import (
 
 // baseTable is one table of a bases buffer.
 type baseTable struct {
+	g          group // the bases' curve and group
 	off        int64 // the range's byte offset in the bases buffer
 	n          int   // its points, the table's stride
 	pointBytes int64
@@ -46,26 +49,24 @@ type tableSet struct {
 
 // PrecomputeBases builds a table of copies copies (1 to 64; copy 0 the
 // bases themselves) of the n affine points of k (KernelMSMG1 or
-// KernelMSMG2) at byte offset off of bases, with window w (4 to 24; 0:
+// KernelMSMG2) on curve c at byte offset off of bases, with window w (4 to 24; 0:
 // the backend's tableWindow), ordered on q. Its memory (TableBytes) comes
 // from the device's pool, under its memory limit, and is freed with bases;
 // while it is built, copies > 1 also take scratch from the pool for
-// min(n, 2^20) points in XYZZ with a running product each (240 MiB for
-// G1, 480 MiB for G2, at 2^20).
+// min(n, 2^20) points in XYZZ with a running product each (on BLS12-381
+// 240 MiB for G1, 480 MiB for G2, at 2^20; on BN254 two thirds of that).
 // A table built earlier over an overlapping range of bases is retired.
 // copies·n must be below 2^31.
-func (b *Backend) PrecomputeBases(q backend.Queue, bases backend.Buffer, off int64, n int, k backend.Kernel, copies, w int) error {
+func (b *Backend) PrecomputeBases(q backend.Queue, c ecc.ID, bases backend.Buffer, off int64, n int, k backend.Kernel, copies, w int) error {
 	const op = "PrecomputeBases"
-	var curve int
-	var pointBytes int64
-	switch k {
-	case backend.KernelMSMG1:
-		curve, pointBytes = 1, g1AffineBytes
-	case backend.KernelMSMG2:
-		curve, pointBytes = 2, g2AffineBytes
-	default:
+	if err := b.supports(op, c); err != nil {
+		return err
+	}
+	g, ok := groupOf(c, k)
+	if !ok {
 		return fmt.Errorf("%v: %s: k: %v is not an MSM", b, op, k)
 	}
+	pointBytes := g.affineBytes()
 	if n <= 0 {
 		return fmt.Errorf("%v: %s: n: %d points, want at least 1", b, op, n)
 	}
@@ -89,11 +90,11 @@ func (b *Backend) PrecomputeBases(q backend.Queue, bases backend.Buffer, off int
 	if err != nil {
 		return err
 	}
-	t := &baseTable{off: off, n: n, pointBytes: pointBytes, copies: copies, w: w, bytes: TableBytes(k, n, copies)}
+	t := &baseTable{g: g, off: off, n: n, pointBytes: pointBytes, copies: copies, w: w, bytes: TableBytes(k, c, n, copies)}
 	if err := b.status(C.g16_alloc(b.dev, s, C.int64_t(t.bytes), 1, &t.ptr)); err != nil {
 		return fmt.Errorf("%v: %s: table of %d bytes: %w", b, op, t.bytes, err)
 	}
-	st := C.g16_precompute(b.dev, s, C.int(curve), unsafe.Add(bx.ptr, off), t.ptr, C.int64_t(n), C.int(copies), C.int(w))
+	st := C.g16_precompute(b.dev, s, C.int(g.code()), unsafe.Add(bx.ptr, off), t.ptr, C.int64_t(n), C.int(copies), C.int(w))
 	if err := b.finish(s, b.status(st)); err != nil {
 		// The table's memory back too, or the error that kept it.
 		ferr := b.status(C.g16_free(b.dev, s, t.ptr, C.int64_t(t.bytes), 1))
@@ -109,9 +110,9 @@ func (b *Backend) PrecomputeBases(q backend.Queue, bases backend.Buffer, off int
 	bx.tables.mu.Unlock()
 	b.tableMu.Lock()
 	if b.tables == nil {
-		b.tables = map[*baseTable]int{}
+		b.tables = map[*baseTable]struct{}{}
 	}
-	b.tables[t] = curve
+	b.tables[t] = struct{}{}
 	b.tableMu.Unlock()
 	return nil
 }
@@ -133,15 +134,16 @@ func (b *Backend) Tables(bases backend.Buffer) []TableInfo {
 	return r
 }
 
-// find returns the live table that holds the n points of pointBytes at
-// byte offset off, built for window w (0: any), or nil.
-func (ts *tableSet) find(off int64, n int, pointBytes int64, w int) *baseTable {
+// find returns the live table that holds the n points of group g at byte
+// offset off, built for window w (0: any), or nil.
+func (ts *tableSet) find(g group, off int64, n int, w int) *baseTable {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
+	pointBytes := g.affineBytes()
 	for i := len(ts.t) - 1; i >= 0; i-- {
 		t := ts.t[i]
 		switch {
-		case t.stale.Load(), t.pointBytes != pointBytes, w != 0 && w != t.w,
+		case t.stale.Load(), t.g != g, w != 0 && w != t.w,
 			off < t.off, (off-t.off)%pointBytes != 0, (off-t.off)/pointBytes+int64(n) > int64(t.n):
 			continue
 		}
@@ -201,14 +203,14 @@ func (b *Backend) closeTables() error {
 }
 
 // tableScratch is the largest scratch of an MSM pass of n points over a
-// live table of curve.
-func (b *Backend) tableScratch(curve, n int) int64 {
+// live table of group g.
+func (b *Backend) tableScratch(g group, n int) int64 {
 	b.tableMu.Lock()
 	defer b.tableMu.Unlock()
 	var m int64
-	for t, c := range b.tables {
-		if c == curve && !t.stale.Load() {
-			m = max(m, msmTableScratch(curve, min(n, t.n), b.cfg.msmChunk, t.w, t.copies, b.cfg.msmMaxTask))
+	for t := range b.tables {
+		if t.g == g && !t.stale.Load() {
+			m = max(m, msmTableScratch(g.xyzzBytes(), min(n, t.n), b.cfg.msmChunk, t.w, t.copies, b.cfg.msmMaxTask))
 		}
 	}
 	return m
@@ -237,17 +239,13 @@ func (b *Backend) TableCost(k backend.Kernel, n, copies int) float64 {
 	return TableCost(k, n, copies, w)
 }
 
-// TableScratch is Scratch for an MSM of n points of k over a table of
-// copies copies of its bases built with w = 0 (tableWindow); 0 for another
-// kernel.
-func (b *Backend) TableScratch(k backend.Kernel, n, copies int) int64 {
-	curve := 1
-	switch k {
-	case backend.KernelMSMG1:
-	case backend.KernelMSMG2:
-		curve = 2
-	default:
+// TableScratch is Scratch for an MSM of n points of k on curve c over a
+// table of copies copies of its bases built with w = 0 (tableWindow); 0
+// for another kernel or a curve the kernels lack.
+func (b *Backend) TableScratch(k backend.Kernel, c ecc.ID, n, copies int) int64 {
+	g, ok := groupOf(c, k)
+	if !ok {
 		return 0
 	}
-	return msmTableScratch(curve, n, b.cfg.msmChunk, b.tableWindow(n, copies), copies, b.cfg.msmMaxTask)
+	return msmTableScratch(g.xyzzBytes(), n, b.cfg.msmChunk, b.tableWindow(n, copies), copies, b.cfg.msmMaxTask)
 }

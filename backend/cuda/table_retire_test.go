@@ -30,7 +30,7 @@ func TestTableRetiredByDeviceWrites(t *testing.T) {
 		b := upload(t, g, p)
 		// The table over the second half of the points: bytes [3072, 6144).
 		half := int64(n/2) * curve.Must(ecc.BLS12_381).G1AffineBytes
-		if err := g.PrecomputeBases(nil, b, half, n/2, backend.KernelMSMG1, 4, 6); err != nil {
+		if err := g.PrecomputeBases(nil, ecc.BLS12_381, b, half, n/2, backend.KernelMSMG1, 4, 6); err != nil {
 			t.Fatal(err)
 		}
 		// A write of the first 2^6 scalars (2048 bytes) stays below the range.

@@ -208,10 +208,10 @@ func TestTableMSM(t *testing.T) {
 		sb := upload(t, g, sc.s)
 		for _, sh := range append(tableShapes(n), tableShape{20, 13}, tableShape{22, 12}, tableShape{16, 4}) {
 			b1, b2 := upload(t, g, p1), upload(t, g, p2)
-			if err := g.PrecomputeBases(nil, b1, 0, n, backend.KernelMSMG1, sh.copies, sh.w); err != nil {
+			if err := g.PrecomputeBases(nil, ecc.BLS12_381, b1, 0, n, backend.KernelMSMG1, sh.copies, sh.w); err != nil {
 				t.Fatal(err)
 			}
-			if err := g.PrecomputeBases(nil, b2, 0, n, backend.KernelMSMG2, sh.copies, sh.w); err != nil {
+			if err := g.PrecomputeBases(nil, ecc.BLS12_381, b2, 0, n, backend.KernelMSMG2, sh.copies, sh.w); err != nil {
 				t.Fatal(err)
 			}
 			for _, m := range []int{n, n - 5} {
@@ -246,10 +246,10 @@ func TestTableMSM(t *testing.T) {
 	b1 := upload(t, g, p1)
 	half := int64(n/2) * curve.Must(ecc.BLS12_381).G1AffineBytes
 	before := g.Memory().InUse
-	if err := g.PrecomputeBases(nil, b1, half, n/2, backend.KernelMSMG1, 6, 0); err != nil {
+	if err := g.PrecomputeBases(nil, ecc.BLS12_381, b1, half, n/2, backend.KernelMSMG1, 6, 0); err != nil {
 		t.Fatal(err)
 	}
-	if used, want := g.Memory().InUse-before, TableBytes(backend.KernelMSMG1, n/2, 6); used < want {
+	if used, want := g.Memory().InUse-before, TableBytes(backend.KernelMSMG1, ecc.BLS12_381, n/2, 6); used < want {
 		t.Errorf("a table of %d bytes took %d bytes of the device's accounting", want, used)
 	}
 	if info := g.Tables(b1); len(info) != 1 || info[0].Copies != 6 || info[0].Window != TableWindow(n/2, 6) {
@@ -313,7 +313,7 @@ func TestTableErrors(t *testing.T) {
 		{0, 16, backend.Kernel(9), 2, 8, "not an MSM"},
 		{0, 1 << 27, backend.KernelMSMG1, 16, 8, "2^31"},
 	} {
-		err := g.PrecomputeBases(nil, b, c.off, c.n, c.k, c.copies, c.w)
+		err := g.PrecomputeBases(nil, ecc.BLS12_381, b, c.off, c.n, c.k, c.copies, c.w)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: error %v, want one naming %q", c, err, c.want)
 		}
@@ -360,7 +360,7 @@ func TestScratchBoundTables(t *testing.T) {
 			}
 		}
 		t0 := time.Now()
-		if err := b.PrecomputeBases(nil, bb, 0, n, k, c.copies, c.w); err != nil {
+		if err := b.PrecomputeBases(nil, ecc.BLS12_381, bb, 0, n, k, c.copies, c.w); err != nil {
 			t.Fatal(err)
 		}
 		built := time.Since(t0)
@@ -371,7 +371,7 @@ func TestScratchBoundTables(t *testing.T) {
 			t.Errorf("%v 2^%d w=%d copies=%d: differs from gnark", k, c.lg, info.Window, c.copies)
 		}
 		used := b.PeakMemory(false) - before
-		bound := msmTableScratch(c.curve, n, b.cfg.msmChunk, info.Window, c.copies, b.cfg.msmMaxTask)
+		bound := msmTableScratch(blsGroup(c.curve).xyzzBytes(), n, b.cfg.msmChunk, info.Window, c.copies, b.cfg.msmMaxTask)
 		t.Logf("%v 2^%d w=%d copies=%d: table built in %v; scratch peak %d bytes, bound %d (%.2f)", k, c.lg, info.Window, c.copies, built, used, bound, float64(used)/float64(bound))
 		if used > bound || used <= 0 {
 			t.Errorf("%v 2^%d w=%d copies=%d: scratch peak %d bytes, bound %d", k, c.lg, info.Window, c.copies, used, bound)
@@ -394,7 +394,7 @@ func TestTableConfiguredWindow(t *testing.T) {
 	bb, sb := upload(t, g, p), upload(t, g, s)
 	defer g.Free(nil, bb)
 	defer g.Free(nil, sb)
-	if err := g.PrecomputeBases(nil, bb, 0, n, backend.KernelMSMG1, 5, 0); err != nil {
+	if err := g.PrecomputeBases(nil, ecc.BLS12_381, bb, 0, n, backend.KernelMSMG1, 5, 0); err != nil {
 		t.Fatal(err)
 	}
 	if info := g.Tables(bb); len(info) != 1 || info[0].Window != 11 {

@@ -28,10 +28,50 @@ func TestTableWindow(t *testing.T) {
 	if a, b := TableWindow(1<<20, 64), TableWindow(1<<20, 40); a != b {
 		t.Errorf("2^20: window %d with 64 copies, %d with 40", a, b)
 	}
-	if got := TableBytes(backend.KernelMSMG2, 1000, 3); got != 3000*curve.Must(ecc.BLS12_381).G2AffineBytes {
+	if got := TableBytes(backend.KernelMSMG2, ecc.BLS12_381, 1000, 3); got != 3000*curve.Must(ecc.BLS12_381).G2AffineBytes {
 		t.Errorf("TableBytes G2: %d", got)
 	}
-	if got := TableBytes(backend.KernelNTT, 1000, 3); got != 0 {
+	if got := TableBytes(backend.KernelNTT, ecc.BLS12_381, 1000, 3); got != 0 {
 		t.Errorf("TableBytes NTT: %d", got)
+	}
+}
+
+// TestGroups: each kernel curve's MSM groups, their codes in the kernels'
+// calls (G16_GROUP) and their sizes from package curve.
+func TestGroups(t *testing.T) {
+	want := []struct {
+		c                ecc.ID
+		k                backend.Kernel
+		code             int
+		affine, jac, xyz int64
+	}{
+		{ecc.BLS12_381, backend.KernelMSMG1, 1, 96, 144, 192},
+		{ecc.BLS12_381, backend.KernelMSMG2, 2, 192, 288, 384},
+		{ecc.BN254, backend.KernelMSMG1, 3, 64, 96, 128},
+		{ecc.BN254, backend.KernelMSMG2, 4, 128, 192, 256},
+	}
+	for _, w := range want {
+		g, ok := groupOf(w.c, w.k)
+		if !ok {
+			t.Fatalf("%v %v: no group", w.c, w.k)
+		}
+		if g.code() != w.code || g.affineBytes() != w.affine || g.jacBytes() != w.jac || g.xyzzBytes() != w.xyz || g.kernel() != w.k {
+			t.Errorf("%v: code %d, affine %d, Jacobian %d, XYZZ %d bytes, kernel %v; want %+v", g, g.code(), g.affineBytes(), g.jacBytes(), g.xyzzBytes(), g.kernel(), w)
+		}
+		if got := TableBytes(w.k, w.c, 10, 3); got != 30*w.affine {
+			t.Errorf("%v: TableBytes(10 points, 3 copies) = %d, want %d", g, got, 30*w.affine)
+		}
+	}
+	if _, ok := groupOf(ecc.BW6_761, backend.KernelMSMG1); ok {
+		t.Error("BW6-761 has a kernel group")
+	}
+	if _, ok := groupOf(ecc.BN254, backend.KernelNTT); ok {
+		t.Error("the NTT has a kernel group")
+	}
+	if got := TableBytes(backend.KernelMSMG1, ecc.BW6_761, 10, 3); got != 0 {
+		t.Errorf("TableBytes on BW6-761: %d", got)
+	}
+	if got := kernelCurveNames(); got != "bls12-381 and bn254" {
+		t.Errorf("kernelCurveNames() = %q", got)
 	}
 }

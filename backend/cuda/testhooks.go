@@ -11,11 +11,8 @@ import (
 	"fmt"
 	"unsafe"
 
-	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
-	"github.com/consensys/gnark-crypto/ecc/bls12-381/fp"
-	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
-
 	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/curve"
 )
 
 // Hooks for the tests: the kernels' arithmetic and the MSM pipeline run on
@@ -130,66 +127,74 @@ func (b *Backend) checkOp(name string, out, a, bb []byte, n int, run func(dev *C
 	return b.Download(nil, out, bufs[0], 0)
 }
 
-// hostMSMG1 runs the MSM pipeline on the host with the given window and
-// task cap (0: automatic).
-func hostMSMG1(points []bls12381.G1Affine, scalars []fr.Element, window, maxTask, flags int) (bls12381.G1Jac, error) {
-	win, nw, pairs, w, err := hostMSM(1, unsafe.Pointer(&points[0]), scalars, window, maxTask, flags)
+// hostMSMOn runs the MSM pipeline of group g on the host over bases and
+// scalars (bytes of n affine points and n scalars) with the given window
+// and task cap (0: automatic) and returns the result, a Jacobian point.
+func hostMSMOn(g group, bases, scalars []byte, window, maxTask, flags int) ([]byte, error) {
+	win, nw, pairs, w, err := hostMSMSumsOn(g, bases, scalars, window, maxTask, flags)
 	if err != nil {
-		return bls12381.G1Jac{}, err
+		return nil, err
 	}
-	return combineSums[bls12381.G1Jac](win, nw, pairs, w, &g1Infinity, 4, g1FromXYZZ), nil
+	return combine(g, win, nw, pairs, w), nil
 }
 
-// hostMSMG2 is hostMSMG1 over G2.
-func hostMSMG2(points []bls12381.G2Affine, scalars []fr.Element, window, maxTask, flags int) (bls12381.G2Jac, error) {
-	win, nw, pairs, w, err := hostMSM(2, unsafe.Pointer(&points[0]), scalars, window, maxTask, flags)
-	if err != nil {
-		return bls12381.G2Jac{}, err
+// hostMSMSumsOn runs the pipeline as hostMSMOn does and returns the pass's
+// sums, their number, pairs (g16cuda.h's g16_msm) and the window.
+func hostMSMSumsOn(g group, bases, scalars []byte, window, maxTask, flags int) ([]byte, int, int, int, error) {
+	n := int64(len(scalars)) / curve.Must(g.c).FrBytes
+	if n == 0 || int64(len(bases)) < n*g.affineBytes() {
+		return nil, 0, 0, 0, fmt.Errorf("hostMSM: %d bytes of bases for %d scalars of %s", len(bases), n, g)
 	}
-	return combineSums[bls12381.G2Jac](win, nw, pairs, w, &g2Infinity, 8, g2FromXYZZ), nil
-}
-
-// hostMSM returns the pass's sums, their number, pairs (g16cuda.h's
-// g16_msm) and the window.
-func hostMSM(curve int, points unsafe.Pointer, scalars []fr.Element, window, maxTask, flags int) ([]fp.Element, int, int, int, error) {
-	if len(scalars) == 0 {
-		return nil, 0, 0, 0, fmt.Errorf("hostMSM: empty")
-	}
-	win := make([]fp.Element, outPoints*8)
+	win := sumsBuffer(g)
 	var nw, pairs, w C.int
-	err := errOf(C.g16_host_msm(C.int(curve), points, unsafe.Pointer(&scalars[0]), C.int64_t(len(scalars)),
+	err := errOf(C.g16_host_msm(C.int(g.code()), unsafe.Pointer(&bases[0]), unsafe.Pointer(&scalars[0]), C.int64_t(n),
 		C.int(window), C.int(maxTask), C.int(flags), unsafe.Pointer(&win[0]), &nw, &pairs, &w))
 	return win, int(nw), int(pairs), int(w), err
 }
 
-// hostMSMPeak runs the MSM pipeline on the host over table (copies copies
-// of stride points each; copies = 1, stride = len(scalars): the bases) and
-// returns the most bytes its buffers held at once, as the device's pool
-// counts them (less CUB's temporaries).
-func hostMSMPeak(curve int, table unsafe.Pointer, stride, copies, window int, scalars []fr.Element, maxTask, flags int) (int64, error) {
-	if len(scalars) == 0 {
-		return 0, fmt.Errorf("hostMSMPeak: empty")
+// combine is Σ_j 2^(shift·j)·W_j over nw window sums of g in win (pairs
+// as hostCurve.AddSums reads them), a Jacobian point.
+func combine(g group, win []byte, nw, pairs, shift int) []byte {
+	h := hosts[g.c]
+	out := make([]byte, g.jacBytes())
+	h.SetInfinity(g.g2, out)
+	h.AddSums(g.g2, out, win, nw, pairs, shift)
+	return out
+}
+
+// hostMSMPeakOn runs the MSM pipeline of group g on the host over table
+// (copies copies of stride points each; copies = 1, stride = the number
+// of scalars: the bases) and returns the most bytes its buffers held at
+// once, as the device's pool counts them (less CUB's temporaries).
+func hostMSMPeakOn(g group, table []byte, stride, copies, window int, scalars []byte, maxTask, flags int) (int64, error) {
+	n := int64(len(scalars)) / curve.Must(g.c).FrBytes
+	if n == 0 || int64(len(table)) < int64(copies)*int64(stride)*g.affineBytes() {
+		return 0, fmt.Errorf("hostMSMPeak: %d bytes of table for %d copies of %d points of %s", len(table), copies, stride, g)
 	}
 	var peak C.int64_t
-	err := errOf(C.g16_host_msm_peak(C.int(curve), table, C.int64_t(stride), C.int(copies), C.int(window),
-		unsafe.Pointer(&scalars[0]), C.int64_t(len(scalars)), C.int(maxTask), C.int(flags), &peak))
+	err := errOf(C.g16_host_msm_peak(C.int(g.code()), unsafe.Pointer(&table[0]), C.int64_t(stride), C.int(copies), C.int(window),
+		unsafe.Pointer(&scalars[0]), C.int64_t(n), C.int(maxTask), C.int(flags), &peak))
 	return int64(peak), err
 }
 
-// hostReduce runs the bucket reduction alone on the host
-// (g16_host_reduce): windows sets of T XYZZ bucket sums (limbs fp.Elements
-// a point: 4 on G1, 8 on G2) to one sum a set, Σ_b (b+1)·S_b, or, with
-// stop > 1, to the pairs left once windows·T ≤ stop (their number a set
-// returned: windowSum reads them). wide is the level planner's thread
-// count.
-func hostReduce(curve int, buckets []fp.Element, T, windows, wide, stop int) ([]fp.Element, int, error) {
-	limbs := 4 * curve
-	if T < 1 || windows < 1 || len(buckets) != T*windows*limbs {
-		return nil, 0, fmt.Errorf("hostReduce: %d limbs for %d sets of %d buckets", len(buckets), windows, T)
+// hostReduceOn runs the bucket reduction alone on the host
+// (g16_host_reduce): windows sets of T XYZZ bucket sums of g to one sum a
+// set, Σ_b (b+1)·S_b, or, with stop > 1, to the pairs left once
+// windows·T ≤ stop (their number a set returned: hostCurve.AddSums reads
+// them). wide is the level planner's thread count.
+func hostReduceOn(g group, buckets []byte, T, windows, wide, stop int) ([]byte, int, error) {
+	return hostReduceCode(g.code(), g.xyzzBytes(), buckets, T, windows, wide, stop)
+}
+
+// hostReduceCode is hostReduceOn for the group code code (any, to check
+// the entry point's own checks) of XYZZ points of P bytes.
+func hostReduceCode(code int, P int64, buckets []byte, T, windows, wide, stop int) ([]byte, int, error) {
+	if T < 1 || windows < 1 || int64(len(buckets)) != int64(T)*int64(windows)*P {
+		return nil, 0, fmt.Errorf("hostReduce: %d bytes for %d sets of %d buckets of %d bytes", len(buckets), windows, T, P)
 	}
-	out := make([]fp.Element, max(windows, 2*stop)*limbs)
+	out := backend.AsBytes(make([]uint64, int64(max(windows, 2*stop))*P/8))
 	var pairs C.int
-	err := errOf(C.g16_host_reduce(C.int(curve), unsafe.Pointer(&buckets[0]), C.int64_t(T),
+	err := errOf(C.g16_host_reduce(C.int(code), unsafe.Pointer(&buckets[0]), C.int64_t(T),
 		C.int64_t(windows), C.int64_t(wide), C.int64_t(stop), unsafe.Pointer(&out[0]), &pairs))
 	return out, int(pairs), err
 }

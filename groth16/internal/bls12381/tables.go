@@ -3,6 +3,8 @@ package bls12381
 import (
 	"fmt"
 
+	"github.com/consensys/gnark-crypto/ecc"
+
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16/bls12-381"
 
 	"github.com/g16prover/g16/backend"
@@ -22,14 +24,14 @@ import (
 // baseTables is a backend with tables of precomputed multiples of bases.
 type baseTables interface {
 	// PrecomputeBases builds the table of copies copies of the n bases of k
-	// at byte offset off of bases (window w, 0: the backend's choice); the
+	// on curve c at byte offset off of bases (window w, 0: the backend's choice); the
 	// MSMs over a range it covers read it, and it is freed with bases.
-	PrecomputeBases(q backend.Queue, bases backend.Buffer, off int64, n int, k backend.Kernel, copies, w int) error
+	PrecomputeBases(q backend.Queue, c ecc.ID, bases backend.Buffer, off int64, n int, k backend.Kernel, copies, w int) error
 }
 
 // tableScratcher gives the scratch of one MSM pass over such a table.
 type tableScratcher interface {
-	TableScratch(k backend.Kernel, n, copies int) int64
+	TableScratch(k backend.Kernel, c ecc.ID, n, copies int) int64
 }
 
 // tableCoster models an MSM's time over such a table (copies 1: none), in
@@ -146,7 +148,7 @@ func withTables(dev backend.Backend, pk *gnarkgroth16.ProvingKey, pl plan, set, 
 			if int64(c)*int64(m.n) >= 1<<31 {
 				continue
 			}
-			choices[i] = append(choices[i], tableChoice{c, m.tableBytes(c), max(plain, ts.TableScratch(m.k, m.n, c)), tc.TableCost(m.k, m.n, c)})
+			choices[i] = append(choices[i], tableChoice{c, m.tableBytes(c), max(plain, ts.TableScratch(m.k, proverCurve, m.n, c)), tc.TableCost(m.k, m.n, c)})
 		}
 	}
 	// Every combination (at most 7⁵): the least total cost that fits, the
@@ -230,7 +232,7 @@ func buildTables(tdev backend.Backend, q backend.Queue, k *deviceKey, pl plan) e
 		if t.n == 0 || pl.copies[i] < 2 {
 			continue
 		}
-		if err := bt.PrecomputeBases(q, t.buf, t.off, t.n, t.k, pl.copies[i], 0); err != nil {
+		if err := bt.PrecomputeBases(q, proverCurve, t.buf, t.off, t.n, t.k, pl.copies[i], 0); err != nil {
 			return fmt.Errorf("groth16: proving key tables on %s: %w", tdev, err)
 		}
 	}

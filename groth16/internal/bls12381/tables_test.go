@@ -4,6 +4,7 @@ package bls12381
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -15,6 +16,14 @@ import (
 	"github.com/g16prover/g16/backend/cpu"
 	"github.com/g16prover/g16/backend/cuda"
 	"github.com/g16prover/g16/internal/synth"
+)
+
+// The cuda backend offers tables: a change of its methods' signatures that
+// left them unused fails to compile here.
+var (
+	_ baseTables     = (*cuda.Backend)(nil)
+	_ tableScratcher = (*cuda.Backend)(nil)
+	_ tableCoster    = (*cuda.Backend)(nil)
 )
 
 // tabling is the CPU backend with the table methods of baseTables and
@@ -37,7 +46,10 @@ type tableCall struct {
 	basesInRange bool
 }
 
-func (b *tabling) PrecomputeBases(q backend.Queue, bases backend.Buffer, off int64, n int, k backend.Kernel, copies, w int) error {
+func (b *tabling) PrecomputeBases(q backend.Queue, c ecc.ID, bases backend.Buffer, off int64, n int, k backend.Kernel, copies, w int) error {
+	if c != proverCurve {
+		return fmt.Errorf("PrecomputeBases: curve %v, the key's is %v", c, proverCurve)
+	}
 	size := g1AffineBytes
 	if k == backend.KernelMSMG2 {
 		size = g2AffineBytes
@@ -48,8 +60,8 @@ func (b *tabling) PrecomputeBases(q backend.Queue, bases backend.Buffer, off int
 	return nil
 }
 
-func (b *tabling) TableScratch(k backend.Kernel, n, copies int) int64 {
-	return b.Scratch(k, ecc.BLS12_381, n)
+func (b *tabling) TableScratch(k backend.Kernel, c ecc.ID, n, copies int) int64 {
+	return b.Scratch(k, c, n)
 }
 
 // TableCost is the cuda backend's model, or cost when set.

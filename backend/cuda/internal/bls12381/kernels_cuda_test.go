@@ -1,0 +1,806 @@
+//go:build cuda
+
+package bls12381_test
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/binary"
+	"fmt"
+	"math/big"
+	mrand "math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"github.com/consensys/gnark-crypto/ecc"
+	curve "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/backend/cpu"
+	"github.com/g16prover/g16/backend/cuda"
+	"github.com/g16prover/g16/backend/cuda/internal/hooks"
+)
+
+// The CUDA kernels on BLS12-381, against gnark-crypto (the MSMs) and the
+// CPU backend (the NTT and the quotient step, gnark-crypto's transforms),
+// on fresh random inputs (seed logged): the host emulation of the kernels
+// (tests named Host, no GPU needed) and the device (skipped without one).
+// internal/generator writes these tests for every curve the kernels
+// compute on.
+
+const thisCurve = ecc.BLS12_381
+
+// seeded returns a generator seeded from G16_SEED or fresh randomness, the
+// seed logged so that a failure can be replayed.
+func seeded(t testing.TB) *mrand.Rand {
+	t.Helper()
+	var seed uint64
+	if s := os.Getenv("G16_SEED"); s != "" {
+		v, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			t.Fatalf("G16_SEED: %v", err)
+		}
+		seed = v
+	} else {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		seed = binary.LittleEndian.Uint64(b[:])
+	}
+	t.Logf("seed %d (set G16_SEED to replay)", seed)
+	return mrand.New(mrand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+}
+
+// bytesOf views s as bytes.
+func bytesOf[T any](s []T) []byte { return backend.AsBytes(s) }
+
+// as views b, one T long, as a T.
+func as[T any](b []byte) *T {
+	var zero T
+	if len(b) != int(unsafe.Sizeof(zero)) {
+		panic(fmt.Sprintf("%d bytes for a %T", len(b), zero))
+	}
+	return (*T)(unsafe.Pointer(&b[0]))
+}
+
+// randScalars returns n scalars uniform modulo r (48 random bytes reduced).
+func randScalars(rng *mrand.Rand, n int) []fr.Element {
+	s := make([]fr.Element, n)
+	var b [48]byte
+	for i := range s {
+		for j := 0; j < len(b); j += 8 {
+			binary.LittleEndian.PutUint64(b[j:], rng.Uint64())
+		}
+		s[i].SetBytes(b[:])
+	}
+	return s
+}
+
+// special returns the adversarial scalars: 0, 1, 2, −1 = r−1, (r−1)/2, (r+1)/2.
+func special() map[string]fr.Element {
+	var zero, one, two, rm1, half, halfUp fr.Element
+	one.SetOne()
+	two.SetUint64(2)
+	rm1.SetInt64(-1)
+	h := new(big.Int).Rsh(new(big.Int).Sub(fr.Modulus(), big.NewInt(1)), 1)
+	half.SetBigInt(h)
+	halfUp.SetBigInt(h.Add(h, big.NewInt(1)))
+	return map[string]fr.Element{"0": zero, "1": one, "2": two, "r-1": rm1, "(r-1)/2": half, "(r+1)/2": halfUp}
+}
+
+// randG1 and randG2 return n random points, multiples of the generator
+// by random scalars.
+func randG1(rng *mrand.Rand, n int) []curve.G1Affine {
+	_, _, g1, _ := curve.Generators()
+	return curve.BatchScalarMultiplicationG1(&g1, randScalars(rng, n))
+}
+
+func randG2(rng *mrand.Rand, n int) []curve.G2Affine {
+	_, _, _, g2 := curve.Generators()
+	return curve.BatchScalarMultiplicationG2(&g2, randScalars(rng, n))
+}
+
+func refG1(points []curve.G1Affine, scalars []fr.Element) curve.G1Jac {
+	var r curve.G1Jac
+	if _, err := r.MultiExp(points, scalars, ecc.MultiExpConfig{}); err != nil {
+		panic(err)
+	}
+	return r
+}
+
+func refG2(points []curve.G2Affine, scalars []fr.Element) curve.G2Jac {
+	var r curve.G2Jac
+	if _, err := r.MultiExp(points, scalars, ecc.MultiExpConfig{}); err != nil {
+		panic(err)
+	}
+	return r
+}
+
+// msmCase is one MSM input, G1 and G2 bases built alike.
+type msmCase struct {
+	name    string
+	scalars []fr.Element
+	g1      []curve.G1Affine
+	g2      []curve.G2Affine
+}
+
+// msmCases are the edge cases of Pippenger on n points: every scalar one
+// of special's and special's among random ones, mostly zeros, only 0 and
+// ±1, infinity among the bases, P beside −P (with the same scalar: pairs
+// that cancel in one bucket), a repeated base, a repeated base and scalar
+// (a doubling inside a bucket), and random.
+func msmCases(rng *mrand.Rand, n int) []msmCase {
+	g1, g2 := randG1(rng, n), randG2(rng, n)
+	var cases []msmCase
+	add := func(name string, s []fr.Element, p1 []curve.G1Affine, p2 []curve.G2Affine) {
+		cases = append(cases, msmCase{name, s, p1, p2})
+	}
+	add("random", randScalars(rng, n), g1, g2)
+	for name, v := range special() {
+		all, mixed := make([]fr.Element, n), randScalars(rng, n)
+		for i := range all {
+			all[i] = v
+			if i%3 == 0 {
+				mixed[i] = v
+			}
+		}
+		add("all "+name, all, g1, g2)
+		add("mixed "+name, mixed, g1, g2)
+	}
+	sparse, signs := make([]fr.Element, n), make([]fr.Element, n)
+	for i := range sparse {
+		if rng.IntN(16) == 0 {
+			sparse[i] = randScalars(rng, 1)[0]
+		}
+		switch rng.IntN(3) {
+		case 1:
+			signs[i].SetOne()
+		case 2:
+			signs[i].SetInt64(-1)
+		}
+	}
+	add("mostly zeros", sparse, g1, g2)
+	add("zeros and ±1", signs, g1, g2)
+	s := randScalars(rng, n)
+	inf1, inf2 := append([]curve.G1Affine(nil), g1...), append([]curve.G2Affine(nil), g2...)
+	neg1, neg2 := append([]curve.G1Affine(nil), g1...), append([]curve.G2Affine(nil), g2...)
+	rep1, rep2 := append([]curve.G1Affine(nil), g1...), append([]curve.G2Affine(nil), g2...)
+	negS, same := append([]fr.Element(nil), s...), make([]fr.Element, n)
+	for i := 0; i < n; i++ {
+		if i%5 == 0 {
+			inf1[i], inf2[i] = curve.G1Affine{}, curve.G2Affine{}
+		}
+		if i%2 == 1 {
+			neg1[i].Neg(&neg1[i-1])
+			neg2[i].Neg(&neg2[i-1])
+			negS[i] = negS[i-1]
+		}
+		if i%4 != 0 {
+			rep1[i], rep2[i] = rep1[0], rep2[0]
+		}
+		same[i] = s[0]
+	}
+	add("infinity bases", s, inf1, inf2)
+	add("P beside -P, same scalar", negS, neg1, neg2)
+	add("P beside -P, random scalars", s, neg1, neg2)
+	add("repeated base", s, rep1, rep2)
+	add("repeated base and scalar", same, rep1, rep2)
+	return cases
+}
+
+// hostMSM runs the host pipeline and returns its result, of type J.
+func hostMSM[J any](t *testing.T, g2 bool, bases, scalars []byte, w, task, flags int) J {
+	t.Helper()
+	r, err := hooks.HostMSM(thisCurve, g2, bases, scalars, w, task, flags)
+	if err != nil {
+		t.Fatalf("HostMSM(g2=%v, w=%d, task=%d, flags %d): %v", g2, w, task, flags, err)
+	}
+	return *as[J](r)
+}
+
+// TestMSMHost runs the kernels' MSM pipeline on the host against
+// gnark-crypto's MultiExp: every edge case, with small windows and task
+// caps that force every path (split levels, reduction levels, the host
+// tail's pairs), and random inputs of several lengths.
+func TestMSMHost(t *testing.T) {
+	rng := seeded(t)
+	type cfg struct{ w, task, flags int }
+	g1Cfgs := []cfg{{0, 0, 0}, {4, 2, 0}, {5, 3, 0}, {0, 0, hooks.NoSplit}, {5, 2, hooks.NoSplit | hooks.Fanin8}, {12, 0, hooks.HostTail}, {10, 3, hooks.HostTail | hooks.Fanin8}}
+	g2Cfgs := []cfg{{6, 2, 0}, {0, 0, hooks.NoSplit}, {12, 0, hooks.HostTail}}
+	for _, c := range msmCases(rng, 24) {
+		for _, k := range g1Cfgs {
+			got := hostMSM[curve.G1Jac](t, false, bytesOf(c.g1), bytesOf(c.scalars), k.w, k.task, k.flags)
+			if want := refG1(c.g1, c.scalars); !got.Equal(&want) {
+				t.Errorf("G1 %s %+v: host pipeline differs from gnark-crypto", c.name, k)
+			}
+		}
+		for _, k := range g2Cfgs {
+			got := hostMSM[curve.G2Jac](t, true, bytesOf(c.g2[:8]), bytesOf(c.scalars[:8]), k.w, k.task, k.flags)
+			if want := refG2(c.g2[:8], c.scalars[:8]); !got.Equal(&want) {
+				t.Errorf("G2 %s %+v: host pipeline differs from gnark-crypto", c.name, k)
+			}
+		}
+	}
+	for _, n := range []int{1, 2, 3, 100, 257} {
+		p, s := randG1(rng, n), randScalars(rng, n)
+		for _, flags := range []int{0, hooks.NoSplit} {
+			got := hostMSM[curve.G1Jac](t, false, bytesOf(p), bytesOf(s), 0, 0, flags)
+			if want := refG1(p, s); !got.Equal(&want) {
+				t.Errorf("G1 n=%d flags %d: host pipeline differs from gnark-crypto", n, flags)
+			}
+		}
+	}
+	p2, s2 := randG2(rng, 40), randScalars(rng, 40)
+	got := hostMSM[curve.G2Jac](t, true, bytesOf(p2), bytesOf(s2), 0, 0, 0)
+	if want := refG2(p2, s2); !got.Equal(&want) {
+		t.Errorf("G2 n=40: host pipeline differs from gnark-crypto")
+	}
+}
+
+// tableShapes are tables' copies and windows.
+var tableShapes = []struct{ copies, w int }{{4, 8}, {12, 6}, {2, 10}, {1, 7}}
+
+// TestTableMSMHost: a table of copies holds copy q = 2^(w·q)·P of each
+// base, and the MSM over it equals gnark-crypto's, on G1 and G2.
+func TestTableMSMHost(t *testing.T) {
+	rng := seeded(t)
+	const n1, n2 = 200, 24
+	p1, p2 := randG1(rng, n1), randG2(rng, n2)
+	p1[7], p2[3] = curve.G1Affine{}, curve.G2Affine{}
+	for _, sh := range tableShapes {
+		t1, err := hooks.HostTable(thisCurve, false, bytesOf(p1), sh.copies, sh.w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t2, err := hooks.HostTable(thisCurve, true, bytesOf(p2), sh.copies, sh.w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tab1 := unsafe.Slice((*curve.G1Affine)(unsafe.Pointer(&t1[0])), sh.copies*n1)
+		tab2 := unsafe.Slice((*curve.G2Affine)(unsafe.Pointer(&t2[0])), sh.copies*n2)
+		for q := 0; q < sh.copies; q++ {
+			e := new(big.Int).Lsh(big.NewInt(1), uint(sh.w*q))
+			for _, i := range []int{0, 7, n2 - 1} {
+				var w1 curve.G1Affine
+				w1.ScalarMultiplication(&p1[i], e)
+				if !tab1[q*n1+i].Equal(&w1) {
+					t.Fatalf("G1 table (%d copies, w=%d): copy %d of base %d is not 2^(w·%d)·P", sh.copies, sh.w, q, i, q)
+				}
+				var w2 curve.G2Affine
+				w2.ScalarMultiplication(&p2[i%n2], e)
+				if !tab2[q*n2+i%n2].Equal(&w2) {
+					t.Fatalf("G2 table (%d copies, w=%d): copy %d of base %d is not 2^(w·%d)·P", sh.copies, sh.w, q, i%n2, q)
+				}
+			}
+		}
+		for _, c := range msmCases(rng, n2) {
+			s1 := append(append([]fr.Element(nil), c.scalars...), randScalars(rng, n1-n2)...)
+			r1, err := hooks.HostTableMSM(thisCurve, false, t1, sh.copies, sh.w, bytesOf(s1), 0, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := refG1(p1, s1); !as[curve.G1Jac](r1).Equal(&want) {
+				t.Errorf("G1 %s over a table (%d copies, w=%d): differs from gnark-crypto", c.name, sh.copies, sh.w)
+			}
+			r2, err := hooks.HostTableMSM(thisCurve, true, t2, sh.copies, sh.w, bytesOf(c.scalars), 2, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := refG2(p2, c.scalars); !as[curve.G2Jac](r2).Equal(&want) {
+				t.Errorf("G2 %s over a table (%d copies, w=%d): differs from gnark-crypto", c.name, sh.copies, sh.w)
+			}
+		}
+	}
+}
+
+// nttSpecs are the eight transforms of NTTSpec on 2^logN scalars, on the
+// coset of a random shift where they take one.
+func nttSpecs(rng *mrand.Rand, logN int) []backend.NTTSpec {
+	var specs []backend.NTTSpec
+	for _, inv := range []bool{false, true} {
+		for _, o := range []backend.Order{backend.DIF, backend.DIT} {
+			for _, coset := range []bool{false, true} {
+				sp := backend.NTTSpec{Curve: thisCurve, LogN: logN, Inverse: inv, Order: o}
+				if coset {
+					g := randScalars(rng, 1)
+					sp.Coset, sp.CosetShift = true, bytesOf(g)
+				}
+				specs = append(specs, sp)
+			}
+		}
+	}
+	return specs
+}
+
+func specName(sp backend.NTTSpec) string {
+	return fmt.Sprintf("2^%d inverse=%v %v coset=%v", sp.LogN, sp.Inverse, sp.Order, sp.Coset)
+}
+
+// onBackend uploads data to be, runs f on it, and downloads it back.
+func onBackend(t testing.TB, be backend.Backend, data []byte, f func(q backend.Queue, buf backend.Buffer) error) {
+	t.Helper()
+	q, err := be.NewQueue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	buf, err := be.Alloc(q, int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer be.Free(q, buf)
+	if err := be.Upload(q, buf, 0, data); err != nil {
+		t.Fatal(err)
+	}
+	if err := f(q, buf); err != nil {
+		t.Fatalf("%v: %v", be, err)
+	}
+	if err := be.Download(q, data, buf, 0); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func newCPU(t testing.TB) *cpu.Backend {
+	t.Helper()
+	c, err := cpu.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// cpuNTT is the reference transform: the CPU backend's, on a copy.
+func cpuNTT(t testing.TB, c *cpu.Backend, x []fr.Element, spec backend.NTTSpec) []fr.Element {
+	out := append([]fr.Element(nil), x...)
+	onBackend(t, c, bytesOf(out), func(q backend.Queue, buf backend.Buffer) error { return c.NTT(q, buf, spec) })
+	return out
+}
+
+// sameScalars fails at the first index where got and want differ.
+func sameScalars(t *testing.T, what string, got, want []fr.Element) {
+	t.Helper()
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("%s: scalar %d of %d: got %s, want %s", what, i, len(want), got[i].String(), want[i].String())
+		}
+	}
+}
+
+// TestNTTHost runs the NTT's passes on the host, every variant, in several
+// pass shapes (many short passes on small blocks, the defaults), against
+// the CPU backend.
+func TestNTTHost(t *testing.T) {
+	rng := seeded(t)
+	c := newCPU(t)
+	maxLog := 11
+	if testing.Short() {
+		maxLog = 8
+	}
+	tunes := [][3]int{{0, 0, 0}, {1, 1, 32}, {3, 5, 32}, {4, 4, 64}, {12, 12, 512}}
+	for logN := 0; logN <= maxLog; logN++ {
+		for _, sp := range nttSpecs(rng, logN) {
+			for _, tu := range tunes {
+				x := randScalars(rng, 1<<logN)
+				want := cpuNTT(t, c, x, sp)
+				if err := hooks.HostNTT(bytesOf(x), sp, tu[0], tu[1], tu[2]); err != nil {
+					t.Fatalf("%s, pass shape %v: %v", specName(sp), tu, err)
+				}
+				sameScalars(t, fmt.Sprintf("%s, pass shape %v", specName(sp), tu), x, want)
+			}
+		}
+	}
+}
+
+// quotient is a[i] = (a[i]·b[i] − c[i])·z, the reference.
+func quotient(a, b, c []fr.Element, z fr.Element) []fr.Element {
+	out := make([]fr.Element, len(a))
+	for i := range a {
+		out[i].Mul(&a[i], &b[i]).Sub(&out[i], &c[i]).Mul(&out[i], &z)
+	}
+	return out
+}
+
+// TestQuotientHost runs QuotientStep's kernel on the host on random
+// scalars and the adversarial ones.
+func TestQuotientHost(t *testing.T) {
+	rng := seeded(t)
+	for _, n := range []int{1, 3, 255, 256, 257, 1000} {
+		a, b, c := randScalars(rng, n), randScalars(rng, n), randScalars(rng, n)
+		i := 0
+		for _, v := range special() {
+			a[i%n], b[(i+1)%n], c[(i+2)%n] = v, v, v
+			i++
+		}
+		z := randScalars(rng, 1)[0]
+		want := quotient(a, b, c, z)
+		if err := hooks.HostQuotient(thisCurve, bytesOf(a), bytesOf(b), bytesOf(c), bytesOf([]fr.Element{z})); err != nil {
+			t.Fatal(err)
+		}
+		sameScalars(t, fmt.Sprintf("n=%d", n), a, want)
+	}
+}
+
+// newGPU opens GPU 0 with opts, or skips the test when there is none.
+func newGPU(t testing.TB, opts ...cuda.Option) *cuda.Backend {
+	t.Helper()
+	if n, err := cuda.DeviceCount(); err != nil || n == 0 {
+		t.Skipf("no CUDA device (count %d, %v)", n, err)
+	}
+	b, err := cuda.New(0, opts...)
+	if err != nil {
+		t.Fatalf("cuda.New(0): %v", err)
+	}
+	t.Cleanup(func() {
+		if err := b.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return b
+}
+
+func upload(t testing.TB, b backend.Backend, data []byte) backend.Buffer {
+	t.Helper()
+	buf, err := b.Alloc(nil, int64(len(data)))
+	if err != nil {
+		t.Fatalf("Alloc(%d): %v", len(data), err)
+	}
+	if err := b.Upload(nil, buf, 0, data); err != nil {
+		t.Fatalf("Upload: %v", err)
+	}
+	t.Cleanup(func() { b.Free(nil, buf) })
+	return buf
+}
+
+func gpuG1(t testing.TB, b *cuda.Backend, bases backend.Buffer, off int64, scalars backend.Buffer, n int) curve.G1Jac {
+	t.Helper()
+	var r curve.G1Jac
+	if err := b.MSMG1(nil, thisCurve, backend.ValueBytes(&r), bases, off, scalars, n); err != nil {
+		t.Fatalf("MSMG1(n=%d): %v", n, err)
+	}
+	return r
+}
+
+func gpuG2(t testing.TB, b *cuda.Backend, bases backend.Buffer, off int64, scalars backend.Buffer, n int) curve.G2Jac {
+	t.Helper()
+	var r curve.G2Jac
+	if err := b.MSMG2(nil, thisCurve, backend.ValueBytes(&r), bases, off, scalars, n); err != nil {
+		t.Fatalf("MSMG2(n=%d): %v", n, err)
+	}
+	return r
+}
+
+// TestMSM: the edge cases on the GPU, with the default options and forced
+// windows, passes and the host tail, against gnark-crypto.
+func TestMSM(t *testing.T) {
+	rng := seeded(t)
+	n := 300
+	if testing.Short() {
+		n = 40
+	}
+	for _, opts := range [][]cuda.Option{nil, {cuda.WithMSMWindow(4)}, {cuda.WithMSMChunk(7)}, {cuda.WithMSMWindow(12), cuda.WithMSMHostTail(true)}} {
+		b := newGPU(t, opts...)
+		for _, c := range msmCases(rng, n) {
+			sb := upload(t, b, bytesOf(c.scalars))
+			if got, want := gpuG1(t, b, upload(t, b, bytesOf(c.g1)), 0, sb, n), refG1(c.g1, c.scalars); !got.Equal(&want) {
+				t.Errorf("G1 %s (%d options): GPU differs from gnark-crypto", c.name, len(opts))
+			}
+			if got, want := gpuG2(t, b, upload(t, b, bytesOf(c.g2)), 0, sb, n), refG2(c.g2, c.scalars); !got.Equal(&want) {
+				t.Errorf("G2 %s (%d options): GPU differs from gnark-crypto", c.name, len(opts))
+			}
+		}
+	}
+}
+
+// TestMSMSizes: G1 at every power of two to 2^18 (2^14 with -short) and
+// odd lengths, its bases read at an offset; G2 to 2^14 (2^10).
+func TestMSMSizes(t *testing.T) {
+	b := newGPU(t)
+	rng := seeded(t)
+	log1, log2 := 18, 14
+	if testing.Short() {
+		log1, log2 = 14, 10
+	}
+	const off = 2 // bases: BaseAlign divides off points of either group
+	p1, s := randG1(rng, 1<<log1+off), randScalars(rng, 1<<log1)
+	p2 := randG2(rng, 1<<log2)
+	b1, b2, sb := upload(t, b, bytesOf(p1)), upload(t, b, bytesOf(p2)), upload(t, b, bytesOf(s))
+	off1 := int64(off) * int64(unsafe.Sizeof(curve.G1Affine{}))
+	if off1%backend.BaseAlign != 0 {
+		t.Fatalf("offset %d bytes is not a multiple of %d", off1, backend.BaseAlign)
+	}
+	sizes := []int{5, 77, 1023, 4097}
+	for k := 0; k <= log1; k++ {
+		sizes = append(sizes, 1<<k)
+	}
+	for _, m := range sizes {
+		if got, want := gpuG1(t, b, b1, off1, sb, m), refG1(p1[off:off+m], s[:m]); !got.Equal(&want) {
+			t.Errorf("G1 n=%d: GPU differs from gnark-crypto", m)
+		}
+		if m <= 1<<log2 {
+			if got, want := gpuG2(t, b, b2, 0, sb, m), refG2(p2[:m], s[:m]); !got.Equal(&want) {
+				t.Errorf("G2 n=%d: GPU differs from gnark-crypto", m)
+			}
+		}
+	}
+}
+
+// TestTableMSM: PrecomputeBases on the GPU, then the MSMs over its range
+// read the table and equal gnark-crypto's; a write into the range retires
+// it.
+func TestTableMSM(t *testing.T) {
+	b := newGPU(t)
+	rng := seeded(t)
+	n := 1 << 12
+	if testing.Short() {
+		n = 1 << 9
+	}
+	p1, p2 := randG1(rng, n), randG2(rng, n)
+	p1[5], p2[6] = curve.G1Affine{}, curve.G2Affine{}
+	for _, sh := range tableShapes[:3] {
+		b1, b2 := upload(t, b, bytesOf(p1)), upload(t, b, bytesOf(p2))
+		if err := b.PrecomputeBases(nil, thisCurve, b1, 0, n, backend.KernelMSMG1, sh.copies, sh.w); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.PrecomputeBases(nil, thisCurve, b2, 0, n, backend.KernelMSMG2, sh.copies, sh.w); err != nil {
+			t.Fatal(err)
+		}
+		if got := b.Tables(b1); len(got) != 1 || got[0].Copies != sh.copies || got[0].Window != sh.w ||
+			got[0].Bytes != cuda.TableBytes(backend.KernelMSMG1, thisCurve, n, sh.copies) {
+			t.Fatalf("Tables after PrecomputeBases (%d copies, w=%d): %+v", sh.copies, sh.w, got)
+		}
+		for _, c := range msmCases(rng, n)[:6] {
+			sb := upload(t, b, bytesOf(c.scalars))
+			if got, want := gpuG1(t, b, b1, 0, sb, n), refG1(p1, c.scalars); !got.Equal(&want) {
+				t.Errorf("G1 %s over a table (%d copies, w=%d): differs from gnark-crypto", c.name, sh.copies, sh.w)
+			}
+			if got, want := gpuG2(t, b, b2, 0, sb, n), refG2(p2, c.scalars); !got.Equal(&want) {
+				t.Errorf("G2 %s over a table (%d copies, w=%d): differs from gnark-crypto", c.name, sh.copies, sh.w)
+			}
+		}
+		// Overwrite base 1 with its double: the table retires and the MSM
+		// sees the new base.
+		var d curve.G1Affine
+		d.Double(&p1[1])
+		if err := b.Upload(nil, b1, int64(unsafe.Sizeof(d)), backend.ValueBytes(&d)); err != nil {
+			t.Fatal(err)
+		}
+		if got := b.Tables(b1); len(got) != 0 {
+			t.Errorf("Tables after a write into the range: %+v", got)
+		}
+		q := append([]curve.G1Affine(nil), p1...)
+		q[1] = d
+		s := randScalars(rng, n)
+		if got, want := gpuG1(t, b, b1, 0, upload(t, b, bytesOf(s)), n), refG1(q, s); !got.Equal(&want) {
+			t.Errorf("G1 after the table retired: differs from gnark-crypto")
+		}
+	}
+}
+
+// TestNTT: every variant on the GPU at 2^0..2^16 (2^12 with -short), and
+// 2^20, against the CPU backend.
+func TestNTT(t *testing.T) {
+	b := newGPU(t)
+	rng := seeded(t)
+	c := newCPU(t)
+	sizes := []int{}
+	maxLog := 16
+	if testing.Short() {
+		maxLog = 12
+	}
+	for k := 0; k <= maxLog; k++ {
+		sizes = append(sizes, k)
+	}
+	if !testing.Short() {
+		sizes = append(sizes, 20)
+	}
+	for _, logN := range sizes {
+		for _, sp := range nttSpecs(rng, logN) {
+			x := randScalars(rng, 1<<logN)
+			want := cpuNTT(t, c, x, sp)
+			onBackend(t, b, bytesOf(x), func(q backend.Queue, buf backend.Buffer) error { return b.NTT(q, buf, sp) })
+			sameScalars(t, specName(sp), x, want)
+		}
+	}
+	// Past the field's roots of unity (or the kernels' 2^MaxLogN): refused,
+	// naming the argument and the curve.
+	adicity := int(new(big.Int).Sub(fr.Modulus(), big.NewInt(1)).TrailingZeroBits())
+	most := min(adicity, cuda.MaxLogN)
+	buf := upload(t, b, make([]byte, 64))
+	err := b.NTT(nil, buf, backend.NTTSpec{Curve: thisCurve, LogN: most + 1})
+	if err == nil || !strings.Contains(err.Error(), "spec.LogN") || !strings.Contains(err.Error(), fmt.Sprint(most)) {
+		t.Errorf("NTT of 2^%d: %v, want an error naming spec.LogN and the bound %d", most+1, err, most)
+	}
+}
+
+// TestQuotientStep: a = (a·b − c)·zInv on the GPU against the reference,
+// on lengths that are not multiples of the block size too.
+func TestQuotientStep(t *testing.T) {
+	b := newGPU(t)
+	rng := seeded(t)
+	for _, n := range []int{1, 3, 255, 257, 1 << 12, 1<<16 + 5} {
+		va, vb, vc := randScalars(rng, n), randScalars(rng, n), randScalars(rng, n)
+		for i, v := range []string{"0", "1", "r-1", "(r-1)/2"} {
+			va[i%n], vb[(i+1)%n] = special()[v], special()[v]
+		}
+		z := randScalars(rng, 1)[0]
+		want := quotient(va, vb, vc, z)
+		bb, cb := upload(t, b, bytesOf(vb)), upload(t, b, bytesOf(vc))
+		onBackend(t, b, bytesOf(va), func(q backend.Queue, buf backend.Buffer) error {
+			return b.QuotientStep(q, thisCurve, buf, bb, cb, n, bytesOf([]fr.Element{z}))
+		})
+		sameScalars(t, fmt.Sprintf("n=%d", n), va, want)
+	}
+}
+
+// TestContract: the calls' checks that depend on the curve, on the GPU:
+// the result, zInv and coset shift sized by this curve's types, the bases
+// and scalars spans counted in its points and scalars, a table's group;
+// Scratch of each kernel at any size neither panics nor goes negative, and
+// grows with a live table. Every refused call names the argument, and the
+// buffers keep what was uploaded.
+func TestContract(t *testing.T) {
+	b := newGPU(t)
+	rng := seeded(t)
+	if err := b.Supports(thisCurve); err != nil {
+		t.Fatalf("Supports: %v", err)
+	}
+	const n = 8
+	p1, p2, s := randG1(rng, n), randG2(rng, n), randScalars(rng, n)
+	b1, b2, sb := upload(t, b, bytesOf(p1)), upload(t, b, bytesOf(p2)), upload(t, b, bytesOf(s))
+	var r1 curve.G1Jac
+	var r2 curve.G2Jac
+	jac1, jac2 := backend.ValueBytes(&r1), backend.ValueBytes(&r2)
+	pt1, pt2 := int64(unsafe.Sizeof(curve.G1Affine{})), int64(unsafe.Sizeof(curve.G2Affine{}))
+	one := bytesOf([]fr.Element{fr.One()})
+	// Each refused call's error names the argument at fault ("arg:") and
+	// says the rest of want.
+	cases := []struct {
+		name string
+		want []string
+		call func() error
+	}{
+		{"MSMG1 out one byte short", []string{"out:"}, func() error { return b.MSMG1(nil, thisCurve, jac1[1:], b1, 0, sb, n) }},
+		{"MSMG1 out a G2 point", []string{"out:"}, func() error { return b.MSMG1(nil, thisCurve, jac2, b1, 0, sb, n) }},
+		{"MSMG2 out a G1 point", []string{"out:"}, func() error { return b.MSMG2(nil, thisCurve, jac1, b2, 0, sb, n) }},
+		{"MSMG1 one point past the bases", []string{"n:", "bases buffer"}, func() error { return b.MSMG1(nil, thisCurve, jac1, b1, 16, sb, n) }},
+		{"MSMG2 bases of G1", []string{"n:", "bases buffer"}, func() error { return b.MSMG2(nil, thisCurve, jac2, b1, 0, sb, n) }},
+		{"MSMG1 scalars short", []string{"n:", "scalars buffer"}, func() error { return b.MSMG1(nil, thisCurve, jac1, b2, 0, sb, 2*n) }},
+		{"QuotientStep zInv short", []string{"zInv:"}, func() error { return b.QuotientStep(nil, thisCurve, sb, sb, sb, n, one[1:]) }},
+		{"QuotientStep past the scalars", []string{"n:"}, func() error { return b.QuotientStep(nil, thisCurve, sb, sb, sb, n+1, one) }},
+		{"NTT coset shift long", []string{"spec.CosetShift:"}, func() error {
+			return b.NTT(nil, sb, backend.NTTSpec{Curve: thisCurve, LogN: 3, Coset: true, CosetShift: append(one, 0)})
+		}},
+		{"NTT coset shift zero", []string{"spec.CosetShift:"}, func() error {
+			return b.NTT(nil, sb, backend.NTTSpec{Curve: thisCurve, LogN: 3, Coset: true, CosetShift: make([]byte, len(one))})
+		}},
+		{"NTT past the scalars", []string{"spec.LogN:"}, func() error { return b.NTT(nil, sb, backend.NTTSpec{Curve: thisCurve, LogN: 4}) }},
+		{"PrecomputeBases past the bases", []string{"n:", "bases buffer"}, func() error {
+			return b.PrecomputeBases(nil, thisCurve, b1, 0, n+1, backend.KernelMSMG1, 2, 6)
+		}},
+		{"PrecomputeBases of the NTT", []string{"k:"}, func() error { return b.PrecomputeBases(nil, thisCurve, b1, 0, n, backend.KernelNTT, 2, 6) }},
+	}
+	for _, c := range cases {
+		err := c.call()
+		if err == nil {
+			t.Errorf("%s: no error", c.name)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: %v, want an error saying %q", c.name, err, w)
+			}
+		}
+	}
+	check := func(buf backend.Buffer, want []byte, what string) {
+		got := make([]byte, len(want))
+		if err := b.Download(nil, got, buf, 0); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s changed by refused calls", what)
+		}
+	}
+	check(b1, bytesOf(p1), "G1 bases")
+	check(b2, bytesOf(p2), "G2 bases")
+	check(sb, bytesOf(s), "scalars")
+	// The good calls work, with the results of gnark-crypto.
+	if got, want := gpuG1(t, b, b1, pt1*2, sb, n-2), refG1(p1[2:], s[:n-2]); !got.Equal(&want) {
+		t.Errorf("MSMG1 at an offset differs from gnark-crypto")
+	}
+	if got, want := gpuG2(t, b, b2, pt2*(n-1), sb, 1), refG2(p2[n-1:], s[:1]); !got.Equal(&want) {
+		t.Errorf("MSMG2 of the last point differs from gnark-crypto")
+	}
+	for _, k := range []backend.Kernel{backend.KernelMSMG1, backend.KernelMSMG2, backend.KernelNTT, backend.KernelQuotientStep} {
+		for _, m := range []int{0, 1, 1 << 10, 1 << 20, 1 << 26, 1<<31 - 1} {
+			if v := b.Scratch(k, thisCurve, m); v < 0 {
+				t.Errorf("Scratch(%v, %d) = %d", k, m, v)
+			}
+		}
+	}
+	plain := b.Scratch(backend.KernelMSMG1, thisCurve, n)
+	if plain <= 0 {
+		t.Errorf("Scratch(MSMG1, %d) = %d, want some", n, plain)
+	}
+	if err := b.PrecomputeBases(nil, thisCurve, b1, 0, n, backend.KernelMSMG1, 4, 5); err != nil {
+		t.Fatal(err)
+	}
+	if ts := b.TableScratch(backend.KernelMSMG1, thisCurve, n, 4); ts <= 0 {
+		t.Errorf("TableScratch(MSMG1, %d, 4 copies) = %d", n, ts)
+	}
+	if got, want := gpuG1(t, b, b1, 0, sb, n), refG1(p1, s); !got.Equal(&want) {
+		t.Errorf("MSMG1 over a table differs from gnark-crypto")
+	}
+}
+
+// TestScratchModelHost: the scratch the backend budgets for an MSM pass
+// (less CUB's temporaries, which the host mode does not allocate) bounds
+// what the host pipeline's buffers hold at once, as the device's pool
+// counts them: G1 and G2, random, 0/1-heavy, all ±1 and one-nonzero
+// scalars, forced windows, task caps and flags, and tables of copies.
+func TestScratchModelHost(t *testing.T) {
+	rng := seeded(t)
+	p1, p2 := randG1(rng, 2000), randG2(rng, 300)
+	dists := func(n int) map[string][]fr.Element {
+		heavy, signs, one := randScalars(rng, n), make([]fr.Element, n), make([]fr.Element, n)
+		for i := range heavy {
+			if i%10 != 0 {
+				heavy[i].SetUint64(uint64(i % 2))
+			}
+			signs[i].SetOne()
+			if i%3 == 0 {
+				signs[i].SetInt64(-1)
+			}
+		}
+		one[n/2].SetUint64(3)
+		return map[string][]fr.Element{"random": randScalars(rng, n), "0/1-heavy": heavy, "all ±1": signs, "one nonzero": one}
+	}
+	tightest, at := 0.0, ""
+	defer func() { t.Logf("tightest: %.2f of the model (%s)", tightest, at) }()
+	check := func(g2 bool, table []byte, stride, copies, w int, s []fr.Element, task, flags int, name string) {
+		t.Helper()
+		n := len(s)
+		peak, err := hooks.HostMSMPeak(thisCurve, g2, table, stride, copies, w, bytesOf(s), task, flags)
+		if err != nil {
+			t.Fatalf("G2=%v n=%d %s: %v", g2, n, name, err)
+		}
+		model := hooks.ScratchModel(thisCurve, g2, n, w, copies, task) - hooks.ScratchCUB
+		what := fmt.Sprintf("G2=%v n=%d %s w=%d copies=%d task=%d flags %d", g2, n, name, w, copies, task, flags)
+		if r := float64(peak) / float64(model); r > tightest {
+			tightest, at = r, what
+		}
+		if peak > model {
+			t.Errorf("%s: the pipeline held %d bytes, the model allows %d", what, peak, model)
+		}
+	}
+	type cfg struct{ w, task, flags int }
+	for _, n := range []int{1, 3, 64, 500, 2000} {
+		for name, s := range dists(n) {
+			for _, k := range []cfg{{0, 0, 0}, {0, 0, hooks.NoSplit}, {6, 2, 0}, {5, 3, hooks.Fanin8}, {0, 0, hooks.HostTail}} {
+				check(false, bytesOf(p1[:n]), n, 1, k.w, s, k.task, k.flags, name)
+			}
+			if n <= 300 {
+				for _, k := range []cfg{{0, 0, 0}, {0, 0, hooks.NoSplit}, {5, 2, hooks.Fanin8}} {
+					check(true, bytesOf(p2[:n]), n, 1, k.w, s, k.task, k.flags, name)
+				}
+			}
+		}
+	}
+	for _, sh := range tableShapes[:3] {
+		t1, err := hooks.HostTable(thisCurve, false, bytesOf(p1[:500]), sh.copies, sh.w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t2, err := hooks.HostTable(thisCurve, true, bytesOf(p2[:100]), sh.copies, sh.w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, s := range dists(500) {
+			check(false, t1, 500, sh.copies, sh.w, s, 0, 0, name+", table")
+			check(true, t2, 100, sh.copies, sh.w, s[:100], 0, 0, name+", table")
+		}
+	}
+}

@@ -87,7 +87,7 @@ cuda-install: ## build libg16cuda and install it into PREFIX (default /usr/local
 	$(GO) run ./cmd/g16-cuda-install $(if $(PREFIX),-prefix $(PREFIX))
 
 test-cuda-host: cuda ## run the CUDA kernels' host emulation against gnark (no GPU needed)
-	$(GO) test -count=1 -tags cuda -run 'Host' ./backend/cuda
+	$(GO) test -count=1 -tags cuda -run 'Host' ./backend/cuda/...
 
 test-cuda: cuda ## run the cuda-tagged tests (needs a GPU)
 	$(GO) test -count=1 -tags cuda ./backend/cuda/... ./groth16/...

@@ -10,8 +10,11 @@ import (
 	"math/big"
 	mrand "math/rand/v2"
 	"os"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"unsafe"
 
@@ -802,5 +805,175 @@ func TestScratchModelHost(t *testing.T) {
 			check(false, t1, 500, sh.copies, sh.w, s, 0, 0, name+", table")
 			check(true, t2, 100, sh.copies, sh.w, s[:100], 0, 0, name+", table")
 		}
+	}
+}
+
+// Benchmarks on the GPU: BenchmarkMSMG1 and BenchmarkMSMG2 time MSMs over
+// resident bases and random scalars, at the sizes of G16_BENCH_LOGS
+// (default 16,20), without tables and with a table of each count of
+// G16_BENCH_COPIES (default none; e.g. 4,12); BenchmarkNTT times the
+// forward coset NTT (DIF) and the inverse (DIT) at G16_BENCH_NTT_LOGS
+// (default 16,20,24) and the quotient step at the same sizes.
+
+func benchLogs(env, def string) []int {
+	s := os.Getenv(env)
+	if s == "" {
+		s = def
+	}
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		if k, err := strconv.Atoi(strings.TrimSpace(f)); err == nil {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// benchG1 returns n distinct points of G1 (affine): per core, runs of
+// S, S+H, S+2H, … from random S and H, converted in batches.
+func benchG1(rng *mrand.Rand, n int) []curve.G1Affine {
+	out := make([]curve.G1Affine, n)
+	parts := runtime.NumCPU()
+	step := (n + parts - 1) / parts
+	var wg sync.WaitGroup
+	for lo := 0; lo < n; lo += step {
+		hi := min(n, lo+step)
+		s, h := randScalars(rng, 1)[0], randScalars(rng, 1)[0]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var acc curve.G1Jac
+			var hp curve.G1Affine
+			acc.ScalarMultiplicationBase(s.BigInt(new(big.Int)))
+			hp.ScalarMultiplicationBase(h.BigInt(new(big.Int)))
+			jac := make([]curve.G1Jac, min(1<<14, hi-lo))
+			for i := lo; i < hi; i += len(jac) {
+				m := min(len(jac), hi-i)
+				for k := range m {
+					jac[k] = acc
+					acc.AddMixed(&hp)
+				}
+				copy(out[i:i+m], curve.BatchJacobianToAffineG1(jac[:m]))
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// benchG2 is benchG1 on G2 (each point converted on its own).
+func benchG2(rng *mrand.Rand, n int) []curve.G2Affine {
+	out := make([]curve.G2Affine, n)
+	parts := runtime.NumCPU()
+	step := (n + parts - 1) / parts
+	var wg sync.WaitGroup
+	_, _, _, g2 := curve.Generators()
+	for lo := 0; lo < n; lo += step {
+		hi := min(n, lo+step)
+		s, h := randScalars(rng, 1)[0], randScalars(rng, 1)[0]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var acc curve.G2Jac
+			var hp curve.G2Affine
+			acc.FromAffine(&g2)
+			acc.ScalarMultiplication(&acc, s.BigInt(new(big.Int)))
+			hp.ScalarMultiplication(&g2, h.BigInt(new(big.Int)))
+			for i := lo; i < hi; i++ {
+				out[i].FromJacobian(&acc)
+				acc.AddMixed(&hp)
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+func benchMSM(b *testing.B, g2 bool) {
+	logs := benchLogs("G16_BENCH_LOGS", "16,20")
+	copies := benchLogs("G16_BENCH_COPIES", "")
+	gpu := newGPU(b)
+	rng := seeded(b)
+	n := 1 << slices.Max(logs)
+	s := randScalars(rng, n)
+	var bases []byte
+	k, jac := backend.KernelMSMG1, make([]byte, unsafe.Sizeof(curve.G1Jac{}))
+	if g2 {
+		bases, k, jac = bytesOf(benchG2(rng, n)), backend.KernelMSMG2, make([]byte, unsafe.Sizeof(curve.G2Jac{}))
+	} else {
+		bases = bytesOf(benchG1(rng, n))
+	}
+	sb := upload(b, gpu, bytesOf(s))
+	for _, c := range append([]int{1}, copies...) {
+		bb := upload(b, gpu, bases)
+		for _, lg := range logs {
+			m := 1 << lg
+			if c > 1 {
+				if err := gpu.PrecomputeBases(nil, thisCurve, bb, 0, m, k, c, 0); err != nil {
+					b.Fatalf("PrecomputeBases(2^%d, %d copies): %v", lg, c, err)
+				}
+			}
+			b.Run(fmt.Sprintf("n=2^%d/copies=%d", lg, c), func(b *testing.B) {
+				for b.Loop() {
+					var err error
+					if g2 {
+						err = gpu.MSMG2(nil, thisCurve, jac, bb, 0, sb, m)
+					} else {
+						err = gpu.MSMG1(nil, thisCurve, jac, bb, 0, sb, m)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				tm := gpu.LastMSMTiming()
+				b.ReportMetric(float64(tm.Total), "kernel-ms")
+			})
+		}
+	}
+}
+
+func BenchmarkMSMG1(b *testing.B) { benchMSM(b, false) }
+func BenchmarkMSMG2(b *testing.B) { benchMSM(b, true) }
+
+func BenchmarkNTT(b *testing.B) {
+	logs := benchLogs("G16_BENCH_NTT_LOGS", "16,20,24")
+	gpu := newGPU(b)
+	rng := seeded(b)
+	n := 1 << slices.Max(logs)
+	data := upload(b, gpu, bytesOf(randScalars(rng, n)))
+	other := upload(b, gpu, bytesOf(randScalars(rng, n)))
+	shift := bytesOf(randScalars(rng, 1))
+	z := bytesOf(randScalars(rng, 1))
+	q, err := gpu.NewQueue()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer q.Close()
+	for _, lg := range logs {
+		for _, sp := range []backend.NTTSpec{
+			{Curve: thisCurve, LogN: lg, Order: backend.DIF, Coset: true, CosetShift: shift},
+			{Curve: thisCurve, LogN: lg, Inverse: true, Order: backend.DIT},
+		} {
+			b.Run(fmt.Sprintf("n=2^%d/inverse=%v/coset=%v", lg, sp.Inverse, sp.Coset), func(b *testing.B) {
+				for b.Loop() {
+					if err := gpu.NTT(q, data, sp); err != nil {
+						b.Fatal(err)
+					}
+					if err := q.Wait(); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+		b.Run(fmt.Sprintf("n=2^%d/quotient", lg), func(b *testing.B) {
+			for b.Loop() {
+				if err := gpu.QuotientStep(q, thisCurve, data, other, other, 1<<lg, z); err != nil {
+					b.Fatal(err)
+				}
+				if err := q.Wait(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -811,6 +811,74 @@ func TestScratchModelHost(t *testing.T) {
 	}
 }
 
+// TestScratchBound: on the GPU, the peak of device memory during an MSM,
+// less what was in use before it, stays within what Scratch reports, for
+// G1 and G2 at a few sizes, random and 0/1-heavy scalars.
+func TestScratchBound(t *testing.T) {
+	b := newGPU(t)
+	rng := seeded(t)
+	heavy := func(n int) []fr.Element {
+		s := randScalars(rng, n)
+		for i := range s {
+			if i%10 != 0 {
+				s[i].SetUint64(uint64(i % 2))
+			}
+		}
+		return s
+	}
+	for _, c := range []struct {
+		g2    bool
+		n     int
+		heavy bool
+	}{{false, 1 << 12, false}, {false, 1 << 16, false}, {false, 1 << 20, false}, {false, 1 << 16, true}, {true, 1 << 12, false}, {true, 1 << 16, false}, {true, 1 << 12, true}} {
+		s := randScalars(rng, c.n)
+		if c.heavy {
+			s = heavy(c.n)
+		}
+		k, jac, bases := backend.KernelMSMG1, make([]byte, unsafe.Sizeof(curve.G1Jac{})), []byte(nil)
+		if c.g2 {
+			k, jac, bases = backend.KernelMSMG2, make([]byte, unsafe.Sizeof(curve.G2Jac{})), bytesOf(benchG2(rng, c.n))
+		} else {
+			bases = bytesOf(benchG1(rng, c.n))
+		}
+		bb, sb := upload(t, b, bases), upload(t, b, bytesOf(s))
+		before := b.Memory().InUse
+		b.PeakMemory(true)
+		var err error
+		if c.g2 {
+			err = b.MSMG2(nil, thisCurve, jac, bb, 0, sb, c.n)
+		} else {
+			err = b.MSMG1(nil, thisCurve, jac, bb, 0, sb, c.n)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		used, bound := b.PeakMemory(false)-before, b.Scratch(k, thisCurve, c.n)
+		t.Logf("%v n=%d 0/1-heavy=%v: scratch peak %d bytes, Scratch %d (%.2f)", k, c.n, c.heavy, used, bound, float64(used)/float64(bound))
+		if used > bound || used <= 0 {
+			t.Errorf("%v n=%d 0/1-heavy=%v: scratch peak %d bytes, Scratch says %d", k, c.n, c.heavy, used, bound)
+		}
+	}
+}
+
+// TestMSMShorterPasses: under a memory limit that leaves room for half of
+// an MSM's scratch, the MSM runs in shorter passes and still equals
+// gnark-crypto's.
+func TestMSMShorterPasses(t *testing.T) {
+	rng := seeded(t)
+	n := 1 << 18
+	p, s := benchG1(rng, n), randScalars(rng, n)
+	probe := newGPU(t)
+	inputs := int64(len(bytesOf(p)) + len(bytesOf(s)))
+	b := newGPU(t, cuda.WithMemoryLimit(inputs+probe.Scratch(backend.KernelMSMG1, thisCurve, n)/2))
+	if got, want := gpuG1(t, b, upload(t, b, bytesOf(p)), 0, upload(t, b, bytesOf(s)), n), refG1(p, s); !got.Equal(&want) {
+		t.Fatal("MSM in shorter passes differs from gnark-crypto")
+	}
+	if tm := b.LastMSMTiming(); tm.Passes < 2 {
+		t.Errorf("%d passes; want the MSM split", tm.Passes)
+	}
+}
+
 // Benchmarks on the GPU: BenchmarkMSMG1 and BenchmarkMSMG2 time MSMs over
 // resident bases and random scalars, at the sizes of G16_BENCH_LOGS
 // (default 16,20), without tables and with a table of each count of

@@ -80,13 +80,17 @@ func buildSchedule(g *graph, nt int, minCost int64) *schedule {
 	}
 	worker := make([]uint32, nbOps)  // the worker of each op
 	chunkOf := make([]uint32, nbOps) // the op's chunk, counted in its worker's chunks
-	barrier := make([]bool, nbOps)   // reads not known
 	nChunks := make([]uint32, nt)    // chunks made so far, per worker
 	before := make([]uint32, nt)     // nChunks at the start of the level
 	waited := make([]uint32, nt*nt)  // waited[w*nt+q]: w has waited for q's first waited[·] chunks
 	total := make([]int64, nt)       // work placed on each worker so far
 	load := make([]int64, nt)        // work placed on each worker in this level
-	need := make([]uint32, nt)
+	// need[w*nt+q]: the chunks of q that w's chunk of the level waits for,
+	// gathered as the level's ops are placed; opNeed[q] the same for the op
+	// being placed, on the workers listed in touched.
+	need := make([]uint32, nt*nt)
+	opNeed := make([]uint32, nt)
+	touched := make([]uint32, 0, nt)
 	// each worker's ops, chunks and waits, laid out worker by worker at the
 	// end (a chunk's lo, hi, waitLo and waitHi index its worker's own).
 	wOrder := make([][]uint32, nt)
@@ -99,18 +103,18 @@ func buildSchedule(g *graph, nt int, minCost int64) *schedule {
 	var lo int
 	var last int32
 	latest := func(wire uint32) {
-		if p := producer[wire]; p > last && int(p) < lo {
-			last = p
-		}
-	}
-	needs := func(wire uint32) {
 		p := producer[wire]
 		if p < 0 || int(p) >= lo {
 			return // an input, or the op's own output
 		}
+		last = max(last, p)
 		q := worker[p]
-		need[q] = max(need[q], chunkOf[p]+1)
+		if opNeed[q] == 0 {
+			touched = append(touched, q)
+		}
+		opNeed[q] = max(opNeed[q], chunkOf[p]+1)
 	}
+
 	for l := 0; l+1 < len(g.levels); l++ {
 		var hi int
 		lo, hi = g.levels[l], g.levels[l+1]
@@ -119,6 +123,7 @@ func buildSchedule(g *graph, nt int, minCost int64) *schedule {
 		share := (work + k - 1) / k
 		limit := share + share*chunkSlack/8
 		clear(load)
+		clear(need)
 		copy(before, nChunks)
 		for w := range levelOps {
 			levelOps[w] = levelOps[w][:0]
@@ -127,12 +132,9 @@ func buildSchedule(g *graph, nt int, minCost int64) *schedule {
 			c := g.cost[i+1] - g.cost[i]
 			pref := -1
 			last = -1
-			if g.reads(i, latest) {
-				if last >= 0 {
-					pref = int(worker[last])
-				}
-			} else {
-				barrier[i] = true
+			barrier := !g.reads(i, latest)
+			if !barrier && last >= 0 {
+				pref = int(worker[last])
 			}
 			w := pref
 			if w < 0 || load[w] > 0 && load[w]+c > limit {
@@ -145,6 +147,17 @@ func buildSchedule(g *graph, nt int, minCost int64) *schedule {
 			}
 			worker[i] = uint32(w)
 			chunkOf[i] = nChunks[w] // the chunk this level makes for w
+			wn := need[w*nt : (w+1)*nt]
+			if barrier {
+				for q := range wn {
+					wn[q] = max(wn[q], before[q])
+				}
+			}
+			for _, q := range touched {
+				wn[q] = max(wn[q], opNeed[q])
+				opNeed[q] = 0
+			}
+			touched = touched[:0]
 			load[w] += c
 			total[w] += c
 			levelOps[w] = append(levelOps[w], uint32(i))
@@ -154,23 +167,14 @@ func buildSchedule(g *graph, nt int, minCost int64) *schedule {
 			if len(ops) == 0 {
 				continue
 			}
-			clear(need)
-			for _, i := range ops {
-				if barrier[i] {
-					for q := range need {
-						need[q] = max(need[q], before[q])
-					}
-					continue
-				}
-				g.reads(int(i), needs)
-			}
+			wn := need[w*nt : (w+1)*nt]
 			ch := chunk{level: uint32(l), lo: uint32(len(wOrder[w])), waitLo: uint32(len(wWaits[w]))}
 			for q := 0; q < nt; q++ {
-				if q == w || need[q] <= waited[w*nt+q] {
+				if q == w || wn[q] <= waited[w*nt+q] {
 					continue
 				}
-				waited[w*nt+q] = need[q]
-				wWaits[w] = append(wWaits[w], wait{worker: uint32(q), done: need[q]})
+				waited[w*nt+q] = wn[q]
+				wWaits[w] = append(wWaits[w], wait{worker: uint32(q), done: wn[q]})
 			}
 			wOrder[w] = append(wOrder[w], ops...)
 			ch.hi, ch.waitHi = uint32(len(wOrder[w])), uint32(len(wWaits[w]))

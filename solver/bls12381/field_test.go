@@ -107,7 +107,8 @@ func TestSetWord(t *testing.T) {
 // TestReadBits: readBits gives the canonical words of a linear expression,
 // whether its one wire was set from a word (noted, below 2³²−1, or not
 // noted, above) or from an element, and for expressions of several terms,
-// other coefficients or a constant.
+// other coefficients or a constant, and for constants below, at and
+// above 2³²−1.
 func TestReadBits(t *testing.T) {
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
@@ -122,9 +123,16 @@ func TestReadBits(t *testing.T) {
 	seven.SetUint64(7)
 	r.Coefficients = append(r.Coefficients, seven)
 	cidSeven := uint32(len(r.Coefficients) - 1)
+	// constants about the noted words' limit, and a random one
+	var limit, above, random fr.Element
+	limit.SetUint64(1<<32 - 2)
+	above.SetUint64(1<<32 - 1)
+	random.SetRandom()
+	r.Coefficients = append(r.Coefficients, limit, above, random)
+	cidLimit := uint32(len(r.Coefficients) - 3)
 
 	const nbWires = 64
-	st := &state{s: &Solver{r1cs: r, nbWires: nbWires}, values: make([]fr.Element, nbWires), solved: make([]bool, nbWires), words: make([]uint32, nbWires)}
+	st := &state{s: &Solver{r1cs: r, nbWires: nbWires, coeffWords: wordsOf(r.Coefficients)}, values: make([]fr.Element, nbWires), solved: make([]bool, nbWires), words: make([]uint32, nbWires)}
 	for w := 1; w < nbWires; w++ {
 		var x uint64
 		switch w % 4 {
@@ -161,6 +169,10 @@ func TestReadBits(t *testing.T) {
 			{2, constraint.CoeffIdOne, w, constraint.CoeffIdOne, (w + 1) % nbWires},
 			{2, constraint.CoeffIdOne, w, cidSeven, constantWire},
 			{1, cidSeven, constantWire},
+			{1, constraint.CoeffIdMinusOne, constantWire},
+			{1, cidLimit, constantWire},
+			{1, cidLimit + 1, constantWire},
+			{1, cidLimit + 2, constantWire},
 		} {
 			got, n := st.readBits(cd)
 			if n != len(cd) {

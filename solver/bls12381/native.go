@@ -71,15 +71,16 @@ func (st *state) decompose(calldata []uint32, sc *scratch) error {
 	if int(calldata[2]) != 3 {
 		return fmt.Errorf("rangecheck decompose: expected 3 inputs")
 	}
-	var varSizeE, limbSizeE fr.Element
 	j := 3
-	j += st.read(&varSizeE, calldata[j:])
-	varSize, ok := smallInt(&varSizeE)
+	varSizeW, n := st.readBits(calldata[j:])
+	j += n
+	varSize, ok := smallWord(&varSizeW)
 	if !ok {
 		return st.callHint(st.slotOf(calldata), calldata, sc)
 	}
-	j += st.read(&limbSizeE, calldata[j:])
-	limbSize, ok := smallInt(&limbSizeE)
+	limbSizeW, n := st.readBits(calldata[j:])
+	j += n
+	limbSize, ok := smallWord(&limbSizeW)
 	if !ok || limbSize <= 0 || limbSize >= 64 {
 		return st.callHint(st.slotOf(calldata), calldata, sc)
 	}
@@ -317,7 +318,12 @@ func (st *state) slotOf(calldata []uint32) uint32 {
 // smallInt returns v as an int when it is one.
 func smallInt(v *fr.Element) (int, bool) {
 	b := v.Bits()
-	if !zeroFrom(&b, 1) || b[0] > uint64(int(^uint(0)>>1)) {
+	return smallWord(&b)
+}
+
+// smallWord is smallInt of a value's canonical words, low first.
+func smallWord(b *[fr.Limbs]uint64) (int, bool) {
+	if !zeroFrom(b, 1) || b[0] > uint64(int(^uint(0)>>1)) {
 		return 0, false
 	}
 	return int(b[0]), true

@@ -40,8 +40,9 @@ type Solver struct {
 	// row of A, B and C.
 	rowsWritten bool
 
-	coeffInv  []fr.Element // 1/coefficient, for the coefficients of solved wires
-	coeffHave []bool
+	coeffInv   []fr.Element // 1/coefficient, for the coefficients of solved wires
+	coeffHave  []bool
+	coeffWords []uint32 // x+1 for a coefficient that is the integer x < 2³²−1, else 0
 
 	states sync.Pool // *state
 

@@ -259,6 +259,7 @@ func (s *Solver) compile() (string, error) {
 		return fmt.Sprintf("wire %d is solved by two instructions", twice-1), nil
 	}
 	s.compileRows(own)
+	s.coeffWords = wordsOf(r.Coefficients)
 	s.rowsWritten = s.everyRowR1C()
 	return "", nil
 }
@@ -378,4 +379,16 @@ func (s *Solver) everyRowR1C() bool {
 		}
 	}
 	return n == m
+}
+
+// wordsOf returns, for each coefficient, x+1 when it is the integer x below
+// 2³²−1, and 0 otherwise (readBits reads a constant term through it).
+func wordsOf(coeffs []fr.Element) []uint32 {
+	words := make([]uint32, len(coeffs))
+	for i := range coeffs {
+		if b := coeffs[i].Bits(); zeroFrom(&b, 1) && b[0] < 1<<32-1 {
+			words[i] = uint32(b[0]) + 1
+		}
+	}
+	return words
 }

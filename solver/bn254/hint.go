@@ -159,11 +159,18 @@ func (st *state) read(v *fr.Element, calldata []uint32) int {
 // readBits reads the linear expression at the start of calldata as an
 // integer, its canonical words low first, and returns how many words it
 // read. One term of coefficient 1 on a wire set from a word in this solve
-// (setWordAt) is read as that word, with no conversion out of Montgomery
-// form.
+// (setWordAt), or one constant term of a coefficient below 2³²−1, is read
+// as that word, with no conversion out of Montgomery form.
 func (st *state) readBits(calldata []uint32) (b [fr.Limbs]uint64, n int) {
-	if calldata[0] == 1 && calldata[1] == constraint.CoeffIdOne && calldata[2] != constantWire {
-		if x := st.words[calldata[2]]; x != 0 {
+	if calldata[0] == 1 {
+		var x uint32
+		switch cid, vid := calldata[1], calldata[2]; {
+		case vid == constantWire:
+			x = st.s.coeffWords[cid]
+		case cid == constraint.CoeffIdOne:
+			x = st.words[vid]
+		}
+		if x != 0 {
 			b[0] = uint64(x - 1)
 			return b, 3
 		}

@@ -62,42 +62,6 @@ func skewedScalars(rng *mrand.Rand, n int) []fr.Element {
 	return s
 }
 
-// TestMSMShaShapeHost runs the pipeline on the host on sha256-like,
-// skewed and 0/±1-heavy scalars against gnark, with task caps that force
-// several accumulation levels (the ±1 run among them) and windows that
-// force many reduction levels.
-func TestMSMShaShapeHost(t *testing.T) {
-	rng := testRand(t)
-	const n1, n2 = 1500, 160
-	p1, p2 := randG1(rng, n1), randG2(rng, n2)
-	dists := []struct {
-		name string
-		s    []fr.Element
-	}{{"sha256-like", sha256Scalars(rng, n1)}, {"skewed", skewedScalars(rng, n1)}, {"0/1-heavy", zeroOneHeavy(rng, n1, 90)}}
-	for _, d := range dists {
-		for _, cfg := range []struct{ w, task, flags int }{{0, 0, 0}, {8, 2, 0}, {6, 3, 0}, {10, 5, 0}, {9, 0, 0}, {7, 4, msmNoSplit}, {8, 3, msmFanin8}, {10, 0, msmFanin8 | msmNoSplit},
-			{0, 0, msmHostTail}, {12, 0, msmHostTail}, {10, 3, msmHostTail | msmFanin8}, {8, 0, msmHostTail | msmNoSplit}} {
-			got, err := hostMSMG1(p1, d.s, cfg.w, cfg.task, cfg.flags)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if want := refG1(p1, d.s); !got.Equal(&want) {
-				t.Errorf("G1 %s (w=%d task=%d flags %d): host pipeline differs from gnark", d.name, cfg.w, cfg.task, cfg.flags)
-			}
-		}
-		for _, cfg := range []struct{ w, task, flags int }{{0, 0, 0}, {6, 2, 0}, {7, 3, msmNoSplit}, {5, 0, 0}, {6, 3, msmFanin8},
-			{8, 0, msmHostTail}, {9, 0, msmHostTail}, {10, 2, msmHostTail | msmNoSplit}} {
-			got, err := hostMSMG2(p2, d.s[:n2], cfg.w, cfg.task, cfg.flags)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if want := refG2(p2, d.s[:n2]); !got.Equal(&want) {
-				t.Errorf("G2 %s (w=%d task=%d flags %d): host pipeline differs from gnark", d.name, cfg.w, cfg.task, cfg.flags)
-			}
-		}
-	}
-}
-
 // TestMSMShaShape is the sha256 proof's MSM shape on the GPU, short form:
 // sha256-like scalars over 2^16 bases of known discrete logs, G1 and G2,
 // on the bases alone and on tables of 12 copies (as the prover's resident

@@ -19,7 +19,9 @@ import (
 // MSM tests: against gnark-crypto's MultiExp (the reference) on fresh
 // random inputs, at every power of two and at odd lengths, and on the edge
 // cases of Pippenger: scalars 0, 1, 2, r−1, (r±1)/2; the point at infinity;
-// P beside −P; a repeated base; buckets far larger than the rest.
+// P beside −P; a repeated base; buckets far larger than the rest. The host
+// pipeline's tests on every curve are internal/bls12381's (TestMSMHost,
+// TestMSMShaShapeHost, and their generated copies).
 
 func refG1(points []bls12381.G1Affine, scalars []fr.Element) bls12381.G1Jac {
 	var r bls12381.G1Jac
@@ -148,58 +150,6 @@ func edgeCases(rng *mrand.Rand, n int) []edgeCase {
 	}
 	add("repeated base and scalar", sameAll, rep1, rep2) // P = Q inside one bucket: doubling
 	return cases
-}
-
-// TestMSMHost runs the kernels' pipeline on the host against gnark, with
-// small windows and task caps that force every path (several split levels,
-// many reduction levels, chunks of one point).
-func TestMSMHost(t *testing.T) {
-	rng := testRand(t)
-	for _, c := range edgeCases(rng, 24) {
-		for _, cfg := range []struct{ w, task, flags int }{{0, 0, 0}, {4, 2, 0}, {5, 3, 0}, {7, 2, 0}, {0, 0, msmNoSplit}, {5, 2, msmNoSplit | msmFanin8}} {
-			got, err := hostMSMG1(c.g1, c.scalars, cfg.w, cfg.task, cfg.flags)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if want := refG1(c.g1, c.scalars); !got.Equal(&want) {
-				t.Errorf("G1 %s (w=%d task=%d flags %d): host pipeline differs from gnark", c.name, cfg.w, cfg.task, cfg.flags)
-			}
-		}
-		for _, flags := range []int{0, msmNoSplit} {
-			got, err := hostMSMG2(c.g2[:8], c.scalars[:8], 6, 2, flags)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if want := refG2(c.g2[:8], c.scalars[:8]); !got.Equal(&want) {
-				t.Errorf("G2 %s (flags %d): host pipeline differs from gnark", c.name, flags)
-			}
-		}
-	}
-	for _, n := range []int{1, 2, 3, 100, 257} {
-		p := randG1(rng, n)
-		s := randScalars(rng, n)
-		for _, flags := range []int{0, msmNoSplit} {
-			got, err := hostMSMG1(p, s, 0, 0, flags)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if want := refG1(p, s); !got.Equal(&want) {
-				t.Errorf("G1 n=%d (flags %d): host pipeline differs from gnark", n, flags)
-			}
-		}
-	}
-	// G2 at the automatic window, several reduction levels.
-	p2 := randG2(rng, 40)
-	s2 := randScalars(rng, 40)
-	for _, flags := range []int{0, msmNoSplit} {
-		got, err := hostMSMG2(p2, s2, 0, 0, flags)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want := refG2(p2, s2); !got.Equal(&want) {
-			t.Errorf("G2 n=40 (flags %d): host pipeline differs from gnark", flags)
-		}
-	}
 }
 
 // gpuInputs holds bases and scalars resident on the device.

@@ -214,7 +214,7 @@ func hostMSM[J any](t *testing.T, g2 bool, bases, scalars []byte, w, task, flags
 func TestMSMHost(t *testing.T) {
 	rng := seeded(t)
 	type cfg struct{ w, task, flags int }
-	g1Cfgs := []cfg{{0, 0, 0}, {4, 2, 0}, {5, 3, 0}, {0, 0, hooks.NoSplit}, {5, 2, hooks.NoSplit | hooks.Fanin8}, {12, 0, hooks.HostTail}, {10, 3, hooks.HostTail | hooks.Fanin8}}
+	g1Cfgs := []cfg{{0, 0, 0}, {4, 2, 0}, {5, 3, 0}, {7, 2, 0}, {0, 0, hooks.NoSplit}, {5, 2, hooks.NoSplit | hooks.Fanin8}, {12, 0, hooks.HostTail}, {10, 3, hooks.HostTail | hooks.Fanin8}}
 	g2Cfgs := []cfg{{6, 2, 0}, {0, 0, hooks.NoSplit}, {12, 0, hooks.HostTail}}
 	for _, c := range msmCases(rng, 24) {
 		for _, k := range g1Cfgs {
@@ -240,9 +240,11 @@ func TestMSMHost(t *testing.T) {
 		}
 	}
 	p2, s2 := randG2(rng, 40), randScalars(rng, 40)
-	got := hostMSM[curve.G2Jac](t, true, bytesOf(p2), bytesOf(s2), 0, 0, 0)
-	if want := refG2(p2, s2); !got.Equal(&want) {
-		t.Errorf("G2 n=40: host pipeline differs from gnark-crypto")
+	for _, flags := range []int{0, hooks.NoSplit} {
+		got := hostMSM[curve.G2Jac](t, true, bytesOf(p2), bytesOf(s2), 0, 0, flags)
+		if want := refG2(p2, s2); !got.Equal(&want) {
+			t.Errorf("G2 n=40 flags %d: host pipeline differs from gnark-crypto", flags)
+		}
 	}
 }
 
@@ -837,9 +839,11 @@ func TestScratchBound(t *testing.T) {
 		}
 		k, jac, bases := backend.KernelMSMG1, make([]byte, unsafe.Sizeof(curve.G1Jac{})), []byte(nil)
 		if c.g2 {
-			k, jac, bases = backend.KernelMSMG2, make([]byte, unsafe.Sizeof(curve.G2Jac{})), bytesOf(benchG2(rng, c.n))
+			p, _ := benchG2(rng, c.n)
+			k, jac, bases = backend.KernelMSMG2, make([]byte, unsafe.Sizeof(curve.G2Jac{})), bytesOf(p)
 		} else {
-			bases = bytesOf(benchG1(rng, c.n))
+			p, _ := benchG1(rng, c.n)
+			bases = bytesOf(p)
 		}
 		bb, sb := upload(t, b, bases), upload(t, b, bytesOf(s))
 		before := b.Memory().InUse
@@ -867,7 +871,8 @@ func TestScratchBound(t *testing.T) {
 func TestMSMShorterPasses(t *testing.T) {
 	rng := seeded(t)
 	n := 1 << 18
-	p, s := benchG1(rng, n), randScalars(rng, n)
+	p, _ := benchG1(rng, n)
+	s := randScalars(rng, n)
 	probe := newGPU(t)
 	inputs := int64(len(bytesOf(p)) + len(bytesOf(s)))
 	b := newGPU(t, cuda.WithMemoryLimit(inputs+probe.Scratch(backend.KernelMSMG1, thisCurve, n)/2))
@@ -876,6 +881,154 @@ func TestMSMShorterPasses(t *testing.T) {
 	}
 	if tm := b.LastMSMTiming(); tm.Passes < 2 {
 		t.Errorf("%d passes; want the MSM split", tm.Passes)
+	}
+}
+
+// shaScalars returns n scalars distributed as the wires of the sha256
+// proof's circuit (gnark's std sha2 of a 1100-byte message): 20.0% zero,
+// 5.4% ±1 (one in ten −1), 34.4% from 2 to 255, 0.5% 32-bit, the rest
+// uniform.
+func shaScalars(rng *mrand.Rand, n int) []fr.Element {
+	s := randScalars(rng, n)
+	for i := range s {
+		switch k := rng.IntN(1000); {
+		case k < 200:
+			s[i].SetZero()
+		case k < 254:
+			if rng.IntN(10) == 0 {
+				s[i].SetInt64(-1)
+			} else {
+				s[i].SetOne()
+			}
+		case k < 598:
+			s[i].SetUint64(2 + rng.Uint64N(254))
+		case k < 603:
+			s[i].SetUint64(rng.Uint64N(1 << 32))
+		}
+	}
+	return s
+}
+
+// skewedScalars: one huge bucket (60% of the scalars 2), the rest uniform.
+func skewedScalars(rng *mrand.Rand, n int) []fr.Element {
+	s := randScalars(rng, n)
+	for i := range s {
+		if rng.IntN(10) < 6 {
+			s[i].SetUint64(2)
+		}
+	}
+	return s
+}
+
+// zeroOneHeavy: 90% zeros and ones, the rest uniform.
+func zeroOneHeavy(rng *mrand.Rand, n int) []fr.Element {
+	s := randScalars(rng, n)
+	for i := range s {
+		switch k := rng.IntN(20); {
+		case k < 9:
+			s[i].SetZero()
+		case k < 18:
+			s[i].SetOne()
+		}
+	}
+	return s
+}
+
+// TestMSMShaShapeHost runs the host pipeline on sha256-like, skewed and
+// 0/1-heavy scalars against gnark-crypto, with task caps that force
+// several accumulation levels and windows that force many reduction
+// levels, the host tail among them.
+func TestMSMShaShapeHost(t *testing.T) {
+	rng := seeded(t)
+	const n1, n2 = 1500, 160
+	p1, p2 := randG1(rng, n1), randG2(rng, n2)
+	type cfg struct{ w, task, flags int }
+	for name, s := range map[string][]fr.Element{"sha256-like": shaScalars(rng, n1), "skewed": skewedScalars(rng, n1), "0/1-heavy": zeroOneHeavy(rng, n1)} {
+		for _, k := range []cfg{{0, 0, 0}, {8, 2, 0}, {6, 3, 0}, {10, 5, 0}, {9, 0, 0}, {7, 4, hooks.NoSplit}, {8, 3, hooks.Fanin8}, {10, 0, hooks.Fanin8 | hooks.NoSplit},
+			{0, 0, hooks.HostTail}, {12, 0, hooks.HostTail}, {10, 3, hooks.HostTail | hooks.Fanin8}, {8, 0, hooks.HostTail | hooks.NoSplit}} {
+			got := hostMSM[curve.G1Jac](t, false, bytesOf(p1), bytesOf(s), k.w, k.task, k.flags)
+			if want := refG1(p1, s); !got.Equal(&want) {
+				t.Errorf("G1 %s %+v: host pipeline differs from gnark-crypto", name, k)
+			}
+		}
+		for _, k := range []cfg{{0, 0, 0}, {6, 2, 0}, {7, 3, hooks.NoSplit}, {5, 0, 0}, {6, 3, hooks.Fanin8},
+			{8, 0, hooks.HostTail}, {9, 0, hooks.HostTail}, {10, 2, hooks.HostTail | hooks.NoSplit}} {
+			got := hostMSM[curve.G2Jac](t, true, bytesOf(p2), bytesOf(s[:n2]), k.w, k.task, k.flags)
+			if want := refG2(p2, s[:n2]); !got.Equal(&want) {
+				t.Errorf("G2 %s %+v: host pipeline differs from gnark-crypto", name, k)
+			}
+		}
+	}
+}
+
+// TestMSMLargeShapes checks, on the GPU, the sizes the benchmarks time
+// (G1 2^16…2^24, G2 2^16…2^22; 2^18 and 2^14 with -short) where
+// gnark-crypto's MultiExp would take minutes: the bases have known
+// discrete logarithms (benchG1), so Σ k_i·P_i = (Σ k_i·a_i)·G. Random,
+// sha256-like and 0/1-heavy scalars; forced windows 20 and 21 and two
+// passes beside the defaults.
+func TestMSMLargeShapes(t *testing.T) {
+	newGPU(t) // skips the test when there is no GPU
+	rng := seeded(t)
+	max1, max2 := 24, 22
+	if testing.Short() {
+		max1, max2 = 18, 14
+	}
+	type shape struct {
+		name string
+		n    int
+		opts []cuda.Option
+		s    func(n int) []fr.Element
+	}
+	uniform := func(n int) []fr.Element { return randScalars(rng, n) }
+	sha := func(n int) []fr.Element { return shaScalars(rng, n) }
+	heavy := func(n int) []fr.Element { return zeroOneHeavy(rng, n) }
+	var shapes []shape
+	for _, k := range []int{16, 20, 22, 24} {
+		if k <= max1 {
+			shapes = append(shapes, shape{"random", 1 << k, nil, uniform}, shape{"sha256-like", 1 << k, nil, sha})
+		}
+	}
+	m := 1 << min(max1, 20)
+	shapes = append(shapes, shape{"w=20", m, []cuda.Option{cuda.WithMSMWindow(20)}, uniform},
+		shape{"w=21", m, []cuda.Option{cuda.WithMSMWindow(21)}, uniform},
+		shape{"two passes", m, []cuda.Option{cuda.WithMSMChunk(m/2 + 1)}, heavy},
+		shape{"0/1-heavy", m, nil, heavy})
+	p1, logs1 := benchG1(rng, 1<<max1)
+	for _, sh := range shapes {
+		// A subtest each: its backend and buffers go when it ends.
+		t.Run(fmt.Sprintf("G1/%s/n=%d", sh.name, sh.n), func(t *testing.T) {
+			b := newGPU(t, sh.opts...)
+			s := sh.s(sh.n)
+			got := gpuG1(t, b, upload(t, b, bytesOf(p1[:sh.n])), 0, upload(t, b, bytesOf(s)), sh.n)
+			e := msmLog(logs1, s)
+			var want curve.G1Jac
+			want.ScalarMultiplicationBase(e.BigInt(new(big.Int)))
+			tm := b.LastMSMTiming()
+			t.Logf("window %d, %d passes, %.2f ms", tm.Window, tm.Passes, tm.Total)
+			if !got.Equal(&want) {
+				t.Errorf("GPU differs from Σ k_i·a_i times the generator")
+			}
+		})
+	}
+	p1 = nil
+	p2, logs2 := benchG2(rng, 1<<max2)
+	_, g2, _, _ := curve.Generators()
+	for _, k := range []int{14, 16, 20, 22} {
+		if k > max2 {
+			continue
+		}
+		t.Run(fmt.Sprintf("G2/sha256-like/n=2^%d", k), func(t *testing.T) {
+			b := newGPU(t)
+			s := sha(1 << k)
+			got := gpuG2(t, b, upload(t, b, bytesOf(p2[:1<<k])), 0, upload(t, b, bytesOf(s)), 1<<k)
+			e := msmLog(logs2, s)
+			var want curve.G2Jac
+			want.ScalarMultiplication(&g2, e.BigInt(new(big.Int)))
+			if !got.Equal(&want) {
+				t.Errorf("GPU differs from Σ k_i·a_i times the generator")
+			}
+		})
 	}
 }
 
@@ -900,64 +1053,102 @@ func benchLogs(env, def string) []int {
 	return out
 }
 
-// benchG1 returns n distinct points of G1 (affine): per core, runs of
-// S, S+H, S+2H, … from random S and H, converted in batches.
-func benchG1(rng *mrand.Rand, n int) []curve.G1Affine {
-	out := make([]curve.G1Affine, n)
-	parts := runtime.NumCPU()
-	step := (n + parts - 1) / parts
-	var wg sync.WaitGroup
+// logRun is a run of points with known discrete logarithms: points lo..hi−1
+// are (s + (i−lo)·t)·G for the group's generator G.
+type logRun struct {
+	lo, hi int
+	s, t   fr.Element
+}
+
+// runs splits [0, n) into a run a core, each with random s and t.
+func runs(rng *mrand.Rand, n int) []logRun {
+	step := (n + runtime.NumCPU() - 1) / runtime.NumCPU()
+	var out []logRun
 	for lo := 0; lo < n; lo += step {
-		hi := min(n, lo+step)
-		s, h := randScalars(rng, 1)[0], randScalars(rng, 1)[0]
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var acc curve.G1Jac
-			var hp curve.G1Affine
-			acc.ScalarMultiplicationBase(s.BigInt(new(big.Int)))
-			hp.ScalarMultiplicationBase(h.BigInt(new(big.Int)))
-			jac := make([]curve.G1Jac, min(1<<14, hi-lo))
-			for i := lo; i < hi; i += len(jac) {
-				m := min(len(jac), hi-i)
-				for k := range m {
-					jac[k] = acc
-					acc.AddMixed(&hp)
-				}
-				copy(out[i:i+m], curve.BatchJacobianToAffineG1(jac[:m]))
-			}
-		}()
+		out = append(out, logRun{lo: lo, hi: min(n, lo+step), s: randScalars(rng, 1)[0], t: randScalars(rng, 1)[0]})
 	}
-	wg.Wait()
 	return out
 }
 
-// benchG2 is benchG1 on G2 (each point converted on its own).
-func benchG2(rng *mrand.Rand, n int) []curve.G2Affine {
-	out := make([]curve.G2Affine, n)
-	parts := runtime.NumCPU()
-	step := (n + parts - 1) / parts
+// eachRun runs f on every run on its own goroutine.
+func eachRun(rs []logRun, f func(r logRun)) {
 	var wg sync.WaitGroup
-	_, _, _, g2 := curve.Generators()
-	for lo := 0; lo < n; lo += step {
-		hi := min(n, lo+step)
-		s, h := randScalars(rng, 1)[0], randScalars(rng, 1)[0]
+	for _, r := range rs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var acc curve.G2Jac
-			var hp curve.G2Affine
-			acc.FromAffine(&g2)
-			acc.ScalarMultiplication(&acc, s.BigInt(new(big.Int)))
-			hp.ScalarMultiplication(&g2, h.BigInt(new(big.Int)))
-			for i := lo; i < hi; i++ {
-				out[i].FromJacobian(&acc)
-				acc.AddMixed(&hp)
-			}
+			f(r)
 		}()
 	}
 	wg.Wait()
-	return out
+}
+
+// benchG1 returns n distinct points of G1 (affine) and their discrete
+// logarithms: per core, a run S, S+T, S+2T, … converted in batches.
+func benchG1(rng *mrand.Rand, n int) ([]curve.G1Affine, []logRun) {
+	out := make([]curve.G1Affine, n)
+	rs := runs(rng, n)
+	eachRun(rs, func(r logRun) {
+		var acc curve.G1Jac
+		var tp curve.G1Affine
+		acc.ScalarMultiplicationBase(r.s.BigInt(new(big.Int)))
+		tp.ScalarMultiplicationBase(r.t.BigInt(new(big.Int)))
+		jac := make([]curve.G1Jac, min(1<<14, r.hi-r.lo))
+		for i := r.lo; i < r.hi; i += len(jac) {
+			m := min(len(jac), r.hi-i)
+			for k := range m {
+				jac[k] = acc
+				acc.AddMixed(&tp)
+			}
+			copy(out[i:i+m], curve.BatchJacobianToAffineG1(jac[:m]))
+		}
+	})
+	return out, rs
+}
+
+// benchG2 is benchG1 on G2 (each point converted on its own).
+func benchG2(rng *mrand.Rand, n int) ([]curve.G2Affine, []logRun) {
+	out := make([]curve.G2Affine, n)
+	rs := runs(rng, n)
+	_, _, _, g2 := curve.Generators()
+	eachRun(rs, func(r logRun) {
+		var acc curve.G2Jac
+		var tp curve.G2Affine
+		acc.FromAffine(&g2)
+		acc.ScalarMultiplication(&acc, r.s.BigInt(new(big.Int)))
+		tp.ScalarMultiplication(&g2, r.t.BigInt(new(big.Int)))
+		for i := r.lo; i < r.hi; i++ {
+			out[i].FromJacobian(&acc)
+			acc.AddMixed(&tp)
+		}
+	})
+	return out, rs
+}
+
+// msmLog is Σ_i k_i·a_i over the first len(k) points of the runs, a_i
+// point i's discrete logarithm: the MSM of those points with scalars k is
+// this times the generator.
+func msmLog(rs []logRun, k []fr.Element) fr.Element {
+	var sum fr.Element
+	for _, r := range rs {
+		hi := min(r.hi, len(k))
+		if r.lo >= hi {
+			continue
+		}
+		// Σ k_i·(s + (i−lo)·t) = s·Σ k_i + t·Σ (i−lo)·k_i
+		var sk, jk, j, x, one fr.Element
+		one.SetOne()
+		for i := r.lo; i < hi; i++ {
+			sk.Add(&sk, &k[i])
+			x.Mul(&j, &k[i])
+			jk.Add(&jk, &x)
+			j.Add(&j, &one)
+		}
+		sk.Mul(&sk, &r.s)
+		jk.Mul(&jk, &r.t)
+		sum.Add(&sum, &sk).Add(&sum, &jk)
+	}
+	return sum
 }
 
 func benchMSM(b *testing.B, g2 bool) {
@@ -970,9 +1161,11 @@ func benchMSM(b *testing.B, g2 bool) {
 	var bases []byte
 	k, jac := backend.KernelMSMG1, make([]byte, unsafe.Sizeof(curve.G1Jac{}))
 	if g2 {
-		bases, k, jac = bytesOf(benchG2(rng, n)), backend.KernelMSMG2, make([]byte, unsafe.Sizeof(curve.G2Jac{}))
+		p, _ := benchG2(rng, n)
+		bases, k, jac = bytesOf(p), backend.KernelMSMG2, make([]byte, unsafe.Sizeof(curve.G2Jac{}))
 	} else {
-		bases = bytesOf(benchG1(rng, n))
+		p, _ := benchG1(rng, n)
+		bases = bytesOf(p)
 	}
 	sb := upload(b, gpu, bytesOf(s))
 	for _, c := range append([]int{1}, copies...) {

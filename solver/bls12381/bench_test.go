@@ -86,7 +86,8 @@ func BenchmarkNew(b *testing.B) {
 // BenchmarkSchedule reports, for the benchmark circuits, the speedup over
 // one worker that the solve's schedule allows on 2 to 16 workers in a model
 // (SimulatedSpeedup: estimated instruction costs, 8 units ≈ 100 ns a
-// wait), and the schedule's chunks and waits. It measures no time; it says
+// wait), the schedule's chunks and waits, and the share of the wires read
+// that another worker solved (RemoteReads). It measures no time; it says
 // how far the schedule itself would let a solve scale.
 //
 //	go test ./solver -run '^$' -bench Schedule -benchtime 1x
@@ -103,7 +104,9 @@ func BenchmarkSchedule(b *testing.B) {
 			b.Logf("work %d, Σ levels' costliest %d, costliest path %d; costliest: %v", total, levelMax, path, top)
 			for _, nt := range []int{2, 4, 8, 16} {
 				chunks, waits := cc.s.ScheduleStats(nt)
-				b.Logf("%2d workers: %6d chunks, %6d waits, model speedup %.2f", nt, chunks, waits, cc.s.SimulatedSpeedup(nt, 8))
+				reads, remote := cc.s.RemoteReads(nt)
+				b.Logf("%2d workers: %6d chunks, %6d waits, model speedup %.2f, %.0f%% of %d wire reads from another worker",
+					nt, chunks, waits, cc.s.SimulatedSpeedup(nt, 8), 100*float64(remote)/float64(reads), reads)
 				b.ReportMetric(cc.s.SimulatedSpeedup(nt, 8), fmt.Sprintf("speedup-%d", nt))
 			}
 		})

@@ -49,6 +49,43 @@ func (s *Solver) ScheduleStats(tasks int) (chunks, waits int) {
 	return len(sc.chunks), len(sc.waits)
 }
 
+// RemoteReads counts, in s's schedule on tasks workers, the wires the
+// instructions read (a lookup's or an opaque blueprint's not counted) and
+// those of them that another worker solved: the values that move between
+// cores' caches in a solve.
+func (s *Solver) RemoteReads(tasks int) (reads, remote int) {
+	sc := s.scheduleFor(tasks)
+	producer := make([]int32, s.nbWires)
+	for i := range producer {
+		producer[i] = -1
+	}
+	for i := range s.ops {
+		lo, hi := s.outputs(&s.ops[i])
+		for w := lo; w < hi; w++ {
+			producer[w] = int32(i)
+		}
+	}
+	worker := make([]int32, len(s.ops))
+	for w := 0; w < sc.nt; w++ {
+		for c := sc.wStart[w]; c < sc.wStart[w+1]; c++ {
+			for _, i := range sc.order[sc.chunks[c].lo:sc.chunks[c].hi] {
+				worker[i] = int32(w)
+			}
+		}
+	}
+	for i := range s.ops {
+		s.reads(&s.ops[i], func(wire uint32) {
+			if p := producer[wire]; p >= 0 && p != int32(i) {
+				reads++
+				if worker[p] != worker[i] {
+					remote++
+				}
+			}
+		})
+	}
+	return reads, remote
+}
+
 // SimulatedSpeedup runs s's schedule on tasks workers in a model where an
 // instruction takes its estimated cost and each wait waitCost more, and
 // returns the work of all instructions over the model's makespan: the

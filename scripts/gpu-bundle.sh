@@ -41,10 +41,11 @@ cat >"$out/run.sh" <<RUN
 # MSM benchmarks. Logs go to \$OUT (or ./logs). Run from anywhere inside a
 # copy of the repository (each test binary runs in its package directory, so
 # testdata is found).
-#   run.sh [test|sanitize|bench|table|sha|all]...   (default: all; sha is not in all)
+#   run.sh [test|sanitize|bench|bench-bn254|table|sha|all]...   (default: all; sha and bench-bn254 are not in all)
 # Environment: TEST_BINS (names of the test binaries to run, default all), TEST_RUN (regexp, default all tests), TEST_FLAGS (e.g. -test.short),
 # BENCH (regexp, default the MSM, NTT and QuotientStep benchmarks), BENCHTIME (default 3x), plus the
-# G16_* variables of backend/cuda/bench_test.go.
+# G16_* variables of backend/cuda/bench_test.go (bench-bn254: G16_BENCH_LOGS, G16_BENCH_COPIES, G16_BENCH_NTT_LOGS of
+# backend/cuda/internal/bls12381/kernels_cuda_test.go).
 set -uo pipefail
 here=\$(cd "\$(dirname "\$0")" && pwd)
 repo=\$(cd "\$here/.." && pwd)
@@ -92,6 +93,10 @@ for mode in \$modes; do
 			compute-sanitizer --tool memcheck --error-exitcode 9 --leak-check no \\
 			"\$bin/backend_cuda.test" -test.v -test.short \\
 			-test.run 'TestFieldDevice|TestFieldWideDevice|TestFieldsDevice|TestMSMSmall|TestNTT\$|TestNTTShapes|TestNTTRoundTrip|TestNTTErrors|TestQuotientStep')
+		(cd "\$repo/backend/cuda/internal/bn254" && step "compute-sanitizer memcheck, BN254" sanitize-bn254.log \\
+			compute-sanitizer --tool memcheck --error-exitcode 9 --leak-check no \\
+			"\$bin/backend_cuda_internal_bn254.test" -test.v -test.short \\
+			-test.run 'TestMSM\$|TestNTT\$|TestQuotientStep|TestTableMSM\$|TestContract')
 		;;
 	esac
 	case \$mode in
@@ -104,6 +109,12 @@ for mode in \$modes; do
 	sha)
 		(cd "\$repo/backend/cuda" && G16_MSM_SHA=1 step "MSM sha256 shape" sha.log \\
 			"\$bin/backend_cuda.test" -test.v -test.timeout 10m -test.run TestMSMShaTimed)
+		;;
+	esac
+	case \$mode in
+	bench-bn254)
+		(cd "\$repo/backend/cuda/internal/bn254" && step "benchmarks, BN254" bench-bn254.log \\
+			"\$bin/backend_cuda_internal_bn254.test" -test.run XXX_NONE -test.bench "\${BENCH:-BenchmarkMSM|BenchmarkNTT}" -test.benchtime "\${BENCHTIME:-3x}")
 		;;
 	esac
 	case \$mode in

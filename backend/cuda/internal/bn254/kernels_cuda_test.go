@@ -865,6 +865,75 @@ func TestScratchBound(t *testing.T) {
 	}
 }
 
+// TestScratchBoundTables is TestScratchBound for MSMs over tables of
+// precomputed multiples: with the table live, the peak stays within what
+// Scratch reports, and the result is (Σ k_i·a_i)·G.
+func TestScratchBoundTables(t *testing.T) {
+	b := newGPU(t)
+	rng := seeded(t)
+	_, g2, _, _ := curve.Generators()
+	for _, c := range []struct {
+		g2            bool
+		lg, w, copies int
+	}{{false, 16, 0, 12}, {false, 20, 0, 12}, {false, 20, 16, 4}, {false, 16, 0, 2}, {true, 16, 0, 8}, {true, 12, 20, 13}} {
+		n := 1 << c.lg
+		s := shaScalars(rng, n)
+		e := new(big.Int)
+		k, jac, bases := backend.KernelMSMG1, make([]byte, unsafe.Sizeof(curve.G1Jac{})), []byte(nil)
+		var want func(got []byte) bool
+		if c.g2 {
+			p, logs := benchG2(rng, n)
+			k, jac, bases = backend.KernelMSMG2, make([]byte, unsafe.Sizeof(curve.G2Jac{})), bytesOf(p)
+			x := msmLog(logs, s)
+			x.BigInt(e)
+			want = func(got []byte) bool {
+				var w curve.G2Jac
+				w.ScalarMultiplication(&g2, e)
+				return as[curve.G2Jac](got).Equal(&w)
+			}
+		} else {
+			p, logs := benchG1(rng, n)
+			bases = bytesOf(p)
+			x := msmLog(logs, s)
+			x.BigInt(e)
+			want = func(got []byte) bool {
+				var w curve.G1Jac
+				w.ScalarMultiplicationBase(e)
+				return as[curve.G1Jac](got).Equal(&w)
+			}
+		}
+		t.Run(fmt.Sprintf("%v/2^%d/w=%d/copies=%d", k, c.lg, c.w, c.copies), func(t *testing.T) {
+			bb, sb := upload(t, b, bases), upload(t, b, bytesOf(s))
+			if err := b.PrecomputeBases(nil, thisCurve, bb, 0, n, k, c.copies, c.w); err != nil {
+				t.Fatal(err)
+			}
+			before := b.Memory().InUse
+			b.PeakMemory(true)
+			var err error
+			if c.g2 {
+				err = b.MSMG2(nil, thisCurve, jac, bb, 0, sb, n)
+			} else {
+				err = b.MSMG1(nil, thisCurve, jac, bb, 0, sb, n)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !want(jac) {
+				t.Errorf("the MSM over the table differs from (Σ k_i·a_i)·G")
+			}
+			used, bound := b.PeakMemory(false)-before, b.Scratch(k, thisCurve, n)
+			tm := b.LastMSMTiming()
+			t.Logf("window %d, %d copies: scratch peak %d bytes, Scratch %d (%.2f)", tm.Window, tm.Copies, used, bound, float64(used)/float64(bound))
+			if tm.Copies != c.copies {
+				t.Errorf("the MSM read %d copies, the table has %d", tm.Copies, c.copies)
+			}
+			if used > bound || used <= 0 {
+				t.Errorf("scratch peak %d bytes, Scratch says %d", used, bound)
+			}
+		})
+	}
+}
+
 // TestMSMShorterPasses: under a memory limit that leaves room for half of
 // an MSM's scratch, the MSM runs in shorter passes and still equals
 // gnark-crypto's.

@@ -24,17 +24,11 @@ func (st *state) solve(ctx context.Context) error {
 }
 
 // check returns the unsatisfied-constraint error when a·b ≠ c. A factor
-// of 1 (R of an equality assertion, 1 · x = y) costs no product.
+// of 0 or 1 (R of an equality assertion, 1 · x = y; a bit) costs no
+// product.
 func (st *state) check(o *op, a, b, c *fr.Element) error {
 	var ab fr.Element
-	switch one := &smallLo[1]; {
-	case b.Equal(one):
-		ab = *a
-	case a.Equal(one):
-		ab = *b
-	default:
-		ab.Mul(a, b)
-	}
+	mulBits(&ab, a, b)
 	if ab.Equal(c) {
 		return nil
 	}

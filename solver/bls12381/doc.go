@@ -33,9 +33,10 @@
 //   - every instruction is solved or checked in rank order, its R1C rows
 //     of A, B and C evaluated from the rows New compiled (rows.go: runs of
 //     wires of coefficient 1 and −1 added with no test per term, a product
-//     only for the other coefficients but 2, terms of coefficient 0 and the
-//     unknown's left out), and a check a·b = c with a factor 1 costing no
-//     product;
+//     only for the other coefficients but 2 and values other than 0 and 1,
+//     terms of coefficient 0 and the unknown's left out), and a·b, of a
+//     check or of an R1C solving its output, costing no product when a
+//     factor is 0 or 1;
 //   - the R1Cs of a chunk whose unknown wire needs a division share one
 //     field inversion (Montgomery's batch inversion);
 //   - hints get big.Int inputs and outputs from per-goroutine buffers

@@ -93,7 +93,8 @@ func (st *state) r1c(i int32, o *op, sc *scratch) error {
 		return st.check(o, a, b, c)
 	case locO:
 		var wire fr.Element
-		wire.Mul(a, b).Sub(&wire, c)
+		mulBits(&wire, a, b)
+		wire.Sub(&wire, c)
 		c.Add(c, &wire)
 		st.setTerm(o, &wire)
 		return nil
@@ -128,6 +129,20 @@ func (st *state) rows(o *op) (a, b, c *fr.Element) {
 	st.evalRow(b, t[o.nL:o.nL+o.nR])
 	st.evalRow(c, t[o.nL+o.nR:])
 	return a, b, c
+}
+
+// mulBits sets z = a·b, with no product when a factor is 0 or 1 (a bit).
+func mulBits(z, a, b *fr.Element) {
+	switch one := &smallLo[1]; {
+	case a.IsZero() || b.IsZero():
+		z.SetZero()
+	case a.Equal(one):
+		*z = *b
+	case b.Equal(one):
+		*z = *a
+	default:
+		z.Mul(a, b)
+	}
 }
 
 // setTerm sets the unknown wire of o from the value of its term

@@ -15,7 +15,8 @@ import (
 //	then (coefficient ID, wire) pairs for the other terms
 //
 // so that a solve adds and subtracts runs of values with no test per term
-// and multiplies only by the coefficients other than ±1. Terms of
+// and multiplies only by the coefficients other than ±1 (and 2), and only
+// values other than 0 and 1 (the bits of a decomposition). Terms of
 // coefficient 0 and the R1C's unknown term (its wire is unsolved when the
 // row is evaluated: it would add 0) are left out. A row of 2¹⁶ or more
 // terms of one sign keeps the rest of them as pairs.
@@ -178,8 +179,15 @@ func (st *state) evalRow(r *fr.Element, row []uint32) {
 			case constraint.CoeffIdMinusOne:
 				acc.Sub(&acc, &values[w])
 			default:
-				t.Mul(&coeffs[cid], &values[w])
-				acc.Add(&acc, &t)
+				// mostly bits in a bit decomposition: no product for 0 or 1
+				switch v := &values[w]; {
+				case v.IsZero():
+				case v.Equal(&smallLo[1]):
+					acc.Add(&acc, &coeffs[cid])
+				default:
+					t.Mul(&coeffs[cid], v)
+					acc.Add(&acc, &t)
+				}
 			}
 		}
 	}

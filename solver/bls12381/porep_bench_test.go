@@ -46,7 +46,9 @@ func BenchmarkSolvePorep(b *testing.B) {
 			b.Logf("%d instructions (%d checks), longest chain %d, costliest chain on 16 cores %d of %d units", ps.Ops, ps.Checks, ps.PathOps, ps.Path, ps.Work)
 			for _, nt := range []int{2, 16} {
 				chunks, waits := s.ScheduleStats(nt)
-				b.Logf("%2d workers: %d chunks, %d waits, model speedup %.2f", nt, chunks, waits, s.SimulatedSpeedup(nt, 8))
+				reads, remote := s.RemoteReads(nt)
+				b.Logf("%2d workers: %d chunks, %d waits, model speedup %.2f, %.0f%% of %d wire reads from another worker",
+					nt, chunks, waits, s.SimulatedSpeedup(nt, 8), 100*float64(remote)/float64(reads), reads)
 			}
 			for _, mode := range []string{"fresh", "into"} {
 				b.Run("solve="+mode, func(b *testing.B) {

@@ -154,12 +154,17 @@ func onCores(n int, f func(lo, hi int)) {
 func (st *state) evalRow(r *fr.Element, row []uint32) {
 	values := st.values
 	nPlus, nMinus := row[0]&rowRun, row[0]>>16
-	var acc, neg fr.Element
-	for _, w := range row[1 : 1+nPlus] {
-		acc.Add(&acc, &values[w])
+	// each run starts from its first value: no addition to 0
+	var acc fr.Element
+	if nPlus > 0 {
+		acc = values[row[1]]
+		for _, w := range row[2 : 1+nPlus] {
+			acc.Add(&acc, &values[w])
+		}
 	}
 	if nMinus > 0 {
-		for _, w := range row[1+nPlus : 1+nPlus+nMinus] {
+		neg := values[row[1+nPlus]]
+		for _, w := range row[2+nPlus : 1+nPlus+nMinus] {
 			neg.Add(&neg, &values[w])
 		}
 		acc.Sub(&acc, &neg)

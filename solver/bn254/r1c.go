@@ -66,22 +66,22 @@ func (st *state) divide(sc *scratch) {
 	for k, i := range sc.pending {
 		o := &s.ops[i]
 		a, b, c := &st.a[o.cid], &st.b[o.cid], &st.c[o.cid]
-		// wire = c/b − a (unknown in L) or c/a − b (unknown in R), as a term
-		// of the constraint; the row then holds the full evaluation.
-		var wire fr.Element
+		// the term is c/b − a (unknown in L) or c/a − b (unknown in R), and
+		// the row then c/b or c/a: the full evaluation.
+		var q, wire fr.Element
 		switch {
 		case c.IsZero(): // c of 0 or 1 (a log-derivative table's multiplicities): no product
 		case c.Equal(&smallLo[1]):
-			wire = inv[k]
+			q = inv[k]
 		default:
-			wire.Mul(c, &inv[k])
+			q.Mul(c, &inv[k])
 		}
 		if o.loc == locL {
-			wire.Sub(&wire, a)
-			a.Add(a, &wire)
+			wire.Sub(&q, a)
+			*a = q
 		} else {
-			wire.Sub(&wire, b)
-			b.Add(b, &wire)
+			wire.Sub(&q, b)
+			*b = q
 		}
 		st.setTerm(o, &wire)
 	}
@@ -95,10 +95,11 @@ func (st *state) r1c(i int32, o *op, sc *scratch) error {
 	case locNone:
 		return st.check(o, a, b, c)
 	case locO:
-		var wire fr.Element
-		mulBits(&wire, a, b)
-		wire.Sub(&wire, c)
-		c.Add(c, &wire)
+		// the term is a·b − c, and the row of C then a·b
+		var ab, wire fr.Element
+		mulBits(&ab, a, b)
+		wire.Sub(&ab, c)
+		*c = ab
 		st.setTerm(o, &wire)
 		return nil
 	case locL:

@@ -347,8 +347,9 @@ type PathStats struct {
 	PathOps int
 	// Path is the costliest chain, an instruction of at least
 	// 64·minTaskCost taken as cut into parts on nt cores (as large batch
-	// inverses, count hints and hint input lists are); PathLinks is its
-	// instructions and PathKinds its cost by kind of instruction.
+	// inverses and count hints are; a hint called through big.Ints, as the
+	// commitment's, is not: only its inputs are read in parts); PathLinks
+	// is its instructions and PathKinds its cost by kind of instruction.
 	Path      int64
 	PathLinks int
 	PathKinds map[string]int64
@@ -370,7 +371,7 @@ func (s *Solver) CriticalPath(nt int) PathStats {
 	}
 	weight := func(i int) int64 {
 		c := s.cost[i+1] - s.cost[i]
-		if c >= 64*minTaskCost {
+		if c >= 64*minTaskCost && !s.serialHint(&s.ops[i]) {
 			c /= int64(nt)
 		}
 		return c
@@ -436,6 +437,17 @@ func (s *Solver) CriticalPath(nt int) PathStats {
 		ps.PathKinds[s.kindName(&s.ops[i])] += weight(int(i))
 	}
 	return ps
+}
+
+// serialHint reports whether o is a hint whose function is called
+// through big.Ints: the solve cuts only the reading of its inputs into
+// parts, and the function runs alone.
+func (s *Solver) serialHint(o *op) bool {
+	if o.kind != opHint {
+		return false
+	}
+	_, native := nativeHints[s.r1cs.MHintsDependencies[s.hintIDs[o.slot]]]
+	return !native
 }
 
 // kindName names an instruction's kind for PathStats.

@@ -32,7 +32,7 @@ type Params struct {
 
 // table holds every curve g16 proves on, in the order Supported lists them.
 // The sizes are checked against gnark-crypto's types by this package's
-// tests; G2 is over Fp2 on both curves.
+// tests; G2 is over Fp2 on every curve of the table.
 var table = []Params{
 	{
 		ID: ecc.BN254, Name: "bn254",
@@ -42,6 +42,11 @@ var table = []Params{
 	{
 		ID: ecc.BLS12_381, Name: "bls12-381",
 		FrBytes: 32, FpBytes: 48, FrBits: 255,
+		G1AffineBytes: 96, G2AffineBytes: 192, G1JacBytes: 144, G2JacBytes: 288,
+	},
+	{
+		ID: ecc.BLS12_377, Name: "bls12-377",
+		FrBytes: 32, FpBytes: 48, FrBits: 253,
 		G1AffineBytes: 96, G2AffineBytes: 192, G1JacBytes: 144, G2JacBytes: 288,
 	},
 }
@@ -82,7 +87,7 @@ func Supported() []ecc.ID {
 	return ids
 }
 
-// SupportedNames is Supported as text: "bn254, bls12-381".
+// SupportedNames is Supported as text: "bn254, bls12-381, bls12-377".
 func SupportedNames() string {
 	names := make([]string, len(table))
 	for i := range table {
@@ -107,7 +112,7 @@ func Name(id ecc.ID) (name string) {
 }
 
 // Parse returns the curve named s ("bn254", "BN254", "bls12-381",
-// "bls12_381"), or an error listing the supported names.
+// "bls12_381", "BLS12-377"), or an error listing the supported names.
 func Parse(s string) (ecc.ID, error) {
 	want := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "_", "-")
 	for i := range table {

@@ -7,6 +7,9 @@ import (
 	"unsafe"
 
 	"github.com/consensys/gnark-crypto/ecc"
+	bls12377 "github.com/consensys/gnark-crypto/ecc/bls12-377"
+	bls377fp "github.com/consensys/gnark-crypto/ecc/bls12-377/fp"
+	bls377fr "github.com/consensys/gnark-crypto/ecc/bls12-377/fr"
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	blsfp "github.com/consensys/gnark-crypto/ecc/bls12-381/fp"
 	blsfr "github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
@@ -34,6 +37,11 @@ func TestTableMatchesGnarkCrypto(t *testing.T) {
 			int64(unsafe.Sizeof(blsfr.Element{})), int64(unsafe.Sizeof(blsfp.Element{})),
 			int64(unsafe.Sizeof(bls12381.G1Affine{})), int64(unsafe.Sizeof(bls12381.G2Affine{})),
 			int64(unsafe.Sizeof(bls12381.G1Jac{})), int64(unsafe.Sizeof(bls12381.G2Jac{})), blsfr.Modulus(),
+		},
+		ecc.BLS12_377: {
+			int64(unsafe.Sizeof(bls377fr.Element{})), int64(unsafe.Sizeof(bls377fp.Element{})),
+			int64(unsafe.Sizeof(bls12377.G1Affine{})), int64(unsafe.Sizeof(bls12377.G2Affine{})),
+			int64(unsafe.Sizeof(bls12377.G1Jac{})), int64(unsafe.Sizeof(bls12377.G2Jac{})), bls377fr.Modulus(),
 		},
 	}
 	if len(curve.Supported()) != len(want) {
@@ -67,10 +75,14 @@ func TestGetAndParse(t *testing.T) {
 			t.Errorf("Parse(%q) = %v, %v", strings.ToUpper(curve.Must(id).Name), got, err)
 		}
 	}
-	if id, err := curve.Parse("bls12_381"); err != nil || id != ecc.BLS12_381 {
-		t.Errorf("Parse(bls12_381) = %v, %v", id, err)
+	for s, want := range map[string]ecc.ID{
+		"bls12_381": ecc.BLS12_381, "bls12-377": ecc.BLS12_377, "bls12_377": ecc.BLS12_377, "BLS12-377": ecc.BLS12_377, " bn254 ": ecc.BN254,
+	} {
+		if id, err := curve.Parse(s); err != nil || id != want {
+			t.Errorf("Parse(%q) = %v, %v; want %v", s, id, err, want)
+		}
 	}
-	for _, bad := range []string{"", "secp256k1", "bls12-3811"} {
+	for _, bad := range []string{"", "secp256k1", "bls12-3811", "bls12-37", "bls12377"} {
 		if _, err := curve.Parse(bad); err == nil || !strings.Contains(err.Error(), "supported: ") {
 			t.Errorf("Parse(%q): err %v, want one listing the supported curves", bad, err)
 		}

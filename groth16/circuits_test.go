@@ -17,6 +17,8 @@ import (
 	"github.com/consensys/gnark/frontend"
 	"github.com/consensys/gnark/frontend/cs/r1cs"
 	"github.com/consensys/gnark/std/rangecheck"
+
+	g16curve "github.com/g16prover/g16/curve"
 )
 
 // mulChain proves knowledge of X with X^(N+1) = Y: N multiplications.
@@ -102,7 +104,14 @@ type fixtureSet struct {
 	err      error
 }
 
-var fixtureSets = map[ecc.ID]*fixtureSet{ecc.BLS12_381: {}, ecc.BN254: {}}
+// fixtureSets holds a set for every curve of package curve's table.
+var fixtureSets = func() map[ecc.ID]*fixtureSet {
+	m := map[ecc.ID]*fixtureSet{}
+	for _, id := range g16curve.Supported() {
+		m[id] = &fixtureSet{}
+	}
+	return m
+}()
 
 func newFixture(id ecc.ID, name string, circuit, assignment frontend.Circuit) (*fixture, error) {
 	ccs, err := frontend.Compile(id.ScalarField(), r1cs.NewBuilder, circuit)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/big"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -17,21 +18,44 @@ import (
 	"github.com/consensys/gnark/frontend"
 	"github.com/consensys/gnark/frontend/cs/r1cs"
 
-	groth16bn "github.com/consensys/gnark/backend/groth16/bn254"
-
 	"github.com/g16prover/g16/backend/cpu"
 	g16curve "github.com/g16prover/g16/curve"
 	"github.com/g16prover/g16/groth16"
 	"github.com/g16prover/g16/internal/stdcircuits"
 )
 
-// TestBN254MatchesGnark proves the test circuits on BN254 (a constraint
-// count that is not a power of two, a BSB22 commitment, many public
-// inputs, zeros and ones) with Prove and ProveBatch on the CPU backend:
-// byte-identical to gnark's Prove with the same randomness, and accepted
-// by gnark's verifier.
-func TestBN254MatchesGnark(t *testing.T) {
-	for _, f := range fixturesOn(t, ecc.BN254) {
+// otherCurves are the curves of package curve's table other than
+// BLS12-381, whose prover (internal/bls12381, the reference) the rest of
+// this package's tests check; each of these is a copy internal/generator
+// writes, checked here against gnark on its curve.
+func otherCurves() []ecc.ID {
+	var ids []ecc.ID
+	for _, id := range g16curve.Supported() {
+		if id != ecc.BLS12_381 {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// forOtherCurves runs f as a subtest named by each of otherCurves.
+func forOtherCurves(t *testing.T, f func(t *testing.T, id ecc.ID)) {
+	for _, id := range otherCurves() {
+		t.Run(g16curve.Name(id), func(t *testing.T) { f(t, id) })
+	}
+}
+
+// TestCurvesMatchGnark proves the test circuits on every curve but
+// BLS12-381 (a constraint count that is not a power of two, a BSB22
+// commitment, many public inputs, zeros and ones) with Prove and
+// ProveBatch on the CPU backend: byte-identical to gnark's Prove with the
+// same randomness, and accepted by gnark's verifier.
+func TestCurvesMatchGnark(t *testing.T) {
+	forOtherCurves(t, testMatchesGnark)
+}
+
+func testMatchesGnark(t *testing.T, id ecc.ID) {
+	for _, f := range fixturesOn(t, id) {
 		t.Run(f.name, func(t *testing.T) {
 			seed := rand.Uint64()
 			t.Logf("seed %d", seed)
@@ -88,8 +112,8 @@ func (c *userHint) Define(api frontend.API) error {
 // gnark's solver options, on each curve: byte-identical to gnark's.
 func TestCurvesUserHint(t *testing.T) {
 	hint := backend.WithSolverOptions(solver.WithHints(squareRootHint))
-	for _, id := range []ecc.ID{ecc.BLS12_381, ecc.BN254} {
-		t.Run(id.String(), func(t *testing.T) {
+	for _, id := range g16curve.Supported() {
+		t.Run(g16curve.Name(id), func(t *testing.T) {
 			x := rand.Int64()
 			f, err := newFixture(id, "user-hint", &userHint{}, &userHint{Y: new(big.Int).Mul(big.NewInt(x), big.NewInt(x))})
 			if err != nil {
@@ -110,15 +134,19 @@ func TestCurvesUserHint(t *testing.T) {
 	}
 }
 
-// TestBN254StdCircuits proves gnark's std circuits on BN254, SHA-256 from
-// std/hash and ECDSA over secp256k1 in emulated arithmetic, against gnark's
-// Prove on fresh random inputs. Their keys come from DummySetup (gnark's
-// setup of these takes minutes on 2 cores): byte-identity is the point;
-// TestBN254MatchesGnark's proofs are verified.
-func TestBN254StdCircuits(t *testing.T) {
+// TestCurvesStdCircuits proves gnark's std circuits on every curve but
+// BLS12-381, SHA-256 from std/hash and ECDSA over secp256k1 in emulated
+// arithmetic, against gnark's Prove on fresh random inputs. Their keys come
+// from DummySetup (gnark's setup of these takes minutes on 2 cores):
+// byte-identity is the point; TestCurvesMatchGnark's proofs are verified.
+func TestCurvesStdCircuits(t *testing.T) {
 	if testing.Short() {
 		t.Skip("gnark's setup and proofs of std circuits take tens of seconds on 2 cores; run without -short")
 	}
+	forOtherCurves(t, testStdCircuits)
+}
+
+func testStdCircuits(t *testing.T, id ecc.ID) {
 	for _, c := range []struct {
 		kind string
 		size int
@@ -128,7 +156,7 @@ func TestBN254StdCircuits(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ccs, err := sc.CompileOn(ecc.BN254)
+			ccs, err := sc.CompileOn(id)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -141,7 +169,7 @@ func TestBN254StdCircuits(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			w, err := frontend.NewWitness(a, ecc.BN254.ScalarField())
+			w, err := frontend.NewWitness(a, id.ScalarField())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -165,6 +193,7 @@ func TestBN254StdCircuits(t *testing.T) {
 func TestCurveErrors(t *testing.T) {
 	bls := fixturesOn(t, ecc.BLS12_381)[0]
 	bn := fixturesOn(t, ecc.BN254)[0]
+	b377 := fixturesOn(t, ecc.BLS12_377)[0]
 	bw, err := frontend.Compile(ecc.BW6_761.ScalarField(), r1cs.NewBuilder, &mulChain{N: 4})
 	if err != nil {
 		t.Fatal(err)
@@ -179,7 +208,11 @@ func TestCurveErrors(t *testing.T) {
 		{"bn254-system/bls12-381-key", bn.ccs, bls.pk, bn.witness, "proving key is for bls12-381, the constraint system is over bn254"},
 		{"bls12-381-system/bn254-key", bls.ccs, bn.pk, bls.witness, "proving key is for bn254, the constraint system is over bls12-381"},
 		{"bn254/bls12-381-witness", bn.ccs, bn.pk, bls.witness, "not bn254 scalars"},
-		{"bw6-761-system", bw, bn.pk, bn.witness, "over bw6-761; g16 proves gnark's R1CS over bn254 and bls12-381"},
+		{"bls12-377-system/bn254-key", b377.ccs, bn.pk, b377.witness, "proving key is for bn254, the constraint system is over bls12-377"},
+		{"bls12-381-system/bls12-377-key", bls.ccs, b377.pk, bls.witness, "proving key is for bls12-377, the constraint system is over bls12-381"},
+		{"bls12-377/bls12-381-witness", b377.ccs, b377.pk, bls.witness, "not bls12-377 scalars"},
+		{"bls12-381/bls12-377-witness", bls.ccs, bls.pk, b377.witness, "not bls12-381 scalars"},
+		{"bw6-761-system", bw, bn.pk, bn.witness, "over bw6-761; g16 proves gnark's R1CS over bn254, bls12-381 and bls12-377"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := groth16.Prove(c.ccs, c.pk, c.w, groth16.WithBackend(cpu.MustNew()))
@@ -190,19 +223,37 @@ func TestCurveErrors(t *testing.T) {
 	}
 }
 
-// TestBN254StreamedAndDeviceKey proves on BN254 with the key streamed
-// from the host (a device smaller than the key) and with a caller's
-// DeviceKey: the same bytes as gnark's; a DeviceKey of another curve is
-// refused by name.
-func TestBN254StreamedAndDeviceKey(t *testing.T) {
+// TestCurvesStreamedAndDeviceKey proves on every curve but BLS12-381 with
+// the key streamed from the host (a device smaller than the key) and with a
+// caller's DeviceKey: the same bytes as gnark's; a DeviceKey of another
+// curve is refused by name.
+func TestCurvesStreamedAndDeviceKey(t *testing.T) {
+	forOtherCurves(t, testStreamedAndDeviceKey)
+}
+
+// keyBasesBytes is what the bases of pk, gnark's proving key of any curve
+// (its G1.A, G1.B, G1.K, G1.Z and G2.B), take in affine form.
+func keyBasesBytes(t *testing.T, id ecc.ID, pk gnarkgroth16.ProvingKey) int64 {
+	c := g16curve.Must(id)
+	v := reflect.ValueOf(pk).Elem()
+	g1, g2 := v.FieldByName("G1"), v.FieldByName("G2")
+	if !g1.IsValid() || !g2.IsValid() {
+		t.Fatalf("a %T has no G1 and G2 bases", pk)
+	}
+	var n1 int
+	for _, name := range []string{"A", "B", "K", "Z"} {
+		n1 += g1.FieldByName(name).Len()
+	}
+	return int64(n1)*c.G1AffineBytes + int64(g2.FieldByName("B").Len())*c.G2AffineBytes
+}
+
+func testStreamedAndDeviceKey(t *testing.T, id ecc.ID) {
 	const n = 1<<13 - 100 // large enough that a device smaller than the key holds a stream window
-	f, err := newFixture(ecc.BN254, "mulchain-8k", &mulChain{N: n}, &mulChain{N: n, X: 3, Y: powMod(3, n+1)})
+	f, err := newFixture(id, "mulchain-8k", &mulChain{N: n}, &mulChain{N: n, X: 3, Y: powMod(3, n+1)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	pk := f.pk.(*groth16bn.ProvingKey)
-	c := g16curve.Must(ecc.BN254)
-	key := int64(len(pk.G1.A)+len(pk.G1.B)+len(pk.G1.K)+len(pk.G1.Z))*c.G1AffineBytes + int64(len(pk.G2.B))*c.G2AffineBytes
+	key := keyBasesBytes(t, id, f.pk)
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
 	want := gnarkProof(t, f, seed)
@@ -240,7 +291,8 @@ func TestBN254StreamedAndDeviceKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer blsKey.Close()
-	if _, err := groth16.NewProver(f.ccs, f.pk, groth16.WithDeviceKey(blsKey)); !errors.Is(err, groth16.ErrInput) || !strings.Contains(err.Error(), "device key is for bls12-381, the circuit is over bn254") {
-		t.Fatalf("a BLS12-381 device key for a BN254 prover: %v, want ErrInput naming both curves", err)
+	wantErr := "device key is for bls12-381, the circuit is over " + g16curve.Name(id)
+	if _, err := groth16.NewProver(f.ccs, f.pk, groth16.WithDeviceKey(blsKey)); !errors.Is(err, groth16.ErrInput) || !strings.Contains(err.Error(), wantErr) {
+		t.Fatalf("a BLS12-381 device key for a %s prover: %v, want ErrInput saying %q", g16curve.Name(id), err, wantErr)
 	}
 }

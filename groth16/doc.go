@@ -1,15 +1,15 @@
-// Package groth16 proves gnark Groth16 circuits over BLS12-381 and BN254
-// on a backend.Backend (a GPU, or the CPU), with gnark's types in and out:
+// Package groth16 proves gnark Groth16 circuits over BLS12-381, BN254 and
+// BLS12-377 on a backend.Backend (a GPU, or the CPU), with gnark's types in and out:
 //
 //	prover, err := groth16.NewProver(ccs, pk) // every GPU a cuda build sees, else the CPU
 //	defer prover.Close()
 //	proof, err := prover.Prove(ctx, fullWitness, groth16.WithVerify(vk))
 //
 // ccs, pk and vk are gnark's: an R1CS (frontend.Compile over
-// ecc.BLS12_381.ScalarField() or ecc.BN254.ScalarField() with
-// r1cs.NewBuilder) and the keys of gnark's groth16.Setup. The CUDA kernels
-// compute on BLS12-381 only so far: a BN254 circuit given no backend
-// proves on the CPU. The proof is a gnark groth16.Proof that gnark's
+// the scalar field of ecc.BLS12_381, ecc.BN254 or ecc.BLS12_377 with
+// r1cs.NewBuilder) and the keys of gnark's groth16.Setup. A circuit on a
+// curve the CUDA kernels do not compute on (cuda.SupportsCurve), given no
+// backend, proves on the CPU. The proof is a gnark groth16.Proof that gnark's
 // Verify accepts; reading the same randomness (WithRandomness) it is
 // byte-identical to the one gnark's own groth16.Prove writes, whichever
 // backend computes it.

@@ -8,6 +8,7 @@ import (
 	"github.com/consensys/gnark/constraint"
 
 	g16curve "github.com/g16prover/g16/curve"
+	"github.com/g16prover/g16/groth16/internal/bls12377"
 	"github.com/g16prover/g16/groth16/internal/bls12381"
 	"github.com/g16prover/g16/groth16/internal/bn254"
 	"github.com/g16prover/g16/groth16/internal/core"
@@ -19,9 +20,11 @@ import (
 var engines = map[ecc.ID]core.Engine{
 	ecc.BLS12_381: bls12381.Engine,
 	ecc.BN254:     bn254.Engine,
+	ecc.BLS12_377: bls12377.Engine,
 }
 
-// curves names the curves of engines, for errors.
+// curves names the curves of engines, for errors: "bn254, bls12-381 and
+// bls12-377".
 func curves() string {
 	var names []string
 	for _, id := range g16curve.Supported() {
@@ -29,7 +32,10 @@ func curves() string {
 			names = append(names, g16curve.Name(id))
 		}
 	}
-	return strings.Join(names, " and ")
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // engineFor checks that ccs and pk are present, over one curve, and a

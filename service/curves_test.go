@@ -17,6 +17,7 @@ import (
 	"github.com/consensys/gnark/frontend"
 	gnarkr1cs "github.com/consensys/gnark/frontend/cs/r1cs"
 
+	g16curve "github.com/g16prover/g16/curve"
 	"github.com/g16prover/g16/service"
 	"github.com/g16prover/g16/service/client"
 )
@@ -42,9 +43,9 @@ func (c *committedSquares) Define(api frontend.API) error {
 	return nil
 }
 
-// bn254Fixture is committedSquares over BN254 with gnark's setup.
-func bn254Fixture(t *testing.T) *fixture {
-	ccs, err := frontend.Compile(ecc.BN254.ScalarField(), gnarkr1cs.NewBuilder, &committedSquares{})
+// curveFixture is committedSquares over curve id with gnark's setup.
+func curveFixture(t *testing.T, id ecc.ID) *fixture {
+	ccs, err := frontend.Compile(id.ScalarField(), gnarkr1cs.NewBuilder, &committedSquares{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +53,7 @@ func bn254Fixture(t *testing.T) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{name: "bn254-squares", ccs: ccs, pk: pk, vk: vk}
+	f := &fixture{name: g16curve.Name(id) + "-squares", ccs: ccs, pk: pk, vk: vk}
 	var b bytes.Buffer
 	for _, w := range []struct {
 		dst   *[]byte
@@ -71,9 +72,10 @@ func bn254Fixture(t *testing.T) *fixture {
 	return f
 }
 
-// bn254Witness draws a fresh full witness of committedSquares over BN254.
-func bn254Witness(t *testing.T, rng *rand.Rand) (witness.Witness, []byte) {
-	r := ecc.BN254.ScalarField()
+// curveWitness draws a fresh full witness of committedSquares over curve
+// id.
+func curveWitness(t *testing.T, id ecc.ID, rng *rand.Rand) (witness.Witness, []byte) {
+	r := id.ScalarField()
 	var a committedSquares
 	sum := new(big.Int)
 	for i := range a.X {
@@ -95,19 +97,28 @@ func bn254Witness(t *testing.T, rng *rand.Rand) (witness.Witness, []byte) {
 	return w, b
 }
 
-// TestBN254Circuit: a BN254 circuit registers, its record (the API's
-// GET /v1/circuits/{id}) says "curve": "bn254", and jobs with fresh random
-// witnesses are proved by a worker: each stored proof verifies with gnark
-// and equals groth16.Prove's with the job's seed. A BLS12-381 circuit's
-// record says bls12-381; a witness of the BLS12-381 circuit submitted to
-// the BN254 one is a 400.
-func TestBN254Circuit(t *testing.T) {
+// TestCurvesCircuit: on every curve but BLS12-381, a circuit registers,
+// its record (the API's GET /v1/circuits/{id}) says "curve": the curve's
+// name, and jobs with fresh random witnesses are proved by a worker: each
+// stored proof verifies with gnark and equals groth16.Prove's with the
+// job's seed. A BLS12-381 circuit's record says bls12-381; a witness of the
+// BLS12-381 circuit submitted to the other curve's is a 400.
+func TestCurvesCircuit(t *testing.T) {
+	for _, id := range g16curve.Supported() {
+		if id != ecc.BLS12_381 {
+			t.Run(g16curve.Name(id), func(t *testing.T) { testCurveCircuit(t, id) })
+		}
+	}
+}
+
+func testCurveCircuit(t *testing.T, id ecc.ID) {
 	rng := testRand(t)
-	f := bn254Fixture(t)
+	name := g16curve.Name(id)
+	f := curveFixture(t, id)
 	e := newEnv(t, service.QueueConfig{AckWait: 10 * time.Second})
 	circ := e.register(f)
-	if circ.Curve != "bn254" {
-		t.Errorf("registered circuit's curve %q, want bn254", circ.Curve)
+	if circ.Curve != name {
+		t.Errorf("registered circuit's curve %q, want %s", circ.Curve, name)
 	}
 	resp, err := http.Get(e.http.URL + "/v1/circuits/" + circ.ID)
 	if err != nil {
@@ -118,8 +129,8 @@ func TestBN254Circuit(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if rec["curve"] != "bn254" {
-		t.Errorf("GET /v1/circuits/%s: curve %v, want \"bn254\" (record %v)", circ.ID, rec["curve"], rec)
+	if rec["curve"] != name {
+		t.Errorf("GET /v1/circuits/%s: curve %v, want %q (record %v)", circ.ID, rec["curve"], name, rec)
 	}
 	bls := e.register(testFixtures(t)[1])
 	if bls.Curve != "bls12-381" {
@@ -131,7 +142,7 @@ func TestBN254Circuit(t *testing.T) {
 	jobs := map[string]submitted{}
 	var ids []string
 	for range 3 {
-		w, wb := bn254Witness(t, rng)
+		w, wb := curveWitness(t, id, rng)
 		seed := seedOf(rng)
 		j, err := e.cli.Submit(ctx, client.SubmitRequest{Circuit: circ.ID, Witness: wb, Seed: seed})
 		if err != nil {
@@ -155,6 +166,6 @@ func TestBN254Circuit(t *testing.T) {
 	_, err = e.cli.Submit(ctx, client.SubmitRequest{Circuit: circ.ID, Witness: blsW})
 	var apiErr *client.APIError
 	if !errors.As(err, &apiErr) || apiErr.Status != http.StatusBadRequest {
-		t.Errorf("a BLS12-381 circuit's witness for the BN254 circuit: %v, want a 400", err)
+		t.Errorf("a BLS12-381 circuit's witness for the %s circuit: %v, want a 400", name, err)
 	}
 }

@@ -9,11 +9,13 @@ import (
 	"github.com/consensys/gnark-crypto/ecc"
 	"github.com/consensys/gnark/backend/witness"
 	"github.com/consensys/gnark/constraint"
+	csbls12377 "github.com/consensys/gnark/constraint/bls12-377"
 	csbls12381 "github.com/consensys/gnark/constraint/bls12-381"
 	csbn254 "github.com/consensys/gnark/constraint/bn254"
 	csolver "github.com/consensys/gnark/constraint/solver"
 
 	"github.com/g16prover/g16/curve"
+	"github.com/g16prover/g16/solver/bls12377"
 	"github.com/g16prover/g16/solver/bls12381"
 	"github.com/g16prover/g16/solver/bn254"
 	"github.com/g16prover/g16/solver/internal/gnarkcheck"
@@ -39,7 +41,7 @@ type Solver interface {
 // Solution is a solve's result.
 type Solution struct {
 	// R1CS is the curve's *cs.R1CSSolution (constraint/bn254's,
-	// constraint/bls12-381's), as gnark's Solve returns it.
+	// constraint/bls12-381's, constraint/bls12-377's), as gnark's Solve returns it.
 	R1CS any
 	// W, A, B and C are R1CS's vectors in gnark-crypto's in-memory layout
 	// (curve.Params.FrBytes bytes an element: Montgomery form,
@@ -72,6 +74,13 @@ func New(ccs constraint.ConstraintSystem) (Solver, error) {
 			return nil, err
 		}
 		s, err = adapt(ecc.BN254, bn254.New, r, func(x *csbn254.R1CSSolution) *Solution {
+			return &Solution{R1CS: x, W: bytesOf(x.W), A: bytesOf(x.A), B: bytesOf(x.B), C: bytesOf(x.C)}
+		})
+	case *csbls12377.R1CS:
+		if err := isR1CS(r.Type); err != nil {
+			return nil, err
+		}
+		s, err = adapt(ecc.BLS12_377, bls12377.New, r, func(x *csbls12377.R1CSSolution) *Solution {
 			return &Solution{R1CS: x, W: bytesOf(x.W), A: bytesOf(x.A), B: bytesOf(x.B), C: bytesOf(x.C)}
 		})
 	default:

@@ -14,6 +14,7 @@ import (
 	"github.com/consensys/gnark-crypto/ecc"
 	"github.com/consensys/gnark/backend/witness"
 	"github.com/consensys/gnark/constraint"
+	csbls12377 "github.com/consensys/gnark/constraint/bls12-377"
 	csbls12381 "github.com/consensys/gnark/constraint/bls12-381"
 	csbn254 "github.com/consensys/gnark/constraint/bn254"
 	"github.com/consensys/gnark/frontend"
@@ -138,6 +139,8 @@ func vectors(t *testing.T, sol any) (w, a, b, c []byte) {
 		return raw(x.W), raw(x.A), raw(x.B), raw(x.C)
 	case *csbn254.R1CSSolution:
 		return raw(x.W), raw(x.A), raw(x.B), raw(x.C)
+	case *csbls12377.R1CSSolution:
+		return raw(x.W), raw(x.A), raw(x.B), raw(x.C)
 	}
 	t.Fatalf("solution is a %T", sol)
 	return
@@ -156,7 +159,7 @@ func TestNewRefuses(t *testing.T) {
 		ccs  constraint.ConstraintSystem
 		want string
 	}{
-		{"bls12-377", compile(t, ecc.BLS12_377, 3, r1cs.NewBuilder), "bls12-377"},
+		{"bw6-761", compile(t, ecc.BW6_761, 3, r1cs.NewBuilder), "bw6-761"},
 		{"plonk", compile(t, ecc.BN254, 3, scs.NewBuilder), "PLONK"},
 	}
 	for _, c := range cases {

@@ -4,6 +4,7 @@ import (
 	"github.com/consensys/gnark-crypto/ecc"
 
 	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/backend/cpu/internal/bls12377"
 	"github.com/g16prover/g16/backend/cpu/internal/bls12381"
 	"github.com/g16prover/g16/backend/cpu/internal/bn254"
 	"github.com/g16prover/g16/curve"
@@ -28,6 +29,7 @@ func newKernels() map[ecc.ID]kernels {
 	return map[ecc.ID]kernels{
 		ecc.BLS12_381: bls12381.New(),
 		ecc.BN254:     bn254.New(),
+		ecc.BLS12_377: bls12377.New(),
 	}
 }
 

@@ -1,8 +1,11 @@
 package cpu_test
 
 import (
+	"errors"
+	"fmt"
 	"math/big"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/consensys/gnark-crypto/ecc"
@@ -12,6 +15,7 @@ import (
 
 	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/backend/cpu"
+	g16curve "github.com/g16prover/g16/curve"
 )
 
 // TestBN254 runs the Backend's compute calls on BN254 and checks each
@@ -134,5 +138,38 @@ func TestBN254(t *testing.T) {
 	// BN254's scalar field has 2-adicity 28: 2^29 is refused by name.
 	if err := b.NTT(nil, sb, backend.NTTSpec{Curve: ecc.BN254, LogN: 29}); err == nil {
 		t.Error("NTT of 2^29 on BN254: no error")
+	}
+}
+
+// TestSupportsCurveTable: the backend computes on every curve of package
+// curve's table and refuses another by name; an NTT past a curve's
+// 2-adicity (the largest power of two dividing r − 1: 28 on BN254, 32 on
+// BLS12-381, 47 on BLS12-377) is refused naming the curve.
+func TestSupportsCurveTable(t *testing.T) {
+	b := cpu.MustNew(cpu.WithTasks(2))
+	defer b.Close()
+	for _, id := range g16curve.Supported() {
+		name := g16curve.Name(id)
+		if err := b.Supports(id); err != nil {
+			t.Errorf("Supports(%s): %v", name, err)
+			continue
+		}
+		rm1 := new(big.Int).Sub(id.ScalarField(), big.NewInt(1))
+		two := rm1.TrailingZeroBits()
+		data, err := b.Alloc(nil, 8*g16curve.Must(id).FrBytes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = b.NTT(nil, data, backend.NTTSpec{Curve: id, LogN: int(two) + 1})
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("[0, %d] (%s)", two, name)) {
+			t.Errorf("%s: NTT of 2^%d: %v, want an error naming the bound %d and the curve", name, two+1, err, two)
+		}
+		if err := b.Free(nil, data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err := b.Supports(ecc.BW6_761)
+	if !errors.Is(err, backend.ErrUnsupportedCurve) || !strings.Contains(err.Error(), "bw6-761") || !strings.Contains(err.Error(), g16curve.SupportedNames()) {
+		t.Errorf("Supports(BW6-761): %v, want ErrUnsupportedCurve naming it and %s", err, g16curve.SupportedNames())
 	}
 }

@@ -16,6 +16,8 @@ import (
 	"github.com/consensys/gnark/frontend"
 	"github.com/consensys/gnark/frontend/cs/r1cs"
 	"github.com/consensys/gnark/frontend/cs/scs"
+
+	g16curve "github.com/g16prover/g16/curve"
 )
 
 // squareCircuit is X² = Y.
@@ -48,43 +50,59 @@ func writeFile(t *testing.T, dir, name string, w io.WriterTo) {
 	}
 }
 
-// TestBN254SetupProveVerify: g16 setup --curve bn254 writes a circuit of
-// gnark's std (a range check with a BSB22 commitment, witness from a fresh
-// seed), g16 prove --dir proves it (checked by gnark's verifier on the way)
-// and g16 verify accepts the proof. Files of different curves given
-// together, either way, are exit 1 naming both curves; a synthetic circuit
-// on BN254 and an unsupported curve are usage errors (exit 2).
-func TestBN254SetupProveVerify(t *testing.T) {
-	bn := t.TempDir()
-	seed := strconv.FormatUint(freshSeed(t), 10)
-	if code, out := g16("setup", "--curve", "bn254", "--circuit", "rangecheck", "--size", "40", "--witness-seed", seed, "--out", bn); code != exitOK {
-		t.Fatalf("setup --curve bn254: exit %d\n%s", code, out)
-	}
-	code, out := g16("prove", "--dir", bn, "--verify")
-	if code != exitOK || !strings.Contains(out, "verified by gnark") {
-		t.Fatalf("prove --dir of BN254 files: exit %d\n%s", code, out)
-	}
-	if code, out := g16("verify", "--dir", bn); code != exitOK || !strings.Contains(out, "proof verified") {
-		t.Fatalf("verify of g16's BN254 proof: exit %d\n%s", code, out)
-	}
-
+// TestCurvesSetupProveVerify: on every curve but BLS12-381, g16 setup
+// --curve writes a circuit of gnark's std (a range check with a BSB22
+// commitment, witness from a fresh seed), g16 prove --dir proves it (checked
+// by gnark's verifier on the way) and g16 verify accepts the proof. Files of
+// that curve and BLS12-381's given together, either way, are exit 1 naming
+// both curves; a synthetic circuit on that curve and an unsupported curve
+// are usage errors (exit 2).
+func TestCurvesSetupProveVerify(t *testing.T) {
 	bls := t.TempDir()
 	if code, out := g16("setup", "--size", "2^8", "--out", bls); code != exitOK {
 		t.Fatalf("setup: exit %d\n%s", code, out)
 	}
+	for _, id := range g16curve.Supported() {
+		if id != ecc.BLS12_381 {
+			t.Run(g16curve.Name(id), func(t *testing.T) { testSetupProveVerify(t, id, bls) })
+		}
+	}
+	code, out := g16("setup", "--curve", "bw6-761", "--circuit", "rangecheck", "--out", t.TempDir())
+	if code != exitUsage || !strings.Contains(out, "bw6-761") {
+		t.Errorf("setup --curve bw6-761: exit %d, want %d naming the curve:\n%s", code, exitUsage, out)
+	}
+}
+
+// testSetupProveVerify is TestCurvesSetupProveVerify on curve id, bls a
+// directory of BLS12-381 files.
+func testSetupProveVerify(t *testing.T, id ecc.ID, bls string) {
+	name := g16curve.Name(id)
+	dir := t.TempDir()
+	seed := strconv.FormatUint(freshSeed(t), 10)
+	if code, out := g16("setup", "--curve", name, "--circuit", "rangecheck", "--size", "40", "--witness-seed", seed, "--out", dir); code != exitOK {
+		t.Fatalf("setup --curve %s: exit %d\n%s", name, code, out)
+	}
+	code, out := g16("prove", "--dir", dir, "--verify")
+	if code != exitOK || !strings.Contains(out, "verified by gnark") {
+		t.Fatalf("prove --dir of %s files: exit %d\n%s", name, code, out)
+	}
+	if code, out := g16("verify", "--dir", dir); code != exitOK || !strings.Contains(out, "proof verified") {
+		t.Fatalf("verify of g16's %s proof: exit %d\n%s", name, code, out)
+	}
+
 	both := func(what string, code int, out string) {
 		t.Helper()
-		if code != exitInput || !strings.Contains(out, "bn254") || !strings.Contains(out, "bls12-381") {
-			t.Errorf("%s: exit %d, want %d and a message naming bn254 and bls12-381:\n%s", what, code, exitInput, out)
+		if code != exitInput || !strings.Contains(out, name) || !strings.Contains(out, "bls12-381") {
+			t.Errorf("%s: exit %d, want %d and a message naming %s and bls12-381:\n%s", what, code, exitInput, name, out)
 		}
 	}
 	proof := filepath.Join(t.TempDir(), "proof")
-	code, out = g16("prove", "--dir", bn, "--pk", filepath.Join(bls, filePK), "--out", proof)
-	both("BN254 system, BLS12-381 key", code, out)
-	code, out = g16("prove", "--dir", bls, "--pk", filepath.Join(bn, filePK), "--out", proof)
-	both("BLS12-381 system, BN254 key", code, out)
+	code, out = g16("prove", "--dir", dir, "--pk", filepath.Join(bls, filePK), "--out", proof)
+	both(name+" system, BLS12-381 key", code, out)
+	code, out = g16("prove", "--dir", bls, "--pk", filepath.Join(dir, filePK), "--out", proof)
+	both("BLS12-381 system, "+name+" key", code, out)
 
-	// A BLS12-381 witness holding a value above BN254's r.
+	// A BLS12-381 witness holding a value above every other curve's r.
 	x := new(big.Int).Sub(ecc.BLS12_381.ScalarField(), big.NewInt(int64(1+freshSeed(t)%1000)))
 	w, err := frontend.NewWitness(&squareCircuit{X: x, Y: new(big.Int).Mod(new(big.Int).Mul(x, x), ecc.BLS12_381.ScalarField())}, ecc.BLS12_381.ScalarField())
 	if err != nil {
@@ -92,29 +110,25 @@ func TestBN254SetupProveVerify(t *testing.T) {
 	}
 	other := t.TempDir()
 	writeFile(t, other, fileWitness, w)
-	code, out = g16("prove", "--dir", bn, "--witness", filepath.Join(other, fileWitness), "--out", proof)
-	both("BN254 system, BLS12-381 witness", code, out)
+	code, out = g16("prove", "--dir", dir, "--witness", filepath.Join(other, fileWitness), "--out", proof)
+	both(name+" system, BLS12-381 witness", code, out)
 	if _, err := os.Stat(proof); !os.IsNotExist(err) {
 		t.Errorf("a proof was written for files of different curves (%v)", err)
 	}
 
-	code, out = g16("setup", "--curve", "bn254", "--size", "2^8", "--out", t.TempDir())
+	code, out = g16("setup", "--curve", name, "--size", "2^8", "--out", t.TempDir())
 	if code != exitUsage || !strings.Contains(out, "bls12-381 only") {
-		t.Errorf("setup --curve bn254 of the synthetic circuit: exit %d, want %d saying it is bls12-381 only:\n%s", code, exitUsage, out)
-	}
-	code, out = g16("setup", "--curve", "bw6-761", "--circuit", "rangecheck", "--out", t.TempDir())
-	if code != exitUsage || !strings.Contains(out, "bw6-761") {
-		t.Errorf("setup --curve bw6-761: exit %d, want %d naming the curve:\n%s", code, exitUsage, out)
+		t.Errorf("setup --curve %s of the synthetic circuit: exit %d, want %d saying it is bls12-381 only:\n%s", name, code, exitUsage, out)
 	}
 }
 
-// TestOtherCurveFiles: files of a Groth16 circuit over BN254 made by gnark
-// (its Setup, Prove and witness) prove with g16 prove and verify with g16
-// verify; a BW6-761 circuit and a PLONK system are refused with exit 1 and
+// TestOtherCurveFiles: files of a Groth16 circuit over BN254 or BLS12-377
+// made by gnark (its Setup, Prove and witness) prove with g16 prove and
+// verify with g16 verify; a BW6-761 circuit and a PLONK system are refused with exit 1 and
 // a message naming the curve or the kind of system.
 func TestOtherCurveFiles(t *testing.T) {
 	seed := freshSeed(t)
-	for _, id := range []ecc.ID{ecc.BN254, ecc.BW6_761} {
+	for _, id := range []ecc.ID{ecc.BN254, ecc.BLS12_377, ecc.BW6_761} {
 		dir := t.TempDir()
 		ccs, err := frontend.Compile(id.ScalarField(), r1cs.NewBuilder, &squareCircuit{})
 		if err != nil {
@@ -155,9 +169,9 @@ func TestOtherCurveFiles(t *testing.T) {
 			t.Fatalf("verify of gnark's %s proof: exit %d\n%s", id, code, out)
 		}
 		code, out := g16("prove", "--dir", dir, "--verify", "--out", filepath.Join(dir, "g16proof"))
-		if id == ecc.BN254 {
+		if g16curve.IsSupported(id) {
 			if code != exitOK {
-				t.Fatalf("prove of gnark's BN254 files: exit %d\n%s", code, out)
+				t.Fatalf("prove of gnark's %s files: exit %d\n%s", id, code, out)
 			}
 			continue
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/consensys/gnark/backend/witness"
 	"github.com/consensys/gnark/constraint"
 
+	"github.com/g16prover/g16/cmd/g16/internal/bls12377"
 	"github.com/g16prover/g16/cmd/g16/internal/bls12381"
 	"github.com/g16prover/g16/cmd/g16/internal/bn254"
 	g16curve "github.com/g16prover/g16/curve"
@@ -24,6 +25,7 @@ type gnarkTools struct {
 var gnarkToolsOf = map[ecc.ID]gnarkTools{
 	ecc.BLS12_381: {bls12381.GnarkSolve, bls12381.KeyHostBytes},
 	ecc.BN254:     {bn254.GnarkSolve, bn254.KeyHostBytes},
+	ecc.BLS12_377: {bls12377.GnarkSolve, bls12377.KeyHostBytes},
 }
 
 // gnarkSolve times gnark's own R1CS solver on w, as gnark's Prove calls it

@@ -10,7 +10,6 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
-	groth16bn "github.com/consensys/gnark/backend/groth16/bn254"
 	"github.com/consensys/gnark/constraint"
 	"github.com/consensys/gnark/frontend"
 	"github.com/consensys/gnark/frontend/cs/r1cs"
@@ -36,10 +35,10 @@ func TestReadersCoverSupportedCurves(t *testing.T) {
 
 // TestOtherCurvesAndSystems: a well-formed R1CS and proving key over
 // BW6-761, and a PLONK system, are each refused with an error that names
-// what they are and matches ErrUnsupported (not ErrCorrupt); BN254's and
-// BLS12-381's are read; the headers say the curve and kind of every system.
+// what they are and matches ErrUnsupported (not ErrCorrupt); BN254's,
+// BLS12-381's and BLS12-377's are read; the headers say the curve and kind of every system.
 func TestOtherCurvesAndSystems(t *testing.T) {
-	for _, id := range []ecc.ID{ecc.BN254, ecc.BW6_761, ecc.BLS12_381} {
+	for _, id := range []ecc.ID{ecc.BN254, ecc.BW6_761, ecc.BLS12_381, ecc.BLS12_377} {
 		ccs, err := frontend.Compile(id.ScalarField(), r1cs.NewBuilder, &tinyCircuit{})
 		if err != nil {
 			t.Fatal(err)
@@ -93,13 +92,24 @@ func TestOtherCurvesAndSystems(t *testing.T) {
 	}
 }
 
-// TestBN254Files: a BN254 R1CS with a BSB22 commitment, gnark's Setup keys
-// (raw and compressed) and a witness of fresh random values go through the
-// readers to the same bytes and a system that solves; corrupt counts, an
-// off-curve base and a BLS12-381 witness are refused by name.
-func TestBN254Files(t *testing.T) {
+// TestCurveFiles: on every curve but BLS12-381 (whose files the other
+// tests read), an R1CS with a BSB22 commitment, gnark's Setup keys (raw and
+// compressed) and a witness of fresh random values go through the readers
+// to the same bytes and a system that solves; corrupt counts, an off-curve
+// base and a witness of a curve of a larger scalar field are refused by
+// name.
+func TestCurveFiles(t *testing.T) {
+	for _, id := range curve.Supported() {
+		if id != ecc.BLS12_381 {
+			t.Run(curve.Name(id), func(t *testing.T) { testCurveFiles(t, id) })
+		}
+	}
+}
+
+func testCurveFiles(t *testing.T, id ecc.ID) {
 	rng := testRand(t)
-	ccs, err := frontend.Compile(ecc.BN254.ScalarField(), r1cs.NewBuilder, &committedCircuit{})
+	name, r := curve.Name(id), id.ScalarField()
+	ccs, err := frontend.Compile(r, r1cs.NewBuilder, &committedCircuit{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,8 +127,8 @@ func TestBN254Files(t *testing.T) {
 	if err := CheckKeyPair(pk, otherVK); err == nil || !strings.Contains(err.Error(), "different setups") {
 		t.Errorf("CheckKeyPair of two setups' keys: %v, want an error saying so", err)
 	}
-	x := randBelow(rng, ecc.BN254.ScalarField())
-	w, err := frontend.NewWitness(committedAssignment(x), ecc.BN254.ScalarField())
+	x := randBelow(rng, r)
+	w, err := frontend.NewWitness(committedAssignment(id, x), r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +141,7 @@ func TestBN254Files(t *testing.T) {
 	if !bytes.Equal(encode(t, got), data) {
 		t.Fatal("decoded system writes other bytes")
 	}
-	wr, err := ReadWitness(bytes.NewReader(encode(t, w)), ecc.BN254)
+	wr, err := ReadWitness(bytes.NewReader(encode(t, w)), id)
 	if err != nil {
 		t.Fatalf("ReadWitness: %v", err)
 	}
@@ -160,19 +170,23 @@ func TestBN254Files(t *testing.T) {
 		}
 	}
 
-	// The domain is 8 + 5·32 + 1 bytes, then three raw G1 points of 64.
+	// The domain is 8 + 5·FrBytes + 1 bytes, then three raw G1 points
+	// (α, β, δ), then A's count and A's points, each X then Y big-endian.
+	p := curve.Must(id)
 	bad := bytes.Clone(raw.Bytes())
-	offA := 169 + 3*64
+	offA := int(8+5*p.FrBytes+1) + 3*int(p.G1AffineBytes)
 	bad[offA], bad[offA+1], bad[offA+2], bad[offA+3] = 0xff, 0xff, 0xff, 0xff
 	if _, err := ReadProvingKey(opener(bad), true); err == nil || !errors.Is(err, ErrCorrupt) ||
-		!strings.Contains(err.Error(), "bn254") || !strings.Contains(err.Error(), "at byte") {
-		t.Errorf("A count 2^32−1: %v, want a corrupt-data error naming bn254 and the byte", err)
+		!strings.Contains(err.Error(), name) || !strings.Contains(err.Error(), "at byte") {
+		t.Errorf("A count 2^32−1: %v, want a corrupt-data error naming %s and the byte", err, name)
 	}
-	off, err := ReadProvingKey(opener(raw.Bytes()), true)
+	// A[1]'s X with its lowest bit flipped: the point is off the curve.
+	bad = bytes.Clone(raw.Bytes())
+	bad[offA+4+int(p.G1AffineBytes)+int(p.FpBytes)-1] ^= 1
+	off, err := ReadProvingKey(opener(bad), true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	off.(*groth16bn.ProvingKey).G1.A[1].X.SetUint64(uint64(rng.Uint32()) | 1)
 	if err := CheckKeyPoints(off); err == nil || !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "G1 A point 1") {
 		t.Errorf("a base off the curve: %v, want an error naming G1 A point 1", err)
 	}
@@ -200,28 +214,59 @@ func TestBN254Files(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d of %d corrupt BN254 keys and systems rejected", rejected, 2*trials)
+	t.Logf("%d of %d corrupt %s keys and systems rejected", rejected, 2*trials, name)
 	if rejected == 0 {
-		t.Error("no corrupt BN254 file was rejected")
+		t.Errorf("no corrupt %s file was rejected", name)
 	}
 
-	// A BLS12-381 witness whose value is above BN254's r.
-	above := randBelow(rng, new(big.Int).Sub(ecc.BLS12_381.ScalarField(), ecc.BN254.ScalarField()))
-	above.Add(above, ecc.BN254.ScalarField())
-	blsW, err := frontend.NewWitness(&tinyCircuit{X: above, Y: 1}, ecc.BLS12_381.ScalarField())
-	if err != nil {
-		t.Fatal(err)
+	// A witness of each curve of a larger scalar field holding a value
+	// above r and below the next larger modulus: the error names r's curve
+	// and every curve whose field holds the value.
+	var larger []ecc.ID
+	for _, o := range curve.Supported() {
+		if o.ScalarField().Cmp(r) > 0 {
+			larger = append(larger, o)
+		}
 	}
-	_, err = ReadWitness(bytes.NewReader(encode(t, blsW)), ecc.BN254)
-	if err == nil || !errors.Is(err, ErrCurveMismatch) || !strings.Contains(err.Error(), "bls12-381") || !strings.Contains(err.Error(), "bn254") {
-		t.Errorf("a BLS12-381 witness read for BN254: %v, want ErrCurveMismatch naming both", err)
+	for _, o := range larger {
+		hi := o.ScalarField()
+		var fit []string
+		for _, o2 := range larger {
+			if o2.ScalarField().Cmp(hi) < 0 && o2.ScalarField().Cmp(r) > 0 {
+				hi = o2.ScalarField()
+			}
+		}
+		for _, o2 := range larger {
+			if o2.ScalarField().Cmp(hi) >= 0 {
+				fit = append(fit, curve.Name(o2))
+			}
+		}
+		above := randBelow(rng, new(big.Int).Sub(hi, r))
+		above.Add(above, r)
+		ow, err := frontend.NewWitness(&tinyCircuit{X: above, Y: 1}, o.ScalarField())
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = ReadWitness(bytes.NewReader(encode(t, ow)), id)
+		if err == nil || !errors.Is(err, ErrCurveMismatch) || !strings.Contains(err.Error(), name) {
+			t.Errorf("a %s witness read for %s: %v, want ErrCurveMismatch naming %s", curve.Name(o), name, err, name)
+			continue
+		}
+		for _, f := range fit {
+			if !strings.Contains(err.Error(), f) {
+				t.Errorf("a %s witness read for %s: %v, want it to name %s", curve.Name(o), name, err, f)
+			}
+		}
+	}
+	if len(larger) == 0 {
+		t.Logf("no curve of a scalar field larger than %s's", name)
 	}
 }
 
 // committedAssignment is committedCircuit's assignment for X = x over
-// BN254's scalar field.
-func committedAssignment(x *big.Int) *committedCircuit {
-	r := ecc.BN254.ScalarField()
+// curve id's scalar field.
+func committedAssignment(id ecc.ID, x *big.Int) *committedCircuit {
+	r := id.ScalarField()
 	return &committedCircuit{X: x, Y: new(big.Int).Mod(new(big.Int).Mul(x, x), r)}
 }
 

@@ -84,7 +84,7 @@ func TestWriteFuzzSeeds(t *testing.T) {
 		bnSys = append(bnSys, encode(t, ccs))
 		bnKeys = append(bnKeys, raw.Bytes(), compressed.Bytes())
 	}
-	bnW, err := frontend.NewWitness(committedAssignment(big.NewInt(12345)), ecc.BN254.ScalarField())
+	bnW, err := frontend.NewWitness(committedAssignment(ecc.BN254, big.NewInt(12345)), ecc.BN254.ScalarField())
 	if err != nil {
 		t.Fatal(err)
 	}

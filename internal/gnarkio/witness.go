@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/consensys/gnark-crypto/ecc"
 	"github.com/consensys/gnark/backend/witness"
@@ -17,8 +18,9 @@ import (
 // field as gnark's WriteTo writes it (public and secret counts, then a
 // vector), after CheckWitness. It reads all of r. The file does not name
 // its curve: a value not below id's modulus is an error, which names the
-// other curve g16 proves on whose field does hold every value, if any (a
-// witness of another curve's circuit, matching ErrCurveMismatch).
+// other curves g16 proves on, of larger scalar fields, whose field does
+// hold every value, if any (a witness of another curve's circuit, matching
+// ErrCurveMismatch).
 func ReadWitness(r io.Reader, id ecc.ID) (witness.Witness, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -29,17 +31,29 @@ func ReadWitness(r io.Reader, id ecc.ID) (witness.Witness, error) {
 		return w, nil
 	}
 	if !errors.Is(err, ErrCorrupt) {
+		var fits []string
 		for _, other := range curve.Supported() {
-			if other == id || other.ScalarField().BitLen() <= id.ScalarField().BitLen() {
+			if other == id || other.ScalarField().Cmp(id.ScalarField()) <= 0 {
 				continue
 			}
 			if _, oerr := decodeWitness(data, other); oerr == nil {
-				return nil, fmt.Errorf("gnarkio: witness: its values are in %s's scalar field, not %s's: a witness of a %s circuit, not of a %s one: %w",
-					curve.Name(other), curve.Name(id), curve.Name(other), curve.Name(id), ErrCurveMismatch)
+				fits = append(fits, curve.Name(other))
 			}
+		}
+		if len(fits) > 0 {
+			return nil, fmt.Errorf("gnarkio: witness: its values are not all in %s's scalar field but fit %s's: a witness of a %s circuit, not of a %s one: %w",
+				curve.Name(id), orList(fits), orList(fits), curve.Name(id), ErrCurveMismatch)
 		}
 	}
 	return nil, fmt.Errorf("gnarkio: %s witness: %w", curve.Name(id), err)
+}
+
+// orList joins names as "a", "a or b", "a, b or c".
+func orList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // ErrCurveMismatch is matched by the errors for files of different curves

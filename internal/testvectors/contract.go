@@ -16,6 +16,7 @@ import (
 
 	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/curve"
+	"github.com/g16prover/g16/internal/testvectors/internal/bls12377"
 	"github.com/g16prover/g16/internal/testvectors/internal/bls12381"
 	"github.com/g16prover/g16/internal/testvectors/internal/bn254"
 )
@@ -38,6 +39,7 @@ type curveOps interface {
 var contractCurves = map[ecc.ID]curveOps{
 	ecc.BLS12_381: bls12381.Ops{},
 	ecc.BN254:     bn254.Ops{},
+	ecc.BLS12_377: bls12377.Ops{},
 }
 
 // contractLen is how many scalars and points the contract's buffers hold.

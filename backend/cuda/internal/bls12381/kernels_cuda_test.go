@@ -37,6 +37,17 @@ import (
 
 const thisCurve = ecc.BLS12_381
 
+// needKernels skips t when the kernels do not compute on thisCurve: a
+// curve of package curve's table (so these tests are generated for it)
+// whose parameters g16cuda.h does not have yet. It is the first call of
+// every test and benchmark here.
+func needKernels(t testing.TB) {
+	t.Helper()
+	if err := cuda.SupportsCurve(thisCurve); err != nil {
+		t.Skipf("the CUDA kernels do not compute on %s yet: %v", thisCurve, err)
+	}
+}
+
 // seeded returns a generator seeded from G16_SEED or fresh randomness, the
 // seed logged so that a failure can be replayed.
 func seeded(t testing.TB) *mrand.Rand {
@@ -209,6 +220,7 @@ func hostMSM[J any](t *testing.T, g2 bool, bases, scalars []byte, w, task, flags
 // caps that force every path (split levels, reduction levels, the host
 // tail's pairs), and random inputs of several lengths.
 func TestMSMHost(t *testing.T) {
+	needKernels(t)
 	rng := seeded(t)
 	type cfg struct{ w, task, flags int }
 	g1Cfgs := []cfg{{0, 0, 0}, {4, 2, 0}, {5, 3, 0}, {7, 2, 0}, {0, 0, hooks.NoSplit}, {5, 2, hooks.NoSplit | hooks.Fanin8}, {12, 0, hooks.HostTail}, {10, 3, hooks.HostTail | hooks.Fanin8}}
@@ -251,6 +263,7 @@ var tableShapes = []struct{ copies, w int }{{4, 8}, {12, 6}, {2, 10}, {1, 7}}
 // TestTableMSMHost: a table of copies holds copy q = 2^(w·q)·P of each
 // base, and the MSM over it equals gnark-crypto's, on G1 and G2.
 func TestTableMSMHost(t *testing.T) {
+	needKernels(t)
 	rng := seeded(t)
 	const n1, n2 = 200, 24
 	p1, p2 := randG1(rng, n1), randG2(rng, n2)
@@ -379,6 +392,7 @@ func sameScalars(t *testing.T, what string, got, want []fr.Element) {
 // pass shapes (many short passes on small blocks, the defaults), against
 // the CPU backend.
 func TestNTTHost(t *testing.T) {
+	needKernels(t)
 	rng := seeded(t)
 	c := newCPU(t)
 	maxLog := 11
@@ -412,6 +426,7 @@ func quotient(a, b, c []fr.Element, z fr.Element) []fr.Element {
 // TestQuotientHost runs QuotientStep's kernel on the host on random
 // scalars and the adversarial ones.
 func TestQuotientHost(t *testing.T) {
+	needKernels(t)
 	rng := seeded(t)
 	for _, n := range []int{1, 3, 255, 256, 257, 1000} {
 		a, b, c := randScalars(rng, n), randScalars(rng, n), randScalars(rng, n)
@@ -481,6 +496,7 @@ func gpuG2(t testing.TB, b *cuda.Backend, bases backend.Buffer, off int64, scala
 // TestMSM: the edge cases on the GPU, with the default options and forced
 // windows, passes and the host tail, against gnark-crypto.
 func TestMSM(t *testing.T) {
+	needKernels(t)
 	rng := seeded(t)
 	n := 300
 	if testing.Short() {
@@ -503,6 +519,7 @@ func TestMSM(t *testing.T) {
 // TestMSMSizes: G1 at every power of two to 2^18 (2^14 with -short) and
 // odd lengths, its bases read at an offset; G2 to 2^14 (2^10).
 func TestMSMSizes(t *testing.T) {
+	needKernels(t)
 	b := newGPU(t)
 	rng := seeded(t)
 	log1, log2 := 18, 14
@@ -537,6 +554,7 @@ func TestMSMSizes(t *testing.T) {
 // read the table and equal gnark-crypto's; a write into the range retires
 // it.
 func TestTableMSM(t *testing.T) {
+	needKernels(t)
 	b := newGPU(t)
 	rng := seeded(t)
 	n := 1 << 12
@@ -588,6 +606,7 @@ func TestTableMSM(t *testing.T) {
 // TestNTT: every variant on the GPU at 2^0..2^16 (2^12 with -short), and
 // 2^20, against the CPU backend.
 func TestNTT(t *testing.T) {
+	needKernels(t)
 	b := newGPU(t)
 	rng := seeded(t)
 	c := newCPU(t)
@@ -624,6 +643,7 @@ func TestNTT(t *testing.T) {
 // TestQuotientStep: a = (a·b − c)·zInv on the GPU against the reference,
 // on lengths that are not multiples of the block size too.
 func TestQuotientStep(t *testing.T) {
+	needKernels(t)
 	b := newGPU(t)
 	rng := seeded(t)
 	for _, n := range []int{1, 3, 255, 257, 1 << 12, 1<<16 + 5} {
@@ -648,6 +668,7 @@ func TestQuotientStep(t *testing.T) {
 // grows with a live table. Every refused call names the argument, and the
 // buffers keep what was uploaded.
 func TestContract(t *testing.T) {
+	needKernels(t)
 	b := newGPU(t)
 	rng := seeded(t)
 	if err := b.Supports(thisCurve); err != nil {
@@ -747,6 +768,7 @@ func TestContract(t *testing.T) {
 // counts them: G1 and G2, random, 0/1-heavy, all ±1 and one-nonzero
 // scalars, forced windows, task caps and flags, and tables of copies.
 func TestScratchModelHost(t *testing.T) {
+	needKernels(t)
 	rng := seeded(t)
 	p1, p2 := randG1(rng, 2000), randG2(rng, 300)
 	dists := func(n int) map[string][]fr.Element {
@@ -814,6 +836,7 @@ func TestScratchModelHost(t *testing.T) {
 // less what was in use before it, stays within what Scratch reports, for
 // G1 and G2 at a few sizes, random and 0/1-heavy scalars.
 func TestScratchBound(t *testing.T) {
+	needKernels(t)
 	b := newGPU(t)
 	rng := seeded(t)
 	heavy := func(n int) []fr.Element {
@@ -866,6 +889,7 @@ func TestScratchBound(t *testing.T) {
 // precomputed multiples: with the table live, the peak stays within what
 // Scratch reports, and the result is (Σ k_i·a_i)·G.
 func TestScratchBoundTables(t *testing.T) {
+	needKernels(t)
 	b := newGPU(t)
 	rng := seeded(t)
 	_, g2, _, _ := curve.Generators()
@@ -935,6 +959,7 @@ func TestScratchBoundTables(t *testing.T) {
 // an MSM's scratch, the MSM runs in shorter passes and still equals
 // gnark-crypto's.
 func TestMSMShorterPasses(t *testing.T) {
+	needKernels(t)
 	rng := seeded(t)
 	n := 1 << 18
 	p, _ := benchG1(rng, n)
@@ -1005,6 +1030,7 @@ func zeroOneHeavy(rng *mrand.Rand, n int) []fr.Element {
 // several accumulation levels and windows that force many reduction
 // levels, the host tail among them.
 func TestMSMShaShapeHost(t *testing.T) {
+	needKernels(t)
 	rng := seeded(t)
 	const n1, n2 = 1500, 160
 	p1, p2 := randG1(rng, n1), randG2(rng, n2)
@@ -1034,6 +1060,7 @@ func TestMSMShaShapeHost(t *testing.T) {
 // sha256-like and 0/1-heavy scalars; forced windows 20 and 21 and two
 // passes beside the defaults.
 func TestMSMLargeShapes(t *testing.T) {
+	needKernels(t)
 	newGPU(t) // skips the test when there is no GPU
 	rng := seeded(t)
 	max1, max2 := 24, 22
@@ -1218,6 +1245,7 @@ func msmLog(rs []logRun, k []fr.Element) fr.Element {
 }
 
 func benchMSM(b *testing.B, g2 bool) {
+	needKernels(b)
 	logs := benchLogs("G16_BENCH_LOGS", "16,20")
 	copies := benchLogs("G16_BENCH_COPIES", "")
 	gpu := newGPU(b)
@@ -1266,6 +1294,7 @@ func BenchmarkMSMG1(b *testing.B) { benchMSM(b, false) }
 func BenchmarkMSMG2(b *testing.B) { benchMSM(b, true) }
 
 func BenchmarkNTT(b *testing.B) {
+	needKernels(b)
 	logs := benchLogs("G16_BENCH_NTT_LOGS", "16,20,24")
 	gpu := newGPU(b)
 	rng := seeded(b)

@@ -36,12 +36,17 @@ func newGPU(t *testing.T, opts ...cuda.Option) *cuda.Backend {
 }
 
 // TestCUDAProveMatchesGnark proves the test circuits on the GPU, on each
-// curve the kernels compute on: the bytes must be gnark's for the same
+// curve of package curve's table that the kernels compute on (a subtest
+// skips, naming it, any other): the bytes must be gnark's for the same
 // randomness, and gnark must accept them.
 func TestCUDAProveMatchesGnark(t *testing.T) {
 	gpu := newGPU(t)
 	var fixtures []*fixture
-	for _, id := range []ecc.ID{ecc.BLS12_381, ecc.BN254} {
+	for _, id := range curve.Supported() {
+		if err := cuda.SupportsCurve(id); err != nil {
+			t.Run(curve.Name(id), func(t *testing.T) { t.Skipf("the CUDA kernels do not compute on %s: %v", curve.Name(id), err) })
+			continue
+		}
 		fixtures = append(fixtures, fixturesOn(t, id)...)
 	}
 	for _, f := range fixtures {

@@ -110,8 +110,8 @@ func TestSetWord(t *testing.T) {
 // TestReadBits: readBits gives the canonical words of a linear expression,
 // whether its one wire was set from a word (noted, below 2³²−1, or not
 // noted, above) or from an element, and for expressions of several terms,
-// other coefficients or a constant, and for constants below, at and
-// above 2³²−1.
+// other coefficients or a constant (word sums below 2⁶⁴ and above), and
+// for constants below, at and above 2³²−1.
 func TestReadBits(t *testing.T) {
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
@@ -176,6 +176,9 @@ func TestReadBits(t *testing.T) {
 			{1, cidLimit, constantWire},
 			{1, cidLimit + 1, constantWire},
 			{1, cidLimit + 2, constantWire},
+			{2, cidSeven, w, cidSeven, (w + 1) % nbWires},
+			{3, cidLimit, w, cidLimit, (w + 1) % nbWires, cidLimit, (w + 2) % nbWires},
+			{2, cidLimit, w, cidLimit + 1, (w + 1) % nbWires},
 		} {
 			got, n := st.readBits(cd)
 			if n != len(cd) {

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math/big"
+	"math/bits"
 	"strconv"
 	"sync"
 
@@ -175,9 +176,45 @@ func (st *state) readBits(calldata []uint32) (b [fr.Limbs]uint64, n int) {
 			return b, 3
 		}
 	}
+	if x, ok := st.readWordSum(calldata); ok {
+		b[0] = x
+		return b, 1 + 2*int(calldata[0])
+	}
 	var v fr.Element
 	n = st.read(&v, calldata)
 	return v.Bits(), n
+}
+
+// readWordSum reads the linear expression at the start of calldata as an
+// integer when each of its terms is a noted word (setWordAt) times a
+// coefficient below 2³²−1, or such a constant, and their sum is below
+// 2⁶⁴ (the field's modulus is larger: the sum is the canonical value).
+func (st *state) readWordSum(calldata []uint32) (uint64, bool) {
+	n := int(calldata[0])
+	var sum uint64
+	for k := 0; k < n; k++ {
+		cid, vid := calldata[1+2*k], calldata[2+2*k]
+		c := uint64(st.s.coeffWords[cid])
+		if c == 0 {
+			return 0, false
+		}
+		term := c - 1
+		if vid != constantWire {
+			x := uint64(st.words[vid])
+			if x == 0 {
+				return 0, false
+			}
+			var hi uint64
+			if hi, term = bits.Mul64(c-1, x-1); hi != 0 {
+				return 0, false
+			}
+		}
+		var carry uint64
+		if sum, carry = bits.Add64(sum, term, 0); carry != 0 {
+			return 0, false
+		}
+	}
+	return sum, true
 }
 
 // constantWire is the wire ID gnark gives a constant term.

@@ -22,7 +22,8 @@ import (
 // The seed corpora are in testdata/fuzz; G16_WRITE_FUZZ_SEEDS=1 go test
 // -run TestWriteFuzzSeeds ./internal/gnarkio writes them again (from the
 // synthetic circuit of 2^7 constraints, its witness, and gnark Setup keys of a one-constraint circuit;
-// bn254-*: BN254 systems, keys and a witness of the one-constraint circuit and of committedCircuit).
+// bn254-*, bls12-377-*: each other curve's systems, keys and a witness of
+// the one-constraint circuit and of committedCircuit).
 
 func TestWriteFuzzSeeds(t *testing.T) {
 	if os.Getenv("G16_WRITE_FUZZ_SEEDS") != "1" {
@@ -62,35 +63,41 @@ func TestWriteFuzzSeeds(t *testing.T) {
 	writeSeeds(t, "FuzzReadProvingKey", "seed", raw.Bytes(), compressed.Bytes())
 	writeSeeds(t, "FuzzReadWitness", "seed", encode(t, w))
 
-	// BN254: the one-constraint circuit and one with a BSB22 commitment,
-	// their Setup keys and a witness.
-	var bnSys, bnKeys [][]byte
-	for _, c := range []frontend.Circuit{&tinyCircuit{}, &committedCircuit{}} {
-		ccs, err := frontend.Compile(ecc.BN254.ScalarField(), r1cs.NewBuilder, c)
+	// Every other curve (files named by it): the one-constraint circuit and
+	// one with a BSB22 commitment, their Setup keys and a witness.
+	for _, id := range curve.Supported() {
+		if id == ecc.BLS12_381 {
+			continue
+		}
+		var sys, keys [][]byte
+		for _, c := range []frontend.Circuit{&tinyCircuit{}, &committedCircuit{}} {
+			ccs, err := frontend.Compile(id.ScalarField(), r1cs.NewBuilder, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pk, _, err := gnarkgroth16.Setup(ccs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var raw, compressed bytes.Buffer
+			if _, err := pk.WriteRawTo(&raw); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := pk.WriteTo(&compressed); err != nil {
+				t.Fatal(err)
+			}
+			sys = append(sys, encode(t, ccs))
+			keys = append(keys, raw.Bytes(), compressed.Bytes())
+		}
+		w, err := frontend.NewWitness(committedAssignment(id, big.NewInt(12345)), id.ScalarField())
 		if err != nil {
 			t.Fatal(err)
 		}
-		pk, _, err := gnarkgroth16.Setup(ccs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var raw, compressed bytes.Buffer
-		if _, err := pk.WriteRawTo(&raw); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := pk.WriteTo(&compressed); err != nil {
-			t.Fatal(err)
-		}
-		bnSys = append(bnSys, encode(t, ccs))
-		bnKeys = append(bnKeys, raw.Bytes(), compressed.Bytes())
+		name := curve.Name(id)
+		writeSeeds(t, "FuzzDecodeR1CS", name, sys...)
+		writeSeeds(t, "FuzzReadProvingKey", name, keys...)
+		writeSeeds(t, "FuzzReadWitness", name, encode(t, w))
 	}
-	bnW, err := frontend.NewWitness(committedAssignment(ecc.BN254, big.NewInt(12345)), ecc.BN254.ScalarField())
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeSeeds(t, "FuzzDecodeR1CS", "bn254", bnSys...)
-	writeSeeds(t, "FuzzReadProvingKey", "bn254", bnKeys...)
-	writeSeeds(t, "FuzzReadWitness", "bn254", encode(t, bnW))
 }
 
 func writeSeeds(t *testing.T, target, prefix string, seeds ...[]byte) {

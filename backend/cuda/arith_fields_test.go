@@ -9,6 +9,9 @@ import (
 	"testing"
 	"unsafe"
 
+	bls12377 "github.com/consensys/gnark-crypto/ecc/bls12-377"
+	b377fp "github.com/consensys/gnark-crypto/ecc/bls12-377/fp"
+	b377fr "github.com/consensys/gnark-crypto/ecc/bls12-377/fr"
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	blsfp "github.com/consensys/gnark-crypto/ecc/bls12-381/fp"
 	blsfr "github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
@@ -20,9 +23,10 @@ import (
 )
 
 // Each curve's fields through the one field template (kernels/field.cuh's
-// mont_t over the parameters of kernels/bls12_381.cuh and kernels/bn254.cuh),
-// against gnark-crypto's fp and fr packages of the same curve: every pair of
-// adversarial values (0, 1, m − 1, values near 2^253, 2^254 and m/2, and
+// mont_t over the parameters of kernels/bls12_381.cuh, bn254.cuh and
+// bls12_377.cuh), against gnark-crypto's fp and fr packages of the same
+// curve, and fp2.cuh's Fp2 against gnark-crypto's E2 (BLS12-377's with
+// u² = −5): every pair of adversarial values (0, 1, m − 1, values near 2^253, 2^254 and m/2, and
 // Montgomery forms whose limbs are near m's or near 0) and random pairs.
 
 // montElem is what the tests need of a gnark-crypto field element.
@@ -168,6 +172,12 @@ func checkFields(t *testing.T, b *Backend) {
 	t.Run("bn254/fr", func(t *testing.T) { checkField[bnfr.Element](t, b, "bn254 fr", fieldBN254Fr, bnfr.Modulus()) })
 	t.Run("bls12-381/fp", func(t *testing.T) { checkField[blsfp.Element](t, b, "bls12-381 fp", fieldBLS12381Fp, blsfp.Modulus()) })
 	t.Run("bls12-381/fr", func(t *testing.T) { checkField[blsfr.Element](t, b, "bls12-381 fr", fieldBLS12381Fr, blsfr.Modulus()) })
+	t.Run("bls12-377/fp", func(t *testing.T) {
+		checkField[b377fp.Element](t, b, "bls12-377 fp", fieldBLS12377Fp, b377fp.Modulus())
+	})
+	t.Run("bls12-377/fr", func(t *testing.T) {
+		checkField[b377fr.Element](t, b, "bls12-377 fr", fieldBLS12377Fr, b377fr.Modulus())
+	})
 }
 
 // e2Elem is what the tests need of a gnark-crypto E2 (Fp[u]/(u² + 1))
@@ -274,6 +284,9 @@ func checkE2s(t *testing.T, b *Backend) {
 	t.Run("bls12-381/e2", func(t *testing.T) {
 		checkE2[bls12381.E2, *bls12381.E2, blsfp.Element](t, b, "bls12-381 e2", fieldBLS12381E2, blsfp.Modulus())
 	})
+	t.Run("bls12-377/e2", func(t *testing.T) {
+		checkE2[bls12377.E2, *bls12377.E2, b377fp.Element](t, b, "bls12-377 e2 (u² = −5)", fieldBLS12377E2, b377fp.Modulus())
+	})
 }
 
 func TestFieldsHost(t *testing.T) { checkFields(t, nil) }
@@ -289,7 +302,7 @@ func TestFieldsDevice(t *testing.T) { checkFields(t, newTestBackend(t)) }
 func TestMontOpRejectsBadArguments(t *testing.T) {
 	x := make([]bnfp.Element, 2)
 	for _, c := range []struct{ field, op int }{
-		{-1, montMul}, {6, montMul}, {fieldBN254Fp, -1}, {fieldBN254Fp, montMulLazy}, {fieldBN254Fr, montMulSubLazy + 1},
+		{-1, montMul}, {9, montMul}, {fieldBN254Fp, -1}, {fieldBN254Fp, montMulLazy}, {fieldBN254Fr, montMulSubLazy + 1},
 		{fieldBN254E2, montInv}, {fieldBLS12381E2, montFrom},
 	} {
 		if err := montOp(nil, c.field, c.op, backend.AsBytes(x), backend.AsBytes(x), backend.AsBytes(x), len(x)); err == nil {

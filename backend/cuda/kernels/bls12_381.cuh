@@ -14,6 +14,7 @@ struct fr_params;
 struct fp_params {
 	static const int N = 12;
 	typedef fr_params scalar; // the curve's scalar field
+	static const uint32_t NONRESIDUE = 1; // Fp2 = Fp[u]/(u² + 1)
 	// p = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab
 	G16_HD static uint32_t mod(int i) {
 		const uint32_t m[N] = {0xffffaaab, 0xb9feffff, 0xb153ffff, 0x1eabfffe, 0xf6b0f624, 0x6730d2a0,

@@ -20,6 +20,7 @@ struct fr_params;
 struct fp_params {
 	static const int N = 8;
 	typedef fr_params scalar; // the curve's scalar field
+	static const uint32_t NONRESIDUE = 1; // Fp2 = Fp[u]/(u² + 1)
 	// p = 0x30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47
 	G16_HD static uint32_t mod(int i) {
 		const uint32_t m[N] = {0xd87cfd47, 0x3c208c16, 0x6871ca8d, 0x97816a91,

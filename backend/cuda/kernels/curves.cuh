@@ -5,6 +5,7 @@
 #pragma once
 #include <string>
 
+#include "bls12_377.cuh"
 #include "bls12_381.cuh"
 #include "bn254.cuh"
 #include "curve.cuh"
@@ -29,9 +30,11 @@ void with_group(int group, const char* op, Fn&& fn) {
 	case G16_GROUP(G16_CURVE_BLS12_381, 2): fn(bls12_381::fp2_t{}); return;
 	case G16_GROUP(G16_CURVE_BN254, 1): fn(bn254::fp_t{}); return;
 	case G16_GROUP(G16_CURVE_BN254, 2): fn(bn254::fp2_t{}); return;
+	case G16_GROUP(G16_CURVE_BLS12_377, 1): fn(bls12_377::fp_t{}); return;
+	case G16_GROUP(G16_CURVE_BLS12_377, 2): fn(bls12_377::fp2_t{}); return;
 	}
 	fail(G16_INVALID, std::string(op) + ": group " + std::to_string(group) +
-	                      " is not G16_GROUP(curve, 1 or 2) of a curve the kernels compute on (1 to 4)");
+	                      " is not G16_GROUP(curve, 1 or 2) of a curve the kernels compute on (1 to 6)");
 }
 
 // with_scalars calls fn(Fr{}) with the scalar field of curve, a
@@ -41,9 +44,10 @@ void with_scalars(int curve, const char* op, Fn&& fn) {
 	switch (curve) {
 	case G16_CURVE_BLS12_381: fn(bls12_381::fr_t{}); return;
 	case G16_CURVE_BN254: fn(bn254::fr_t{}); return;
+	case G16_CURVE_BLS12_377: fn(bls12_377::fr_t{}); return;
 	}
 	fail(G16_INVALID, std::string(op) + ": curve " + std::to_string(curve) +
-	                      " is not a G16_CURVE_* the kernels compute on (1 or 2)");
+	                      " is not a G16_CURVE_* the kernels compute on (1 to 3)");
 }
 
 } // namespace g16

@@ -3,6 +3,7 @@
 // (bls12_381.cuh, bn254.cuh), one operation over arrays of elements, on the
 // host (the emulated carry flag) or the device: what the tests check
 // against gnark-crypto, field by field.
+#include "bls12_377.cuh"
 #include "bls12_381.cuh"
 #include "bn254.cuh"
 #include "exec.cuh"
@@ -76,7 +77,7 @@ using namespace g16;
 extern "C" g16_status g16_mont_op(g16_device* dev, int field, int op, void* out, const void* a, const void* b,
                                   int64_t n) {
 	return guard([&] {
-		bool ext = field == G16_FIELD_BLS12_381_FP2 || field == G16_FIELD_BN254_FP2;
+		bool ext = field == G16_FIELD_BLS12_381_FP2 || field == G16_FIELD_BN254_FP2 || field == G16_FIELD_BLS12_377_FP2;
 		if (op < G16_MONT_MUL || op > G16_MONT_MUL_SUB_LAZY) fail(G16_INVALID, "mont_op: unknown op");
 		if (ext ? (op == G16_MONT_INV || op == G16_MONT_FROM) : op > G16_MONT_FROM)
 			fail(G16_INVALID, "mont_op: op " + std::to_string(op) + " is not defined on field " + std::to_string(field));
@@ -90,6 +91,9 @@ extern "C" g16_status g16_mont_op(g16_device* dev, int field, int op, void* out,
 		case G16_FIELD_BN254_FP: mont_op<bn254::fp_t>(dev, op, out, a, b, (size_t)n); break;
 		case G16_FIELD_BN254_FR: mont_op<bn254::fr_t>(dev, op, out, a, b, (size_t)n); break;
 		case G16_FIELD_BN254_FP2: mont_op<bn254::fp2_t>(dev, op, out, a, b, (size_t)n); break;
+		case G16_FIELD_BLS12_377_FP: mont_op<bls12_377::fp_t>(dev, op, out, a, b, (size_t)n); break;
+		case G16_FIELD_BLS12_377_FR: mont_op<bls12_377::fr_t>(dev, op, out, a, b, (size_t)n); break;
+		case G16_FIELD_BLS12_377_FP2: mont_op<bls12_377::fp2_t>(dev, op, out, a, b, (size_t)n); break;
 		default: fail(G16_INVALID, "mont_op: unknown field");
 		}
 	});

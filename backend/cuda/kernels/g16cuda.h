@@ -35,10 +35,10 @@ typedef struct {
 typedef struct g16_device g16_device;
 
 /* The curves the kernels compute on. */
-enum { G16_CURVE_BLS12_381 = 1, G16_CURVE_BN254 = 2 };
+enum { G16_CURVE_BLS12_381 = 1, G16_CURVE_BN254 = 2, G16_CURVE_BLS12_377 = 3 };
 /* The group argument of the MSM functions (g16_msm, msm_table.h, the host
  * emulations): G16_GROUP(curve, g) for g = 1 (G1) or 2 (G2), so BLS12-381's
- * G1 and G2 are 1 and 2 and BN254's 3 and 4. Bases are the curve's affine
+ * G1 and G2 are 1 and 2, BN254's 3 and 4 and BLS12-377's 5 and 6. Bases are the curve's affine
  * points in gnark-crypto's layout; an MSM's out points are XYZZ points (X,
  * Y, ZZ, ZZZ) of the curve's Fp (G1) or Fp2 (G2, A0 then A1) in Montgomery
  * form. Scalars are the curve's 32-byte fr.Elements in Montgomery form. */
@@ -162,7 +162,10 @@ enum {
 	G16_FIELD_BN254_FP = 2,
 	G16_FIELD_BN254_FR = 3,
 	G16_FIELD_BLS12_381_FP2 = 4, /* fp2.cuh over the curve's Fp: gnark-crypto's E2 */
-	G16_FIELD_BN254_FP2 = 5
+	G16_FIELD_BN254_FP2 = 5,
+	G16_FIELD_BLS12_377_FP = 6,
+	G16_FIELD_BLS12_377_FR = 7,
+	G16_FIELD_BLS12_377_FP2 = 8 /* Fp[u]/(u² + 5) */
 };
 enum {
 	G16_MONT_MUL = 0,  /* a·b */

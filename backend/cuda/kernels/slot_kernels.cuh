@@ -19,6 +19,10 @@ struct slot_cfg<bls12_381::fp2_t> {
 	static const int ACC_S = 32, ACC_M = 6, SUM_M = 6, RED_S = 32, RED_M = 6;
 };
 template <>
+struct slot_cfg<bls12_377::fp2_t> {
+	static const int ACC_S = 32, ACC_M = 6, SUM_M = 6, RED_S = 32, RED_M = 6;
+};
+template <>
 struct slot_cfg<bn254::fp2_t> {
 	static const int ACC_S = 32, ACC_M = 8, SUM_M = 8, RED_S = 32, RED_M = 8;
 };

@@ -57,8 +57,8 @@ G16_HD fp2<Fp> omul(const fp2<Fp>& a, const fp2<Fp>& b, uint32_t& z) {
 template <class Fp>
 G16_HD fp2<Fp> osqr(const fp2<Fp>& a, uint32_t& z) {
 	Fp t = omul(a.c0, a.c1, z);
-	Fp u = omul(a.c0 + a.c1, a.c0 - a.c1, z);
-	return {u, t.dbl()};
+	Fp m = omul(a.c0 + a.c1, a.c0 - fp2<Fp>::times_k(a.c1), z);
+	return a.sqr_from(t, m);
 }
 
 // a·b − c·d for Y3 of madd and add: fp2::mul_sub_lazy.

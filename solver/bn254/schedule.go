@@ -71,6 +71,19 @@ const chunkSlack = 2
 func buildSchedule(g *graph, nt int, minCost int64) *schedule {
 	nbOps := len(g.cost) - 1
 	sc := &schedule{nt: nt, order: make([]uint32, 0, nbOps), wStart: make([]int, nt+1)}
+	if nt == 1 {
+		// one worker: a chunk a level, in order, and nothing to wait for
+		for i := range nbOps {
+			sc.order = append(sc.order, uint32(i))
+		}
+		for l := 0; l+1 < len(g.levels); l++ {
+			if lo, hi := g.levels[l], g.levels[l+1]; hi > lo {
+				sc.chunks = append(sc.chunks, chunk{level: uint32(l), lo: uint32(lo), hi: uint32(hi)})
+			}
+		}
+		sc.wStart[1] = len(sc.chunks)
+		return sc
+	}
 	producer := make([]int32, g.nbWires)
 	for i := range producer {
 		producer[i] = -1

@@ -161,7 +161,8 @@ func (st *state) read(v *fr.Element, calldata []uint32) int {
 // integer, its canonical words low first, and returns how many words it
 // read. One term of coefficient 1 on a wire set from a word in this solve
 // (setWordAt), or one constant term of a coefficient below 2³²−1, is read
-// as that word, with no conversion out of Montgomery form.
+// as that word, and a sum of such words times such coefficients as an
+// integer (readWordSum), with no conversion out of Montgomery form.
 func (st *state) readBits(calldata []uint32) (b [fr.Limbs]uint64, n int) {
 	if calldata[0] == 1 {
 		var x uint32

@@ -53,6 +53,10 @@ func memoryOf(t *testing.T, f *fixture) (key, set int64) {
 		int64(len(pk.G2.B))*curve.Must(ecc.BLS12_381).G2AffineBytes
 	n := int64(pk.Domain.Cardinality)
 	set = (3*n + int64(len(pk.G1.A)+len(pk.G1.B)+len(pk.G1.K))) * curve.Must(ecc.BLS12_381).FrBytes
+	if pk.NbInfinityA+pk.NbInfinityB > 0 && len(pk.G1.K) > 0 {
+		// A device that gathers holds W and the A, B and K index lists too.
+		set += int64(len(pk.InfinityA))*curve.Must(ecc.BLS12_381).FrBytes + int64(len(pk.G1.A)+len(pk.G1.B)+len(pk.G1.K))*4
+	}
 	return key, set
 }
 

@@ -13,54 +13,64 @@ import (
 	"github.com/g16prover/g16/backend"
 )
 
-// The K MSM's wire values built on the device. When A and B read every
-// wire (the key has no point at infinity in either), the buffer of A's
-// wire values holds W itself, and on a device that gathers
-// (backend.Gatherer) K's values, the private wires but the committed ones,
+// The wire MSMs' values built on the device. On a device that gathers
+// (backend.Gatherer), W goes up once and the values each wire MSM reads
 // are picked from it there by an index list (uploaded with the partition:
 // 4 bytes a value instead of 32), so the host neither filters nor uploads
-// a copy of W for K.
+// a copy of W for each MSM: K's values (the private wires but the
+// committed ones) always, and A's and B's (the wires whose point is not at
+// infinity) when the key leaves some out (layout.gatherW; when A and B
+// read every wire, the buffer of A's values holds W itself).
 
 // gathersK reports whether a partition with pk's key resident on dev, the
-// device itself, gathers K's wire values on dev.
+// device itself, gathers its wire MSMs' values on dev.
 func gathersK(dev backend.Backend, pk *gnarkgroth16.ProvingKey) bool {
 	_, ok := dev.(backend.Gatherer)
-	return ok && pk.NbInfinityA == 0 && pk.NbInfinityB == 0 && len(pk.G1.K) > 0 && len(pk.InfinityA) <= math.MaxUint32
+	return ok && len(pk.G1.K) > 0 && len(pk.InfinityA) <= math.MaxUint32
 }
 
-// kIndexes are the indices in W of K's wire values, in order: the wires
-// from nbPublic on that kRemove keeps. Made on first use, then shared.
-type kIndexes struct {
+// wireIndex is an index list in W, in order. Made on first use, then
+// shared by the prover's partitions.
+type wireIndex struct {
 	once sync.Once
 	idx  []uint32
 }
 
-// kIndex returns the prover's K index list.
-func (p *prover) kIndex() []uint32 {
-	p.kIdx.once.Do(func() {
-		idx := make([]uint32, 0, len(p.pk.G1.K))
-		for j, skip := range p.kRemove {
-			if !skip {
-				idx = append(idx, uint32(p.nbPublic+j))
+// of returns the list, the indices from first on of the len(skip) wires
+// that skip leaves in, made by the first call.
+func (w *wireIndex) of(first int, skip []bool, want int) []uint32 {
+	w.once.Do(func() {
+		idx := make([]uint32, 0, want)
+		for j, s := range skip {
+			if !s {
+				idx = append(idx, uint32(first+j))
 			}
 		}
-		p.kIdx.idx = idx
+		w.idx = idx
 	})
-	return p.kIdx.idx
+	return w.idx
 }
 
-// gatherK fills bufs[bufWK] with K's wire values from W in bufs[bufWA]
-// (uploaded before, on q) through the index list, uploaded to
-// bufs[bufIdx], on g; ordered on q.
-func (t *partition) gatherK(g backend.Gatherer, dev backend.Backend, q backend.Queue, bufs []backend.Buffer) error {
-	idx := t.p.kIndex()
-	if len(idx) != len(t.p.pk.G1.K) {
-		return fmt.Errorf("groth16: internal error: %d K indices, %d K points", len(idx), len(t.p.pk.G1.K))
+// The prover's index lists: K's (the wires from nbPublic on that kRemove
+// keeps), A's and B's (the wires whose point is not at infinity).
+func (p *prover) kIndex() []uint32 { return p.kIdx.of(p.nbPublic, p.kRemove, len(p.pk.G1.K)) }
+func (p *prover) aIndex() []uint32 { return p.aIdx.of(0, p.pk.InfinityA, len(p.pk.G1.A)) }
+func (p *prover) bIndex() []uint32 { return p.bIdx.of(0, p.pk.InfinityB, len(p.pk.G1.B)) }
+
+// gatherWires fills bufs[dst] with the wire values of index list idx (its
+// MSM's points, want of them) from W in bufs[lay.wiresFrom()] (uploaded
+// before, on q), the list uploaded to bufs[at], on g; ordered on q.
+func (t *partition) gatherWires(g backend.Gatherer, dev backend.Backend, q backend.Queue, bufs []backend.Buffer, lay layout, dst, at int, idx []uint32, want int) error {
+	if len(idx) != want {
+		return fmt.Errorf("groth16: internal error: %d %s entries, %d points", len(idx), bufferNames[at], want)
+	}
+	if want == 0 {
+		return nil
 	}
 	// The list outlives the buffer (the prover holds it) and nothing
 	// writes it.
-	if err := backend.UploadReadOnly(dev, q, bufs[bufIdx], 0, backend.AsBytes(idx)); err != nil {
+	if err := backend.UploadReadOnly(dev, q, bufs[at], 0, backend.AsBytes(idx)); err != nil {
 		return err
 	}
-	return g.Gather(q, proverCurve, bufs[bufWK], bufs[bufWA], bufs[bufIdx], len(idx))
+	return g.Gather(q, proverCurve, bufs[dst], bufs[lay.wiresFrom()], bufs[at], len(idx))
 }

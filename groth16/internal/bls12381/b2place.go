@@ -78,7 +78,11 @@ func b2Costs(n, ones, rest, tasks int) (device, host float64) {
 // scalarShares estimates how many of s are ±1 and how many are neither 0
 // nor ±1 from b2Sample of them, evenly spaced (all of them when fewer).
 func scalarShares(s []fr.Element) (ones, rest int) {
-	n := len(s)
+	return sharesAt(len(s), func(j int) *fr.Element { return &s[j] })
+}
+
+// sharesAt is scalarShares over the n scalars at(0), …, at(n−1).
+func sharesAt(n int, at func(int) *fr.Element) (ones, rest int) {
 	if n == 0 {
 		return 0, 0
 	}
@@ -88,7 +92,7 @@ func scalarShares(s []fr.Element) (ones, rest int) {
 	m := min(n, b2Sample)
 	var o, r int
 	for j := range m {
-		v := &s[j*n/m]
+		v := at(j * n / m)
 		switch {
 		case v.IsZero():
 		case *v == one || *v == minusOne:
@@ -107,25 +111,29 @@ func scalarShares(s []fr.Element) (ones, rest int) {
 func (p *prover) placeB2(dev backend.Backend, key *deviceKey, sol *solution) b2Choice {
 	// A key drawn on the device keeps vectors of its length on the host,
 	// of points at infinity: no copy of the bases.
-	hostCopy := !key.plan.drawn && len(key.pk.G2.B) == key.nbB && len(sol.wB) == key.nbB && key.nbB > 0
+	nbB := len(p.pk.InfinityB) - int(p.pk.NbInfinityB) // B's wire values
+	hostCopy := !key.plan.drawn && len(key.pk.G2.B) == key.nbB && nbB == key.nbB && key.nbB > 0
 	switch {
 	case p.b2 == B2Device:
 		return b2Choice{note: "B2 on the device (WithB2Placement)"}
 	case p.b2 == B2Host && !hostCopy:
 		return b2Choice{note: "B2 on the device: the key's G2 bases have no host copy"}
 	case p.b2 == B2Host:
+		sol.wiresB(p) // filtered before the host B2 and the uploads run side by side
 		return b2Choice{host: true, note: fmt.Sprintf("B2 on the host, %d tasks (WithB2Placement)", b2Tasks())}
 	case !hostCopy || backend.IsHostBound(dev) || key.dev != nil && backend.IsHostBound(key.dev):
 		return b2Choice{}
 	}
-	n := len(sol.wB)
-	ones, rest := scalarShares(sol.wB)
+	n := nbB
+	idx := p.bIndex()
+	ones, rest := sharesAt(n, func(j int) *fr.Element { return &sol.w[idx[j]] })
 	tasks := b2Tasks()
 	d, h := b2Costs(n, ones, rest, tasks)
 	host := h < d-b2MinSaving
 	where := "device"
 	if host {
 		where = "host"
+		sol.wiresB(p) // filtered before the host B2 and the uploads run side by side
 	}
 	return b2Choice{host: host, note: fmt.Sprintf("B2 on the %s (cost model: %.0f%% of %d scalars neither 0 nor ±1, device ≈ %s, host ≈ %s on %d cores)",
 		where, 100*float64(rest)/float64(n), n, seconds(d), seconds(h), tasks)}

@@ -11,20 +11,25 @@ const (
 	bufA = iota // a, then h
 	bufB
 	bufC
+	bufW // W itself, when the device gathers W_A and W_B from it (gatherW)
 	bufWA
 	bufWB
 	bufWK
-	bufIdx // K's wire indices, when the device gathers them
+	bufIdx  // K's wire indices, when the device gathers them
+	bufIdxA // A's wire indices, when the device gathers W_A (gatherW)
+	bufIdxB // B's
 	nbBuffers
 )
 
 // bufferNames names the device buffers in spans.
-var bufferNames = [nbBuffers]string{bufA: "a", bufB: "b", bufC: "c", bufWA: "W_A", bufWB: "W_B", bufWK: "W_K", bufIdx: "K index"}
+var bufferNames = [nbBuffers]string{bufA: "a", bufB: "b", bufC: "c", bufW: "W", bufWA: "W_A", bufWB: "W_B", bufWK: "W_K",
+	bufIdx: "K index", bufIdxA: "A index", bufIdxB: "B index"}
 
-// Buffer groups: the wire values the A, B and K MSMs read, and the
-// constraint evaluations H transforms.
+// Buffer groups: the wire values the A, B and K MSMs read (W first: the
+// others may be gathered from it), and the constraint evaluations H
+// transforms.
 var (
-	wireBuffers = []int{bufWA, bufWB, bufWK}
+	wireBuffers = []int{bufW, bufWA, bufWB, bufWK}
 	evalBuffers = []int{bufA, bufB, bufC}
 	allBuffers  = append(append([]int{}, wireBuffers...), evalBuffers...)
 )
@@ -42,9 +47,14 @@ type layout struct {
 	// sharedAB: A and B read every wire (no point at infinity in either),
 	// so W_A is W_B and the B MSMs read bufWA; bufWB holds one element.
 	sharedAB bool
-	// gather is the device that builds K's wire values from W in bufWA
-	// (gather.go); nil when the host filters and uploads them.
+	// gather is the device that builds K's wire values from W (in bufWA
+	// when sharedAB, else in bufW) (gather.go); nil when the host filters
+	// and uploads them.
 	gather backend.Gatherer
+	// gatherW: A or B leaves some wires out (points at infinity), and the
+	// device builds W_A and W_B from W, uploaded once into bufW, by their
+	// index lists, as it builds W_K (gather).
+	gatherW bool
 }
 
 // layOut lays out a partition of pk's circuit for key (nil: a resident key
@@ -68,6 +78,7 @@ func newLayout(dev backend.Backend, pk *gnarkgroth16.ProvingKey, streamed bool) 
 	}
 	if !streamed && dev != nil && gathersK(dev, pk) {
 		l.gather = dev.(backend.Gatherer)
+		l.gatherW = !l.sharedAB
 	}
 	n := int64(pk.Domain.Cardinality)
 	s := scalarBytes
@@ -78,13 +89,16 @@ func newLayout(dev backend.Backend, pk *gnarkgroth16.ProvingKey, streamed bool) 
 		return max(1, int64(count)) * s
 	}
 	l.sizes = [nbBuffers]int64{
-		bufA:   n * s,
-		bufB:   n * s,
-		bufC:   n * s,
-		bufWA:  wires(len(pk.G1.A)),
-		bufWB:  wires(len(pk.G1.B)),
-		bufWK:  wires(len(pk.G1.K)),
-		bufIdx: backend.IndexBytes,
+		bufA:    n * s,
+		bufB:    n * s,
+		bufC:    n * s,
+		bufWA:   wires(len(pk.G1.A)),
+		bufWB:   wires(len(pk.G1.B)),
+		bufWK:   wires(len(pk.G1.K)),
+		bufW:    s,
+		bufIdx:  backend.IndexBytes,
+		bufIdxA: backend.IndexBytes,
+		bufIdxB: backend.IndexBytes,
 	}
 	if l.sharedAB {
 		l.sizes[bufWB] = s
@@ -92,7 +106,21 @@ func newLayout(dev backend.Backend, pk *gnarkgroth16.ProvingKey, streamed bool) 
 	if l.gather != nil {
 		l.sizes[bufIdx] = int64(len(pk.G1.K)) * backend.IndexBytes
 	}
+	if l.gatherW {
+		l.sizes[bufW] = wires(len(pk.InfinityA))
+		l.sizes[bufIdxA] = max(1, int64(len(pk.G1.A))) * backend.IndexBytes
+		l.sizes[bufIdxB] = max(1, int64(len(pk.G1.B))) * backend.IndexBytes
+	}
 	return l
+}
+
+// wiresFrom is the buffer the device gathers wire values from: W in bufW
+// (gatherW), or in bufWA when A reads every wire.
+func (l layout) wiresFrom() int {
+	if l.gatherW {
+		return bufW
+	}
+	return bufWA
 }
 
 // bytes is the device memory of the partition's buffers.
@@ -114,10 +142,29 @@ func (l layout) wiresB() int {
 }
 
 // uploads lists the buffers the host fills: all of them, or only a, b and
-// c when the wire values stream with the key.
+// c when the wire values stream with the key. bufW is filled only when
+// the device gathers W_A and W_B from it.
 func (l layout) uploads() []int {
 	if l.streamed {
 		return evalBuffers
 	}
-	return allBuffers
+	if l.gatherW {
+		return allBuffers
+	}
+	out := make([]int, 0, len(allBuffers)-1)
+	for _, i := range allBuffers {
+		if i != bufW {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// before lists the buffers to fill before buffer i: W before the wire
+// vectors gathered from it.
+func (l layout) before(i int) []int {
+	if l.gatherW && (i == bufWA || i == bufWB || i == bufWK) {
+		return []int{bufW, i}
+	}
+	return []int{i}
 }

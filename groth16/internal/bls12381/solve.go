@@ -23,8 +23,10 @@ type solution struct {
 	proof      *gnarkgroth16.Proof // Commitments and CommitmentPok set; Ar, Bs, Krs by assemble
 	a, b, c    []fr.Element        // constraint evaluations, padded to n
 	w          []fr.Element        // all the wire values
-	wA, wB, wK []fr.Element        // wire values filtered for the A, B and K MSMs (K: once kWires has)
-	kInto      []fr.Element        // a vector kWires may fill (vectorList)
+	wA, wB, wK []fr.Element        // wire values filtered for the A, B and K MSMs, once wiresA, wiresB, kWires have
+	aInto      []fr.Element        // vectors wiresA, wiresB and kWires may fill (vectorList)
+	bInto      []fr.Element
+	kInto      []fr.Element
 	r, s       fr.Element
 }
 
@@ -89,9 +91,7 @@ func (t *partition) solve(ctx context.Context) (*solution, error) {
 	sol.c = padded(solved.C, p.n)
 
 	sol.w = w
-	sol.wA = filterOutInto(set.wA, w, p.pk.InfinityA, len(w)-int(p.pk.NbInfinityA))
-	sol.wB = filterOutInto(set.wB, w, p.pk.InfinityB, len(w)-int(p.pk.NbInfinityB))
-	sol.kInto = set.wK
+	sol.aInto, sol.bInto, sol.kInto = set.wA, set.wB, set.wK
 	t.times.Commit = com.elapsed()
 	t.times.Solve = time.Since(start) - t.times.Commit
 	return sol, nil
@@ -100,11 +100,29 @@ func (t *partition) solve(ctx context.Context) (*solution, error) {
 // kWires returns the K MSM's wire values: the private wires but the
 // committed ones, filtered from w on the first call. A streamed key reads
 // them chunk by chunk instead (filteredChunks), and the host holds no copy.
+// A device that gathers picks them from W itself (gather.go), and the host
+// filters nothing.
 func (sol *solution) kWires(p *prover) []fr.Element {
 	if sol.wK == nil {
 		sol.wK = filterOutInto(sol.kInto, sol.w[p.nbPublic:], p.kRemove, len(p.pk.G1.K))
 	}
 	return sol.wK
+}
+
+// wiresA and wiresB return the A and B MSMs' wire values (the wires whose
+// point is not at infinity), filtered from w on the first call, as kWires.
+func (sol *solution) wiresA(p *prover) []fr.Element {
+	if sol.wA == nil {
+		sol.wA = filterOutInto(sol.aInto, sol.w, p.pk.InfinityA, len(p.pk.G1.A))
+	}
+	return sol.wA
+}
+
+func (sol *solution) wiresB(p *prover) []fr.Element {
+	if sol.wB == nil {
+		sol.wB = filterOutInto(sol.bInto, sol.w, p.pk.InfinityB, len(p.pk.G1.B))
+	}
+	return sol.wB
 }
 
 // vectors are sol's vectors for another partition's solve to fill
@@ -126,11 +144,15 @@ func (sol *solution) vectors(p *prover, inPlace bool) hostVectors {
 	if inPlace {
 		return v
 	}
-	if !wA {
+	if sol.wA != nil && !wA {
 		v.wA = sol.wA
+	} else {
+		v.wA = sol.aInto // not filled
 	}
-	if !wB {
+	if sol.wB != nil && !wB {
 		v.wB = sol.wB
+	} else {
+		v.wB = sol.bInto
 	}
 	if sol.wK != nil && !wK {
 		v.wK = sol.wK
@@ -143,7 +165,8 @@ func (sol *solution) vectors(p *prover, inPlace bool) hostVectors {
 // release drops the host copies that upload has moved to the device.
 func (sol *solution) release() {
 	sol.a, sol.b, sol.c = nil, nil, nil
-	sol.w, sol.wA, sol.wB, sol.wK, sol.kInto = nil, nil, nil, nil, nil
+	sol.w, sol.wA, sol.wB, sol.wK = nil, nil, nil, nil
+	sol.aInto, sol.bInto, sol.kInto = nil, nil, nil
 }
 
 // witnessSolver solves the witnesses of one circuit: g16's solver, which

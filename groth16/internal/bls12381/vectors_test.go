@@ -104,6 +104,8 @@ func TestSolveRefillsVectors(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				want.wiresA(p)
+				want.wiresB(p)
 				want.kWires(p)
 				refill := p.newBatchPartition(round, w, seededReader(rs))
 				refill.commitKeys = keys
@@ -112,6 +114,8 @@ func TestSolveRefillsVectors(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				got.wiresA(p)
+				got.wiresB(p)
 				got.kWires(p)
 				for _, v := range []struct {
 					name      string

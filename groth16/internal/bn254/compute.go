@@ -146,7 +146,7 @@ func (w *deviceWork) sideBySide(res *msmResults) error {
 	msmStart := time.Now()
 	for i := range msms {
 		m := &msms[i]
-		if upErr = w.put([]int{m.scalars}); upErr != nil {
+		if upErr = w.put(w.lay.before(m.scalars)); upErr != nil {
 			// The MSMs started still run; none after them.
 			errs[i] = upErr
 			break

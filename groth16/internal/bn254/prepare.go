@@ -38,7 +38,8 @@ type prover struct {
 	hashMu     sync.Mutex
 
 	witnessSolver *witnessSolver
-	kIdx          kIndexes // K's wire indices, for a device that gathers them (gather.go)
+	// K's, A's and B's wire indices, for a device that gathers them (gather.go)
+	kIdx, aIdx, bIdx wireIndex
 
 	b2 B2Placement // where B2 runs (b2place.go)
 }

@@ -171,6 +171,7 @@ func (w *deviceWork) computeStreamed(res *msmResults) error {
 		return fail("download of h", err)
 	}
 	pk := key.pk
+	wA, wB := sol.wiresA(p), sol.wiresB(p)
 	kScalars := vectorChunks(sol.wK)
 	switch {
 	case sol.wK != nil:
@@ -204,7 +205,7 @@ func (w *deviceWork) computeStreamed(res *msmResults) error {
 	}{
 		{"MSM B2", func() error {
 			return timed(&t.times.MSMB2, func() error {
-				return streamMSM(dev, key, pk.G2.B, vectorChunks(sol.wB), &res.B2, g2, (*curve.G2Jac).AddAssign)
+				return streamMSM(dev, key, pk.G2.B, vectorChunks(wB), &res.B2, g2, (*curve.G2Jac).AddAssign)
 			})
 		}},
 		{"MSM K", func() error {
@@ -212,12 +213,12 @@ func (w *deviceWork) computeStreamed(res *msmResults) error {
 		}},
 		{"MSM A", func() error {
 			return timed(&t.times.MSMA, func() error {
-				return streamMSM(dev, key, pk.G1.A, vectorChunks(sol.wA), &res.A, g1, (*curve.G1Jac).AddAssign)
+				return streamMSM(dev, key, pk.G1.A, vectorChunks(wA), &res.A, g1, (*curve.G1Jac).AddAssign)
 			})
 		}},
 		{"MSM B1", func() error {
 			return timed(&t.times.MSMB1, func() error {
-				return streamMSM(dev, key, pk.G1.B, vectorChunks(sol.wB), &res.B1, g1, (*curve.G1Jac).AddAssign)
+				return streamMSM(dev, key, pk.G1.B, vectorChunks(wB), &res.B1, g1, (*curve.G1Jac).AddAssign)
 			})
 		}},
 		{"MSM Z", func() error {

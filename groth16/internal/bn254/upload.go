@@ -14,34 +14,56 @@ import (
 )
 
 // upload copies sol's host vectors of the buffers listed in which into
-// bufs, laid out as lay says, and waits: K's wire values are gathered on
-// the device when lay says so, from W in bufWA (listed before bufWK). The
-// span goes to tl (nil: none).
+// bufs, laid out as lay says, and waits: the wire MSMs' values are gathered
+// on the device when lay says so (gather.go), from W uploaded before them
+// (layout.before lists it). The span goes to tl (nil: none).
 func (t *partition) upload(dev backend.Backend, q backend.Queue, bufs []backend.Buffer, lay layout, sol *solution, which []int, tl *timeline) error {
 	if len(bufs) != nbBuffers {
 		return fmt.Errorf("groth16: internal error: %d device buffers, want %d", len(bufs), nbBuffers)
 	}
 	start := time.Now()
-	host := [nbBuffers][]fr.Element{bufA: sol.a, bufB: sol.b, bufC: sol.c, bufWA: sol.wA, bufWB: sol.wB}
+	p := t.p
 	for _, i := range which {
-		if i == bufWB && lay.sharedAB {
+		var host []fr.Element
+		switch {
+		case i == bufWB && lay.sharedAB:
 			continue // the B MSMs read bufWA
-		}
-		if i == bufWK && lay.gather != nil {
-			if err := t.gatherK(lay.gather, dev, q, bufs); err != nil {
+		case i == bufWK && lay.gather != nil:
+			if err := t.gatherWires(lay.gather, dev, q, bufs, lay, bufWK, bufIdx, p.kIndex(), len(p.pk.G1.K)); err != nil {
 				return t.errorf("K's wire values: %w", err)
 			}
 			continue
+		case i == bufWA && lay.gatherW:
+			if err := t.gatherWires(lay.gather, dev, q, bufs, lay, bufWA, bufIdxA, p.aIndex(), len(p.pk.G1.A)); err != nil {
+				return t.errorf("A's wire values: %w", err)
+			}
+			continue
+		case i == bufWB && lay.gatherW:
+			if err := t.gatherWires(lay.gather, dev, q, bufs, lay, bufWB, bufIdxB, p.bIndex(), len(p.pk.G1.B)); err != nil {
+				return t.errorf("B's wire values: %w", err)
+			}
+			continue
+		case i == bufA:
+			host = sol.a
+		case i == bufB:
+			host = sol.b
+		case i == bufC:
+			host = sol.c
+		case i == bufW:
+			host = sol.w
+		case i == bufWA:
+			host = sol.wiresA(p)
+		case i == bufWB:
+			host = sol.wiresB(p)
+		case i == bufWK:
+			host = sol.kWires(p)
 		}
-		if i == bufWK {
-			host[i] = sol.kWires(t.p)
-		}
-		src := backend.AsBytes(host[i])
+		src := backend.AsBytes(host)
 		if int64(len(src)) > lay.sizes[i] {
 			return t.errorf("internal error: %d bytes for the %d-byte buffer %s", len(src), lay.sizes[i], bufferNames[i])
 		}
 		upload := dev.Upload
-		if i == bufWA || i == bufWB || i == bufWK {
+		if i == bufW || i == bufWA || i == bufWB || i == bufWK {
 			// Nothing writes the wire values after solve, and the device
 			// only reads them: a backend on host memory may read them in
 			// place (the buffer keeps them reachable after release).
@@ -61,7 +83,7 @@ func (t *partition) upload(dev backend.Backend, q backend.Queue, bufs []backend.
 		names := make([]string, len(which))
 		for k, i := range which {
 			names[k] = bufferNames[i]
-			if i == bufWK && lay.gather != nil {
+			if i == bufWK && lay.gather != nil || (i == bufWA || i == bufWB) && lay.gatherW {
 				names[k] += " (gathered)"
 			}
 		}

@@ -7,7 +7,8 @@
 //           inversion a group (Montgomery's trick over u_i = ZZ_i·ZZZ_i:
 //           1/ZZ = ZZZ/u and 1/ZZZ = ZZ/u; infinity is skipped and written
 //           as (0, 0)).
-// The inversion is Fermat's, a^(p−2); over Fp2, 1/(a + bu) = (a − bu)/(a² + b²).
+// The inversion is Fermat's, a^(p−2); over Fp2 = Fp[u]/(u² + K),
+// 1/(a + bu) = (a − bu)/(a² + K·b²).
 #include "curves.cuh"
 #include "exec.cuh"
 #include "msm_table.h"
@@ -25,10 +26,15 @@ G16_HD mont_t<P> inverse(const mont_t<P>& a) {
 	Fp r = Fp::one();
 #pragma unroll 1
 	for (int t = Fp::N - 1; t >= 0; t--) {
-		uint32_t e = 0;
+		// e is limb t of p − 2: 2 taken from the low limb and the borrow
+		// carried up (BLS12-377's p has the low limb 1).
+		uint32_t e = 0, borrow = 2;
 #pragma unroll
-		for (int k = 0; k < Fp::N; k++) e = (k == t) ? P::mod(k) : e;
-		if (t == 0) e -= 2; // p is odd and its low limb above 2: no borrow
+		for (int k = 0; k < Fp::N; k++) {
+			uint32_t m = P::mod(k);
+			e = (k == t) ? m - borrow : e;
+			borrow = m < borrow;
+		}
 #pragma unroll 1
 		for (int b = 31; b >= 0; b--) {
 			r = r.sqr();
@@ -40,7 +46,7 @@ G16_HD mont_t<P> inverse(const mont_t<P>& a) {
 
 template <class Fp>
 G16_HD fp2<Fp> inverse(const fp2<Fp>& a) {
-	Fp t = inverse(a.c0.sqr() + a.c1.sqr());
+	Fp t = inverse(a.c0.sqr() + fp2<Fp>::times_k(a.c1.sqr()));
 	return {a.c0 * t, (a.c1 * t).neg()};
 }
 

@@ -180,8 +180,9 @@ func checkFields(t *testing.T, b *Backend) {
 	})
 }
 
-// e2Elem is what the tests need of a gnark-crypto E2 (Fp[u]/(u² + 1))
-// over the base field element Fp.
+// e2Elem is what the tests need of a gnark-crypto E2 over the base field
+// element Fp: Fp[u]/(u² + 1) on BLS12-381 and BN254, Fp[u]/(u² + 5) on
+// BLS12-377.
 type e2Elem[E, Fp any] interface {
 	*E
 	Mul(x, y *E) *E

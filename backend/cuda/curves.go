@@ -13,6 +13,7 @@ import (
 	"github.com/consensys/gnark-crypto/ecc"
 
 	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/backend/cuda/internal/bls12377"
 	"github.com/g16prover/g16/backend/cuda/internal/bls12381"
 	"github.com/g16prover/g16/backend/cuda/internal/bn254"
 	"github.com/g16prover/g16/curve"
@@ -25,6 +26,8 @@ var (
 	_ [C.G16_CURVE_BLS12_381 - 1]struct{}
 	_ [2 - C.G16_CURVE_BN254]struct{}
 	_ [C.G16_CURVE_BN254 - 2]struct{}
+	_ [3 - C.G16_CURVE_BLS12_377]struct{}
+	_ [C.G16_CURVE_BLS12_377 - 3]struct{}
 )
 
 // hostCurve is one curve's host side of the kernels, over bytes in the
@@ -49,9 +52,10 @@ type hostCurve interface {
 var hosts = map[ecc.ID]hostCurve{
 	ecc.BLS12_381: bls12381.Host{},
 	ecc.BN254:     bn254.Host{},
+	ecc.BLS12_377: bls12377.Host{},
 }
 
-// Supports returns nil for BLS12-381 and BN254 and an error matching
+// Supports returns nil for BLS12-381, BN254 and BLS12-377 and an error matching
 // backend.ErrUnsupportedCurve for any other curve.
 func (b *Backend) Supports(c ecc.ID) error { return b.supportsArg("Supports", "curve", c) }
 
@@ -67,7 +71,7 @@ func (b *Backend) supportsArg(op, arg string, c ecc.ID) error {
 }
 
 // SupportsCurve returns nil when the kernels compute on the curve c
-// (BLS12-381, BN254), and otherwise an error matching
+// (BLS12-381, BN254, BLS12-377), and otherwise an error matching
 // backend.ErrUnsupportedCurve, without opening a device.
 func SupportsCurve(c ecc.ID) error {
 	if curveCode(c) == 0 {

@@ -2,12 +2,13 @@ package cuda
 
 // The MSM's scratch memory, as kernels/msm.cu's msm_run allocates it for
 // one pass of c points with window w, nw = ⌈255/w⌉ windows (on every curve:
-// the kernels cut BN254's scalars, below 2^254, as BLS12-381's), B = 2^(w−1)
-// buckets a window, N = c·nw digit pairs, at most R = min(N, nw·B + 1) + 1
-// nonempty runs (the buckets and the ±1 points'), tasks of at most L points
-// and so at most T = R + (N + c)/L + 1 tasks, and XYZZ points of P bytes
-// (group.xyzzBytes: four coordinates of Fp, of Fp2 in G2; BLS12-381 192 in
-// G1 and 384 in G2, BN254 128 and 256):
+// the kernels cut BN254's and BLS12-377's scalars, below 2^254, as
+// BLS12-381's), B = 2^(w−1) buckets a window, N = c·nw digit pairs, at most
+// R = min(N, nw·B + 1) + 1 nonempty runs (the buckets and the ±1 points'),
+// tasks of at most L points and so at most T = R + (N + c)/L + 1 tasks, and
+// XYZZ points of P bytes (group.xyzzBytes: four coordinates of Fp, of Fp2
+// in G2; BLS12-381 and BLS12-377 192 in G1 and 384 in G2, BN254 128 and
+// 256):
 //
 //	keys, refs and their sorted copies (live to the end)  16·N
 //	then the largest of

@@ -17,6 +17,7 @@ var kernelCurves = []struct {
 }{
 	{ecc.BLS12_381, 1},
 	{ecc.BN254, 2},
+	{ecc.BLS12_377, 3},
 }
 
 // curveCode is c's G16_CURVE_* code, 0 for a curve the kernels lack.
@@ -47,7 +48,7 @@ func groupOf(c ecc.ID, k backend.Kernel) (group, bool) {
 
 // code is the group's code in the kernels' MSM calls,
 // G16_GROUP(curve, g) = 2·(curve − 1) + g: BLS12-381 G1 1, G2 2; BN254
-// G1 3, G2 4.
+// G1 3, G2 4; BLS12-377 G1 5, G2 6.
 func (g group) code() int {
 	n := 1
 	if g.g2 {
@@ -96,7 +97,8 @@ func (g group) String() string {
 	return fmt.Sprintf("%s G1", curve.Name(g.c))
 }
 
-// kernelCurveNames names the curves the kernels compute on, "bls12-381 and bn254".
+// kernelCurveNames names the curves the kernels compute on, "bls12-381,
+// bn254 and bls12-377".
 func kernelCurveNames() string {
 	s := ""
 	for i, k := range kernelCurves {

@@ -49,6 +49,8 @@ func TestGroups(t *testing.T) {
 		{ecc.BLS12_381, backend.KernelMSMG2, 2, 192, 288, 384},
 		{ecc.BN254, backend.KernelMSMG1, 3, 64, 96, 128},
 		{ecc.BN254, backend.KernelMSMG2, 4, 128, 192, 256},
+		{ecc.BLS12_377, backend.KernelMSMG1, 5, 96, 144, 192},
+		{ecc.BLS12_377, backend.KernelMSMG2, 6, 192, 288, 384},
 	}
 	for _, w := range want {
 		g, ok := groupOf(w.c, w.k)
@@ -71,7 +73,7 @@ func TestGroups(t *testing.T) {
 	if got := TableBytes(backend.KernelMSMG1, ecc.BW6_761, 10, 3); got != 0 {
 		t.Errorf("TableBytes on BW6-761: %d", got)
 	}
-	if got := kernelCurveNames(); got != "bls12-381 and bn254" {
+	if got := kernelCurveNames(); got != "bls12-381, bn254 and bls12-377" {
 		t.Errorf("kernelCurveNames() = %q", got)
 	}
 }

@@ -3,6 +3,10 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/consensys/gnark-crypto/ecc"
+
+	g16curve "github.com/g16prover/g16/curve"
 )
 
 // TestBenchStdCircuit benches a gnark std circuit (EdDSA on Jubjub, the
@@ -198,15 +202,26 @@ func TestBenchPorep(t *testing.T) {
 	}
 }
 
-// TestBenchBN254: g16 bench --curve bn254 proves gnark's EdDSA circuit
-// over BN254 (its twisted Edwards curve) with gnark's Setup keys, single
-// proofs and a batch, byte-identical to gnark's and verified; the
-// synthetic circuits and random keys on BN254 are usage errors (exit 2).
-func TestBenchBN254(t *testing.T) {
+// TestBenchCurves: on every curve but BLS12-381, g16 bench --curve proves
+// gnark's EdDSA circuit over the curve (its twisted Edwards curve) with
+// gnark's Setup keys, single proofs and a batch, byte-identical to gnark's
+// and verified; the synthetic circuits and random keys on such a curve, and
+// an unsupported curve, are usage errors (exit 2).
+func TestBenchCurves(t *testing.T) {
+	if code, out := g16("bench", "--curve", "bw6-761", "--circuit", "eddsa"); code != exitUsage {
+		t.Errorf("bench --curve bw6-761: exit %d, want %d\n%s", code, exitUsage, out)
+	}
+	for _, id := range g16curve.Supported() {
+		if id != ecc.BLS12_381 {
+			t.Run(g16curve.Name(id), func(t *testing.T) { testBenchCurve(t, g16curve.Name(id)) })
+		}
+	}
+}
+
+func testBenchCurve(t *testing.T, name string) {
 	for _, args := range [][]string{
-		{"--curve", "bn254"},
-		{"--curve", "bn254", "--circuit", "eddsa", "--keys", "random"},
-		{"--curve", "bw6-761", "--circuit", "eddsa"},
+		{"--curve", name},
+		{"--curve", name, "--circuit", "eddsa", "--keys", "random"},
 	} {
 		if code, out := g16(append([]string{"bench"}, args...)...); code != exitUsage {
 			t.Errorf("bench %v: exit %d, want %d\n%s", args, code, exitUsage, out)
@@ -216,16 +231,16 @@ func TestBenchBN254(t *testing.T) {
 		t.Skip("gnark's setup and proofs of a std circuit: not in -short")
 	}
 	keys := t.TempDir()
-	code, out := g16("bench", "--curve", "bn254", "--circuit", "eddsa", "--signatures", "1", "--proofs", "1", "--warmup=false", "--keydir", keys)
+	code, out := g16("bench", "--curve", name, "--circuit", "eddsa", "--signatures", "1", "--proofs", "1", "--warmup=false", "--keydir", keys)
 	if code != 0 {
 		t.Fatalf("bench: exit %d\n%s", code, out)
 	}
-	for _, want := range []string{"bn254-eddsa-signatures1 circuit", "gnark setup", "solve + commit (gnark: as in Prove)", "byte-identical across provers: yes", "verified"} {
+	for _, want := range []string{name + "-eddsa-signatures1 circuit", "gnark setup", "solve + commit (gnark: as in Prove)", "byte-identical across provers: yes", "verified"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("bench output lacks %q\n%s", want, out)
 		}
 	}
-	code, out = g16("bench", "--curve", "bn254", "--circuit", "eddsa", "--partitions", "2", "--workers", "1", "--keydir", keys)
+	code, out = g16("bench", "--curve", name, "--circuit", "eddsa", "--partitions", "2", "--workers", "1", "--keydir", keys)
 	if code != 0 {
 		t.Fatalf("bench --partitions: exit %d\n%s", code, out)
 	}

@@ -6,6 +6,7 @@ package bls12377
 import (
 	"context"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -17,22 +18,28 @@ import (
 var minTaskCost int64 = 1024
 
 // scheduleFor returns the schedule of the solver's instructions on nt
-// workers, built on first use and kept for every later solve.
-func (s *Solver) scheduleFor(nt int) *schedule {
-	key := schedKey{nt: nt, minCost: minChunkCost}
+// workers, the checks left out when apart (checks.go), built on first use
+// and kept for every later solve.
+func (s *Solver) scheduleFor(nt int, apart bool) *schedule {
+	key := schedKey{nt: nt, minCost: minChunkCost, apart: apart}
 	s.schedMu.Lock()
 	defer s.schedMu.Unlock()
 	if sc, ok := s.scheds[key]; ok {
 		return sc
 	}
-	g := &graph{
-		nbWires: s.nbWires,
-		levels:  s.levels,
-		cost:    s.cost,
-		outputs: func(i int) (uint32, uint32) { return s.outputs(&s.ops[i]) },
-		reads:   func(i int, visit func(uint32)) bool { return s.reads(&s.ops[i], visit) },
+	var sc *schedule
+	if apart {
+		sc = s.buildWithout(nt, key.minCost)
+	} else {
+		g := &graph{
+			nbWires: s.nbWires,
+			levels:  s.levels,
+			cost:    s.cost,
+			outputs: func(i int) (uint32, uint32) { return s.outputs(&s.ops[i]) },
+			reads:   func(i int, visit func(uint32)) bool { return s.reads(&s.ops[i], visit) },
+		}
+		sc = buildSchedule(g, nt, key.minCost)
 	}
-	sc := buildSchedule(g, nt, key.minCost)
 	if s.scheds == nil {
 		s.scheds = map[schedKey]*schedule{}
 	}
@@ -40,25 +47,65 @@ func (s *Solver) scheduleFor(nt int) *schedule {
 	return sc
 }
 
+// buildWithout schedules the instructions other than the checks on nt
+// workers: the schedule of the graph of those alone, its op indices
+// translated back to s.ops.
+func (s *Solver) buildWithout(nt int, minCost int64) *schedule {
+	sub := make([]uint32, 0, len(s.ops)-len(s.checks))
+	levels := make([]int, 0, len(s.levels))
+	cost := make([]int64, 1, cap(sub)+1)
+	for l := 0; l+1 < len(s.levels); l++ {
+		if n := len(levels); n == 0 || levels[n-1] != len(sub) {
+			levels = append(levels, len(sub))
+		}
+		for i := s.levels[l]; i < s.levels[l+1]; i++ {
+			if o := &s.ops[i]; o.kind != opR1C || o.loc != locNone {
+				sub = append(sub, uint32(i))
+				cost = append(cost, cost[len(cost)-1]+s.cost[i+1]-s.cost[i])
+			}
+		}
+	}
+	if n := len(levels); n == 0 || levels[n-1] != len(sub) {
+		levels = append(levels, len(sub))
+	}
+	g := &graph{
+		nbWires: s.nbWires,
+		levels:  levels,
+		cost:    cost,
+		outputs: func(i int) (uint32, uint32) { return s.outputs(&s.ops[sub[i]]) },
+		reads:   func(i int, visit func(uint32)) bool { return s.reads(&s.ops[sub[i]], visit) },
+	}
+	sc := buildSchedule(g, nt, minCost)
+	for k, i := range sc.order {
+		sc.order[k] = sub[i]
+	}
+	return sc
+}
+
 type schedKey struct {
 	nt      int
 	minCost int64
+	apart   bool
 }
 
-// run solves every instruction on the schedule for st.nt workers: the
-// caller's goroutine is worker 0. It returns the error of the first failing
-// instruction in level order and its rank, or the context's error and
-// noRank.
+// run solves the instructions of schedule sc on st.nt workers: the
+// caller's goroutine is worker 0. It returns the error of the first
+// failing instruction in level order and its rank, or the context's error
+// and noRank.
 //
 // A worker stops at its first failing instruction and publishes nothing
 // more. The others go on with the chunks of levels up to the lowest level
 // that failed so far (every chunk they wait for is of a lower level, so it
 // is done or will be), so that every instruction of a lower rank than the
 // one reported has run; they skip the chunks of higher levels.
-func (st *state) run(ctx context.Context) (uint32, error) {
-	sc := st.s.scheduleFor(st.nt)
+//
+// With apart (a schedule without the checks), the first failure or panic
+// stops every worker and run reports failed, with no error but the
+// context's: the solve starts again on the whole schedule.
+func (st *state) run(ctx context.Context, sc *schedule, apart bool) (at uint32, failed bool, err error) {
 	x := &st.exec
 	x.reset(st, sc)
+	x.apart = apart
 	if ctx.Done() != nil {
 		stop := context.AfterFunc(ctx, func() { x.halt(haltCancelled) })
 		defer stop()
@@ -73,24 +120,32 @@ func (st *state) run(ctx context.Context) (uint32, error) {
 	}
 	x.worker(0)
 	wg.Wait()
-	if v := x.panicked; v != nil {
-		x.panicked = nil
-		panic(v)
-	}
 	// The halt runs on context.AfterFunc's goroutine, which may come
 	// after the last chunk: a ctx that ended before the solve returns
 	// ends it either way.
 	if x.halted.Load() == haltCancelled || ctx.Err() != nil {
-		return noRank, ctx.Err()
+		x.panicked = nil
+		clear(x.errs)
+		return noRank, false, ctx.Err()
 	}
-	at, err := noRank, error(nil)
+	if apart {
+		failed = x.panicked != nil || slices.ContainsFunc(x.errs, func(e error) bool { return e != nil })
+		x.panicked = nil
+		clear(x.errs)
+		return noRank, failed, nil
+	}
+	if v := x.panicked; v != nil {
+		x.panicked = nil
+		panic(v)
+	}
+	at = noRank
 	for w := 0; w < sc.nt; w++ {
 		if e := x.errs[w]; e != nil && st.scratch[w].failAt < at {
 			at, err = st.scratch[w].failAt, e
 		}
 	}
 	clear(x.errs)
-	return at, err
+	return at, err != nil, err
 }
 
 // Why a solve stops before its end.
@@ -98,6 +153,7 @@ const (
 	haltNone uint32 = iota
 	haltCancelled
 	haltPanic
+	haltFailed // an instruction failed, with the checks apart
 )
 
 // exec is the progress of one solve's workers.
@@ -108,6 +164,7 @@ type exec struct {
 	failLevel atomic.Uint32 // the lowest level of a failing instruction so far
 	halted    atomic.Uint32 // haltCancelled or haltPanic: every worker stops
 	errs      []error       // each worker's error; its rank in its scratch
+	apart     bool          // the checks are apart: a failure stops every worker
 	panicked  any
 	panicMu   sync.Mutex
 
@@ -193,6 +250,10 @@ func (x *exec) worker(w int) {
 		}
 		if err := st.chunk(sc.order[ch.lo:ch.hi], scr); err != nil {
 			x.errs[w] = err
+			if x.apart {
+				x.halt(haltFailed)
+				return
+			}
 			for {
 				f := x.failLevel.Load()
 				if ch.level >= f || x.failLevel.CompareAndSwap(f, ch.level) {

@@ -42,7 +42,7 @@ func SetScheduleHook(hook func(worker, chunk int), dropWaits bool) (restore func
 // ScheduleStats describes s's schedule on tasks workers: how many chunks
 // and how many waits between them.
 func (s *Solver) ScheduleStats(tasks int) (chunks, waits int) {
-	sc := s.scheduleFor(tasks)
+	sc := s.scheduleFor(tasks, s.checksApart(tasks))
 	return len(sc.chunks), len(sc.waits)
 }
 
@@ -51,7 +51,7 @@ func (s *Solver) ScheduleStats(tasks int) (chunks, waits int) {
 // those of them that another worker solved: the values that move between
 // cores' caches in a solve.
 func (s *Solver) RemoteReads(tasks int) (reads, remote int) {
-	sc := s.scheduleFor(tasks)
+	sc := s.scheduleFor(tasks, s.checksApart(tasks))
 	producer := make([]int32, s.nbWires)
 	for i := range producer {
 		producer[i] = -1
@@ -89,7 +89,8 @@ func (s *Solver) RemoteReads(tasks int) (reads, remote int) {
 // speedup the schedule allows over one worker, load balance and waits
 // counted, memory and hint calls' real costs not. An instruction of more
 // than 64·minTaskCost is taken as cut into parts on every worker, as the
-// large batch inverses, count hints and hint input lists are.
+// large batch inverses, count hints and hint input lists are. With the
+// checks apart, they come after the schedule, an equal share a worker.
 func (s *Solver) SimulatedSpeedup(tasks int, waitCost int64) float64 {
 	est := make([]int64, len(s.ops))
 	for i := range est {
@@ -103,7 +104,7 @@ func (s *Solver) SimulatedSpeedup(tasks int, waitCost int64) float64 {
 // schedule still built on the estimated ones; an instruction whose
 // estimate is of 64·minTaskCost or more is taken as cut into parts.
 func (s *Solver) SimulatedSpeedupOf(tasks int, waitCost int64, cost []int64) float64 {
-	sc := s.scheduleFor(tasks)
+	sc := s.scheduleFor(tasks, s.checksApart(tasks))
 	finish := make([]int64, len(sc.chunks))
 	type ref struct{ w, c int }
 	var all []ref
@@ -136,6 +137,14 @@ func (s *Solver) SimulatedSpeedupOf(tasks int, waitCost int64, cost []int64) flo
 		}
 		finish[r.c] = start + work
 		makespan = max(makespan, finish[r.c])
+	}
+	if s.checksApart(tasks) {
+		// the checks after the wires, shared out equally
+		var checks int64
+		for _, i := range s.checks {
+			checks += cost[i]
+		}
+		makespan += (checks + int64(tasks) - 1) / int64(tasks)
 	}
 	return float64(total) / float64(makespan)
 }

@@ -39,6 +39,11 @@ type Solver struct {
 	lookups []lookupTable
 	tables  []constTable // count hints' constant tables
 
+	// checks are the R1Cs that solve no wire, in constraint order, and
+	// checkCost[k] the estimated work of checks[:k] (checks.go).
+	checks    []uint32
+	checkCost []int64
+
 	// rowsWritten: every constraint is an R1C's, so a solve writes every
 	// row of A, B and C.
 	rowsWritten bool
@@ -73,7 +78,8 @@ func New(r1cs *cs.R1CS) (*Solver, error) {
 		*s = Solver{r1cs: r1cs, fallback: reason}
 		return s, nil
 	}
-	s.scheduleFor(tasks(&csolver.Config{}, 1)) // a lone solve's with the default options
+	nt := tasks(&csolver.Config{}, 1)
+	s.scheduleFor(nt, s.checksApart(nt)) // a lone solve's with the default options
 	return s, nil
 }
 
@@ -172,6 +178,7 @@ type state struct {
 	q   *big.Int
 	cfg *csolver.Config
 
+	witness fr.Vector // the public and secret inputs
 	values  []fr.Element
 	solved  []bool
 	words   []uint32 // words[w] is x+1 when wire w was set to word x this solve (setWordAt); 0 if not
@@ -198,7 +205,7 @@ func (s *Solver) putState(st *state) {
 	clear(st.hints)
 	st.hints = st.hints[:0]
 	st.native = st.native[:0]
-	st.cfg = nil
+	st.cfg, st.witness = nil, nil
 	st.values, st.a, st.b, st.c = nil, nil, nil, nil
 	s.states.Put(st)
 }
@@ -209,6 +216,30 @@ func (st *state) start(v fr.Vector, cfg *csolver.Config, active int, buf Vectors
 	s := st.s
 	st.cfg = cfg
 	st.nt = tasks(cfg, active)
+	st.witness = v
+	st.reset(buf)
+	for len(st.scratch) < st.nt {
+		st.scratch = append(st.scratch, new(scratch))
+	}
+	st.hints = st.hints[:0]
+	st.native = st.native[:0]
+	for _, id := range s.hintIDs {
+		f := cfg.HintFunctions[id]
+		st.hints = append(st.hints, f)
+		st.native = append(st.native, nativeFor(f, s.r1cs.MHintsDependencies[id]))
+	}
+}
+
+// restart resets st's vectors for solving its witness again.
+func (st *state) restart() {
+	st.reset(Vectors{W: st.values, A: st.a, B: st.b, C: st.c})
+}
+
+// reset sets the solve's vectors, buf's when they fit, for a solve of its
+// witness: the witness's wires solved, every other wire unsolved.
+func (st *state) reset(buf Vectors) {
+	s := st.s
+	v := st.witness
 	m := s.r1cs.GetNbConstraints()
 	n := ecc.NextPowerOfTwo(uint64(m))
 	// A, B and C start at 0, unless every row is an R1C's, which writes
@@ -256,16 +287,6 @@ func (st *state) start(v fr.Vector, cfg *csolver.Config, active int, buf Vectors
 	copy(st.values[1:], v)
 	for i := range v {
 		st.solved[i+1] = true
-	}
-	for len(st.scratch) < st.nt {
-		st.scratch = append(st.scratch, new(scratch))
-	}
-	st.hints = st.hints[:0]
-	st.native = st.native[:0]
-	for _, id := range s.hintIDs {
-		f := cfg.HintFunctions[id]
-		st.hints = append(st.hints, f)
-		st.native = append(st.native, nativeFor(f, s.r1cs.MHintsDependencies[id]))
 	}
 }
 

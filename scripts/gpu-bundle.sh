@@ -32,7 +32,7 @@ if [ -d cmd/g16 ]; then
 fi
 # The witness solver's benchmarks (not run by run.sh; symbols kept for
 # -test.cpuprofile): cd solver/bls12381 && "$bin/solver.test" -test.run '^$' -test.bench Solve
-go test -c -o "$out/solver.test" ./solver/bls12381
+go test -c -ldflags='-s -w' -o "$out/solver.test" ./solver/bls12381
 echo "gpu-bundle: $out/solver.test"
 
 cat >"$out/run.sh" <<RUN

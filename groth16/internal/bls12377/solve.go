@@ -30,6 +30,7 @@ type solution struct {
 	aInto      []fr.Element        // vectors wiresA, wiresB and kWires may fill (vectorList)
 	bInto      []fr.Element
 	kInto      []fr.Element
+	wUploaded  bool // W itself went up (into bufW, for the device to gather from)
 	r, s       fr.Element
 }
 
@@ -133,15 +134,15 @@ func (sol *solution) wiresB(p *prover) []fr.Element {
 // for the wire MSMs. When a backend may read the wire vectors in place for
 // as long as its buffer lives (inPlace: backend.ReadOnlyUploader), the
 // filtered copies are left out, and so is W if a wire MSM's vector is W
-// itself (none of its wires filtered out), so that nothing a buffer may
-// still read is written again.
+// itself (none of its wires filtered out) or W went up itself (a device
+// that gathers), so that nothing a buffer may still read is written again.
 func (sol *solution) vectors(p *prover, inPlace bool) hostVectors {
 	v := hostVectors{solver: wsolver.Vectors{A: sol.a, B: sol.b, C: sol.c}}
 	aliased := func(u []fr.Element, from int) bool {
 		return len(u) > 0 && len(sol.w) > from && &u[0] == &sol.w[from]
 	}
 	wA, wB, wK := aliased(sol.wA, 0), aliased(sol.wB, 0), aliased(sol.wK, p.nbPublic)
-	if !inPlace || !wA && !wB && !wK {
+	if !inPlace || !wA && !wB && !wK && !sol.wUploaded {
 		v.solver.W = sol.w
 	}
 	if inPlace {

@@ -158,6 +158,9 @@ func checkUpload(t *testing.T, name string, dev backend.Backend, part *partition
 	if err := part.upload(dev, q, bufs, lay, sol, lay.uploads(), nil); err != nil {
 		t.Fatalf("%s: upload: %v", name, err)
 	}
+	if lay.gatherW && sol.vectors(part.p, true).solver.W != nil {
+		t.Errorf("%s: W went up for the device to gather from, and is handed back for another solve to write", name)
+	}
 	want := map[int][]fr.Element{bufA: sol.a, bufB: sol.b, bufC: sol.c}
 	if !lay.streamed {
 		want[bufWA] = sol.wiresA(part.p)

@@ -48,6 +48,7 @@ func (t *partition) upload(dev backend.Backend, q backend.Queue, bufs []backend.
 			host = sol.c
 		case i == bufW:
 			host = sol.w
+			sol.wUploaded = true
 		case i == bufWA:
 			host = sol.wiresA(p)
 		case i == bufWB:

@@ -35,6 +35,8 @@ type benchFlags struct {
 	size        sizeFlag
 	proofs      int
 	partitions  int
+	rounds      int    // --rounds: ProveBatch calls on one Prover
+	cpuProfile  string // --cpuprofile: the last round's CPU profile
 	backend     string
 	compareCPU  bool
 	noGnark     bool
@@ -72,6 +74,8 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&f.size, "size", "constraints in the synthetic circuit (a number or 2^k); keep it ≤ a power of two")
 	fs.IntVar(&f.proofs, "proofs", 3, "proofs to time for each prover (single-proof mode)")
 	fs.IntVar(&f.partitions, "partitions", 0, "prove a batch of N partitions with ProveBatch instead of single proofs")
+	fs.IntVar(&f.rounds, "rounds", 2, "with --partitions: ProveBatch calls on one long-lived Prover, each timed (the first pays what a fresh Prover's first batch pays)")
+	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "with --partitions: write a CPU profile of the last round to this file")
 	fs.IntVar(&f.workers, "workers", 2, "workers per device for --partitions")
 	fs.IntVar(&f.solvers, "solvers", 0, "partitions solved at once for --partitions (0: adapted to the measured solve and device times, up to the CPUs)")
 	fs.BoolVar(&f.residentKey, "resident-key", true, "keep the proving key on our devices across proofs (uploaded once, timed apart)")
@@ -103,6 +107,9 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	}
 	if f.partitions < 0 {
 		return errors.New("--partitions must not be negative")
+	}
+	if f.rounds < 1 {
+		return fmt.Errorf("--rounds %d: must be at least 1", f.rounds)
 	}
 	if f.keys != "setup" && f.keys != "random" {
 		return fmt.Errorf("--keys %q: want setup or random", f.keys)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -27,14 +29,21 @@ func TestBenchStdCircuit(t *testing.T) {
 			t.Errorf("bench output lacks %q\n%s", want, out)
 		}
 	}
-	code, out = g16("bench", "--circuit", "eddsa", "--partitions", "3", "--solvers", "2", "--workers", "1", "--keys", "random")
+	prof := filepath.Join(t.TempDir(), "batch.prof")
+	code, out = g16("bench", "--circuit", "eddsa", "--partitions", "3", "--solvers", "2", "--workers", "1", "--keys", "random", "--rounds", "2", "--cpuprofile", prof)
 	if code != 0 {
 		t.Fatalf("bench --partitions: exit %d\n%s", code, out)
 	}
-	for _, want := range []string{"most solves at once", "byte-identical"} {
+	for _, want := range []string{"most solves at once", "byte-identical across provers: yes", "prover ready in", "(ProveBatch 1)", "(ProveBatch 2)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("batch bench output lacks %q\n%s", want, out)
 		}
+	}
+	if st, err := os.Stat(prof); err != nil || st.Size() == 0 {
+		t.Errorf("--cpuprofile wrote no profile: %v", err)
+	}
+	if code, out = g16("bench", "--partitions", "2", "--rounds", "0"); code != 2 && code != 1 || !strings.Contains(out, "--rounds 0") {
+		t.Errorf("bench --rounds 0: exit %d, want a usage error naming --rounds\n%s", code, out)
 	}
 }
 

@@ -43,21 +43,37 @@ func fixtureNamed(t *testing.T, name string) *fixture {
 }
 
 // memoryOf gives the device bytes of f's proving key and of one
-// partition's buffer set, as ProveBatch lays them out: G1 bases A, B, K, Z
-// and G2 bases B; a, b, c of domain size and the wire values filtered for
-// A, B and K.
+// partition's buffer set, as ProveBatch lays them out on a device that
+// gathers (the CPU backend): G1 bases A, B, K, Z, G2 bases B, and the wire
+// index lists the device gathers by (K's, and A's and B's when some of
+// their points are at infinity); a, b, c of domain size and the wire
+// values for A, B and K, and W when it gathers A's and B's from it.
 func memoryOf(t *testing.T, f *fixture) (key, set int64) {
 	t.Helper()
 	pk := f.pk.(*groth16bls.ProvingKey)
 	key = int64(len(pk.G1.A)+len(pk.G1.B)+len(pk.G1.K)+len(pk.G1.Z))*curve.Must(ecc.BLS12_381).G1AffineBytes +
-		int64(len(pk.G2.B))*curve.Must(ecc.BLS12_381).G2AffineBytes
+		int64(len(pk.G2.B))*curve.Must(ecc.BLS12_381).G2AffineBytes + indexListBytes(f)
 	n := int64(pk.Domain.Cardinality)
 	set = (3*n + int64(len(pk.G1.A)+len(pk.G1.B)+len(pk.G1.K))) * curve.Must(ecc.BLS12_381).FrBytes
 	if pk.NbInfinityA+pk.NbInfinityB > 0 && len(pk.G1.K) > 0 {
-		// A device that gathers holds W and the A, B and K index lists too.
-		set += int64(len(pk.InfinityA))*curve.Must(ecc.BLS12_381).FrBytes + int64(len(pk.G1.A)+len(pk.G1.B)+len(pk.G1.K))*4
+		set += int64(len(pk.InfinityA)) * curve.Must(ecc.BLS12_381).FrBytes
 	}
 	return key, set
+}
+
+// indexListBytes is the device bytes of f's wire index lists on a device
+// that gathers: 4 an index, K's, and A's and B's when some of their points
+// are at infinity.
+func indexListBytes(f *fixture) int64 {
+	pk := f.pk.(*groth16bls.ProvingKey)
+	if len(pk.G1.K) == 0 {
+		return 0
+	}
+	n := int64(len(pk.G1.K))
+	if pk.NbInfinityA+pk.NbInfinityB > 0 {
+		n += int64(len(pk.G1.A) + len(pk.G1.B))
+	}
+	return 4 * n
 }
 
 // capacityForSets is a capacity whose default budget (capacity less 1/16)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/backend/cpu"
+	g16curve "github.com/g16prover/g16/curve"
 	"github.com/g16prover/g16/groth16"
 )
 
@@ -108,6 +109,104 @@ func TestGatherFault(t *testing.T) {
 			groth16.WithBackend(dev), groth16.WithBatchRandomness(func(int) io.Reader { return seeded(2) }))
 		if err == nil || !strings.Contains(err.Error(), "injected gather fault") {
 			t.Errorf("ProveBatch on %s: %v, want the injected gather fault", dev, err)
+		}
+	}
+}
+
+// TestIndexListsStayWithKey: the wire index lists a device gathers by go
+// up once for the key on that device, with its first partition, and stay
+// with it: later proofs and a batch of the same Prover upload none, a
+// second Prover given the same DeviceKey uploads none, and the key counts
+// them in its bytes. Every curve's test circuits (keys from gnark's setup,
+// with points at infinity in A and B, and a BSB22 commitment), on the CPU
+// backend scheduled as a GPU; every proof equals gnark's.
+func TestIndexListsStayWithKey(t *testing.T) {
+	for _, id := range g16curve.Supported() {
+		for _, f := range fixturesOn(t, id) {
+			t.Run(id.String()+"/"+f.name, func(t *testing.T) {
+				var uploads, gathers atomic.Int64
+				hook := func(op cpu.Op, _ int64) error {
+					switch op {
+					case cpu.OpUpload:
+						uploads.Add(1)
+					case cpu.OpGather:
+						gathers.Add(1)
+					}
+					return nil
+				}
+				dev := &gpuLike{Backend: cpu.MustNew(cpu.WithHook(hook)), urgent: map[backend.Queue]bool{}}
+				dk, err := groth16.NewDeviceKey(dev, f.pk)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer dk.Close()
+				keyBytes := dk.Bytes()
+				// prove runs one proof on pr and returns the uploads and
+				// gathers it made.
+				prove := func(pr *groth16.Prover) (int64, int64) {
+					t.Helper()
+					uploads.Store(0)
+					gathers.Store(0)
+					seed := rand.Uint64()
+					proof, err := pr.Prove(context.Background(), f.witness, groth16.WithRandomness(seeded(seed)))
+					if err != nil {
+						t.Fatalf("seed %d: %v", seed, err)
+					}
+					if !bytes.Equal(proofBytes(t, proof), gnarkProof(t, f, seed)) {
+						t.Fatalf("seed %d: proof differs from gnark's", seed)
+					}
+					return uploads.Load(), gathers.Load()
+				}
+
+				pr, err := groth16.NewProver(f.ccs, f.pk, groth16.WithDeviceKey(dk))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer pr.Close()
+				up1, lists := prove(pr)
+				if lists == 0 {
+					t.Fatalf("no gather: the test wants a device that gathers")
+				}
+				withLists := dk.Bytes()
+				if withLists <= keyBytes || (withLists-keyBytes)%4 != 0 {
+					t.Fatalf("the key holds %d bytes after its first proof, %d before: want the index lists (4 bytes an index) added", withLists, keyBytes)
+				}
+				up2, g2 := prove(pr)
+				if up1-up2 != lists || g2 != lists {
+					t.Fatalf("first proof: %d uploads, %d gathers; second: %d uploads, %d gathers: want the %d index lists uploaded by the first only",
+						up1, lists, up2, g2, lists)
+				}
+
+				uploads.Store(0)
+				seeds := []uint64{rand.Uint64(), rand.Uint64()}
+				t.Logf("batch seeds %v", seeds)
+				proofs, err := pr.ProveBatch(context.Background(), []witness.Witness{f.witness, f.witness},
+					groth16.WithBatchRandomness(func(i int) io.Reader { return seeded(seeds[i]) }))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i, p := range proofs {
+					if !bytes.Equal(proofBytes(t, p), gnarkProof(t, f, seeds[i])) {
+						t.Fatalf("seed %d: batch proof %d differs from gnark's", seeds[i], i)
+					}
+				}
+				if got := uploads.Load(); got != 2*up2 {
+					t.Fatalf("batch of 2: %d uploads, want %d (two proofs without index lists)", got, 2*up2)
+				}
+
+				// Another Prover of the same key reuses the lists too.
+				pr2, err := groth16.NewProver(f.ccs, f.pk, groth16.WithDeviceKey(dk))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer pr2.Close()
+				if up, _ := prove(pr2); up != up2 {
+					t.Fatalf("a second Prover of the key: %d uploads, want %d", up, up2)
+				}
+				if got := dk.Bytes(); got != withLists {
+					t.Fatalf("the key holds %d bytes after more proofs, %d after the first", got, withLists)
+				}
+			})
 		}
 	}
 }

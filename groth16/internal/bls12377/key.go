@@ -32,6 +32,13 @@ type deviceKey struct {
 
 	commit *commitKey // the BSB22 commitment bases (commit.go); nil without commitments
 
+	// index is the wire index lists the device gathers the wire MSMs'
+	// values by (gather.go), beside resident bases on a device that
+	// gathers: loaded by the key's first partition (loadIndex), freed
+	// with the key.
+	idxMu sync.Mutex
+	index *keyIndex
+
 	// dev is the device itself, which the backend a partition's compute
 	// is given may wrap (the scheduler's view of it).
 	dev backend.Backend
@@ -72,12 +79,19 @@ func deviceKeyArgs(fn string, dev backend.Backend, pk gnarkapi.ProvingKey) (*gna
 	return key, nil
 }
 
+// residentBytes is what a key of pk resident on dev, the device itself,
+// holds at most: its bases (keyBytes) and, when dev gathers, the wire
+// index lists (indexBytes). Tables come on top (plan.tableBytes).
+func residentBytes(dev backend.Backend, pk *gnarkgroth16.ProvingKey) int64 {
+	return keyBytes(pk) + indexBytes(dev, pk)
+}
+
 // Bytes is the device memory the key holds.
 func (k *deviceKey) Bytes() int64 {
 	if k.plan.chunk > 0 {
 		return k.slots[0].bytes() + k.slots[1].bytes() + k.commit.Bytes()
 	}
-	return k.g1.Bytes() + k.g2.Bytes() + k.plan.tableBytes + k.commit.Bytes()
+	return k.g1.Bytes() + k.g2.Bytes() + k.plan.tableBytes + k.commit.Bytes() + k.wireIndexes().bytes()
 }
 
 // loadKey puts pk on dev as pl says: its bases uploaded, with their tables
@@ -168,7 +182,14 @@ func (k *deviceKey) free(dev backend.Backend, q backend.Queue) error {
 	if k.plan.chunk > 0 {
 		return errors.Join(k.commit.close(), k.slots[0].free(dev, q), k.slots[1].free(dev, q))
 	}
-	return errors.Join(k.commit.close(), dev.Free(q, k.g1), dev.Free(q, k.g2))
+	var idx error
+	k.idxMu.Lock()
+	if k.index != nil {
+		idx = k.index.free(dev, q)
+		k.index = nil
+	}
+	k.idxMu.Unlock()
+	return errors.Join(k.commit.close(), idx, dev.Free(q, k.g1), dev.Free(q, k.g2))
 }
 
 // DeviceKey is a proving key's bases resident on one device, owned by the

@@ -18,15 +18,11 @@ const (
 	bufWA
 	bufWB
 	bufWK
-	bufIdx  // K's wire indices, when the device gathers them
-	bufIdxA // A's wire indices, when the device gathers W_A (gatherW)
-	bufIdxB // B's
 	nbBuffers
 )
 
 // bufferNames names the device buffers in spans.
-var bufferNames = [nbBuffers]string{bufA: "a", bufB: "b", bufC: "c", bufW: "W", bufWA: "W_A", bufWB: "W_B", bufWK: "W_K",
-	bufIdx: "K index", bufIdxA: "A index", bufIdxB: "B index"}
+var bufferNames = [nbBuffers]string{bufA: "a", bufB: "b", bufC: "c", bufW: "W", bufWA: "W_A", bufWB: "W_B", bufWK: "W_K"}
 
 // Buffer groups: the wire values the A, B and K MSMs read (W first: the
 // others may be gathered from it), and the constraint evaluations H
@@ -54,6 +50,9 @@ type layout struct {
 	// when sharedAB, else in bufW) (gather.go); nil when the host filters
 	// and uploads them.
 	gather backend.Gatherer
+	// index is the key's wire index lists on that device (keyIndex),
+	// which gather reads; nil until loaded, and without gather.
+	index *keyIndex
 	// gatherW: A or B leaves some wires out (points at infinity), and the
 	// device builds W_A and W_B from W, uploaded once into bufW, by their
 	// index lists, as it builds W_K (gather).
@@ -68,7 +67,11 @@ func layOut(pk *gnarkgroth16.ProvingKey, key *deviceKey) layout {
 	if key != nil {
 		dev = key.dev
 	}
-	return newLayout(dev, pk, streamed)
+	l := newLayout(dev, pk, streamed)
+	if l.gather != nil {
+		l.index = key.wireIndexes()
+	}
+	return l
 }
 
 // newLayout lays out a partition of pk's circuit on dev (the device
@@ -92,27 +95,19 @@ func newLayout(dev backend.Backend, pk *gnarkgroth16.ProvingKey, streamed bool) 
 		return max(1, int64(count)) * s
 	}
 	l.sizes = [nbBuffers]int64{
-		bufA:    n * s,
-		bufB:    n * s,
-		bufC:    n * s,
-		bufWA:   wires(len(pk.G1.A)),
-		bufWB:   wires(len(pk.G1.B)),
-		bufWK:   wires(len(pk.G1.K)),
-		bufW:    s,
-		bufIdx:  backend.IndexBytes,
-		bufIdxA: backend.IndexBytes,
-		bufIdxB: backend.IndexBytes,
+		bufA:  n * s,
+		bufB:  n * s,
+		bufC:  n * s,
+		bufWA: wires(len(pk.G1.A)),
+		bufWB: wires(len(pk.G1.B)),
+		bufWK: wires(len(pk.G1.K)),
+		bufW:  s,
 	}
 	if l.sharedAB {
 		l.sizes[bufWB] = s
 	}
-	if l.gather != nil {
-		l.sizes[bufIdx] = int64(len(pk.G1.K)) * backend.IndexBytes
-	}
 	if l.gatherW {
 		l.sizes[bufW] = wires(len(pk.InfinityA))
-		l.sizes[bufIdxA] = max(1, int64(len(pk.G1.A))) * backend.IndexBytes
-		l.sizes[bufIdxB] = max(1, int64(len(pk.G1.B))) * backend.IndexBytes
 	}
 	return l
 }

@@ -162,7 +162,7 @@ func windowBytes(chunk int) int64 {
 // solving, when not even the smallest stream window fits.
 func choosePlan(dev backend.Backend, pk *gnarkgroth16.ProvingKey, budget int64) (plan, error) {
 	set := setBytes(dev, pk, false)
-	key := keyBytes(pk)
+	key := residentBytes(dev, pk)
 	commit := commitScratch(dev, pk)
 	sum, peak := msmScratch(dev, pk, 0)
 	if budget <= 0 || key+set+sum+commit <= budget {

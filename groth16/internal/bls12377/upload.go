@@ -23,23 +23,27 @@ func (t *partition) upload(dev backend.Backend, q backend.Queue, bufs []backend.
 	}
 	start := time.Now()
 	p := t.p
+	ix := lay.index
+	if ix == nil && lay.gather != nil {
+		return t.errorf("internal error: the device gathers the wire values, and the key's index lists are not on it")
+	}
 	for _, i := range which {
 		var host []fr.Element
 		switch {
 		case i == bufWB && lay.sharedAB:
 			continue // the B MSMs read bufWA
 		case i == bufWK && lay.gather != nil:
-			if err := t.gatherWires(lay.gather, dev, q, bufs, lay, bufWK, bufIdx, p.kIndex(), len(p.pk.G1.K)); err != nil {
+			if err := t.gatherWires(lay.gather, q, bufs, lay, bufWK, ix.k, len(p.kIndex()), len(p.pk.G1.K)); err != nil {
 				return t.errorf("K's wire values: %w", err)
 			}
 			continue
 		case i == bufWA && lay.gatherW:
-			if err := t.gatherWires(lay.gather, dev, q, bufs, lay, bufWA, bufIdxA, p.aIndex(), len(p.pk.G1.A)); err != nil {
+			if err := t.gatherWires(lay.gather, q, bufs, lay, bufWA, ix.a, len(p.aIndex()), len(p.pk.G1.A)); err != nil {
 				return t.errorf("A's wire values: %w", err)
 			}
 			continue
 		case i == bufWB && lay.gatherW:
-			if err := t.gatherWires(lay.gather, dev, q, bufs, lay, bufWB, bufIdxB, p.bIndex(), len(p.pk.G1.B)); err != nil {
+			if err := t.gatherWires(lay.gather, q, bufs, lay, bufWB, ix.b, len(p.bIndex()), len(p.pk.G1.B)); err != nil {
 				return t.errorf("B's wire values: %w", err)
 			}
 			continue

@@ -123,6 +123,13 @@ func TestLayoutHoldsSolution(t *testing.T) {
 				if c.streamed {
 					key.plan.chunk = minStreamChunk
 				}
+				q, err := c.dev.NewQueue()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := key.loadIndex(p, c.dev, q); err != nil {
+					t.Fatalf("%s: the wire index lists: %v", c.name, err)
+				}
 				lay := layOut(k.pk, key)
 				if got := lay.gather != nil; got != c.gathers {
 					t.Errorf("%s: gathers %v, want %v", c.name, got, c.gathers)
@@ -133,7 +140,18 @@ func TestLayoutHoldsSolution(t *testing.T) {
 				if got, want := lay.bytes(), setBytes(c.dev, k.pk, c.streamed); got != want {
 					t.Errorf("%s: the buffers take %d bytes, the plan counts %d", c.name, got, want)
 				}
+				if got, want := key.wireIndexes().bytes(), indexBytes(c.dev, k.pk); !c.streamed && got != want {
+					t.Errorf("%s: the index lists take %d bytes, the plan counts %d", c.name, got, want)
+				}
 				checkUpload(t, c.name, c.dev, part, lay, sol)
+				if ix := key.wireIndexes(); ix != nil {
+					if err := ix.free(c.dev, q); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if err := q.Close(); err != nil {
+					t.Fatal(err)
+				}
 			}
 		})
 	}

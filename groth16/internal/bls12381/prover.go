@@ -175,12 +175,18 @@ func (pr *Prover) enter() error {
 }
 
 // residentKey returns the key on d, loading it through dev and q on first
-// use (uploaded says so), as the plan for budget says (planFor). dev is
+// use (uploaded says so), as the plan for budget says (planFor), with the
+// wire index lists its partitions gather by (loadIndex). dev is
 // d's backend or a wrapper of it (the scheduler's).
 func (d *proverDevice) residentKey(p *prover, dev backend.Backend, q backend.Queue, budget int64) (k *deviceKey, uploaded bool, err error) {
 	d.keyMu.Lock()
 	defer d.keyMu.Unlock()
 	if d.key != nil {
+		// The wire index lists, loaded once for the key (a key the caller
+		// owns may not have them yet).
+		if err := d.key.loadIndex(p, dev, q); err != nil {
+			return nil, false, err
+		}
 		return d.key, false, nil
 	}
 	pl, err := d.planLocked(p, budget)
@@ -189,6 +195,9 @@ func (d *proverDevice) residentKey(p *prover, dev backend.Backend, q backend.Que
 	}
 	if k, err = loadKey(dev, d.dev, q, p.pk, pl, nil); err != nil {
 		return nil, false, err
+	}
+	if err := k.loadIndex(p, dev, q); err != nil {
+		return nil, false, errors.Join(err, k.free(dev, q))
 	}
 	d.key = k
 	return k, true, nil

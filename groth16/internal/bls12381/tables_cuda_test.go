@@ -30,7 +30,7 @@ func TestTablesPlanCUDA(t *testing.T) {
 	set := setBytes(gpu, pk, false)
 	commit := commitScratch(gpu, pk)
 	sum, _ := msmScratch(gpu, pk, 0)
-	need := keyBytes(pk) + set + sum + commit
+	need := residentBytes(gpu, pk) + set + sum + commit
 
 	pl, err := choosePlan(gpu, pk, need)
 	if err != nil {

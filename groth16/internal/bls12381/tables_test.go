@@ -135,7 +135,7 @@ func TestTablesPlan(t *testing.T) {
 	set := setBytes(dev, pk, false)
 	commit := commitScratch(dev, pk)
 	sum, _ := msmScratch(dev, pk, 0)
-	need := keyBytes(pk) + set + sum + commit
+	need := residentBytes(dev, pk) + set + sum + commit
 	msms := keyMSMs(pk)
 	modelled := func(pl plan) float64 {
 		c := 0.0
@@ -155,7 +155,7 @@ func TestTablesPlan(t *testing.T) {
 		for j, m := range msms {
 			tb += m.tableBytes(pl.copies[j])
 		}
-		if tb != pl.tableBytes || pl.bytes != keyBytes(pk)+tb {
+		if tb != pl.tableBytes || pl.bytes != residentBytes(dev, pk)+tb {
 			t.Errorf("budget need%+d: plan %q: tables %d bytes, plan bytes %d, the copies' tables %d", budget-need, pl, pl.tableBytes, pl.bytes, tb)
 		}
 		if i < 2 && tb != 0 {
@@ -194,7 +194,7 @@ func TestTablesByGain(t *testing.T) {
 	}}
 	set := setBytes(dev, pk, false)
 	sum, _ := msmScratch(dev, pk, 0)
-	need := keyBytes(pk) + set + sum + commitScratch(dev, pk)
+	need := residentBytes(dev, pk) + set + sum + commitScratch(dev, pk)
 	g2 := keyMSM{backend.KernelMSMG2, len(pk.G2.B)}
 	pl, err := choosePlan(dev, pk, need+set+g2.tableBytes(12))
 	if err != nil {

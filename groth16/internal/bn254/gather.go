@@ -4,6 +4,7 @@
 package bn254
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sync"
@@ -15,12 +16,14 @@ import (
 
 // The wire MSMs' values built on the device. On a device that gathers
 // (backend.Gatherer), W goes up once and the values each wire MSM reads
-// are picked from it there by an index list (uploaded with the partition:
-// 4 bytes a value instead of 32), so the host neither filters nor uploads
-// a copy of W for each MSM: K's values (the private wires but the
-// committed ones) always, and A's and B's (the wires whose point is not at
-// infinity) when the key leaves some out (layout.gatherW; when A and B
-// read every wire, the buffer of A's values holds W itself).
+// are picked from it there by an index list, so the host neither filters
+// nor uploads a copy of W for each MSM: K's values (the private wires but
+// the committed ones) always, and A's and B's (the wires whose point is
+// not at infinity) when the key leaves some out (layout.gatherW; when A
+// and B read every wire, the buffer of A's values holds W itself). The
+// index lists depend on the key and the circuit only: they stay on the
+// device with the resident key (keyIndex), uploaded by its first
+// partition. A streamed key's partitions do not gather.
 
 // gathersK reports whether a partition with pk's key resident on dev, the
 // device itself, gathers its wire MSMs' values on dev.
@@ -57,20 +60,148 @@ func (p *prover) kIndex() []uint32 { return p.kIdx.of(p.nbPublic, p.kRemove, len
 func (p *prover) aIndex() []uint32 { return p.aIdx.of(0, p.pk.InfinityA, len(p.pk.G1.A)) }
 func (p *prover) bIndex() []uint32 { return p.bIdx.of(0, p.pk.InfinityB, len(p.pk.G1.B)) }
 
-// gatherWires fills bufs[dst] with the wire values of index list idx (its
-// MSM's points, want of them) from W in bufs[lay.wiresFrom()] (uploaded
-// before, on q), the list uploaded to bufs[at], on g; ordered on q.
-func (t *partition) gatherWires(g backend.Gatherer, dev backend.Backend, q backend.Queue, bufs []backend.Buffer, lay layout, dst, at int, idx []uint32, want int) error {
-	if len(idx) != want {
-		return fmt.Errorf("groth16: internal error: %d %s entries, %d points", len(idx), bufferNames[at], want)
+// keyIndex is the index lists on the device of a resident key: K's, and
+// A's and B's when the layout gathers W_A and W_B (layout.gatherW). A
+// list the device does not use, or an empty one, has no buffer.
+type keyIndex struct {
+	k, a, b backend.Buffer
+	// hostK is K's list as uploaded: a prover given the same key must
+	// have the same (A's and B's follow from the key alone).
+	hostK []uint32
+}
+
+// indexBytes is the device memory of the index lists that a key of pk
+// resident on dev, the device itself, holds beside its bases: 0 when dev
+// does not gather.
+func indexBytes(dev backend.Backend, pk *gnarkgroth16.ProvingKey) int64 {
+	if dev == nil {
+		return 0
+	}
+	lay := newLayout(dev, pk, false)
+	if lay.gather == nil {
+		return 0
+	}
+	n := int64(len(pk.G1.K))
+	if lay.gatherW {
+		n += int64(len(pk.G1.A) + len(pk.G1.B))
+	}
+	return n * backend.IndexBytes
+}
+
+// bytes is the device memory of the lists (0 for nil: none loaded).
+func (ix *keyIndex) bytes() int64 {
+	if ix == nil {
+		return 0
+	}
+	var b int64
+	for _, buf := range []backend.Buffer{ix.k, ix.a, ix.b} {
+		if buf != nil {
+			b += buf.Bytes()
+		}
+	}
+	return b
+}
+
+// free releases the lists' buffers on dev.
+func (ix *keyIndex) free(dev backend.Backend, q backend.Queue) error {
+	var errs []error
+	for _, buf := range []backend.Buffer{ix.k, ix.a, ix.b} {
+		if buf != nil {
+			errs = append(errs, dev.Free(q, buf))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// loadIndex puts p's index lists on the device beside the resident key k,
+// through dev (the device or a wrapper of it) on q, unless they are there
+// already: once for all of the key's partitions. It does nothing when k's
+// partitions do not gather (a streamed key, a device without Gather).
+func (k *deviceKey) loadIndex(p *prover, dev backend.Backend, q backend.Queue) error {
+	if k.plan.chunk > 0 || k.dev == nil {
+		return nil
+	}
+	lay := newLayout(k.dev, p.pk, false)
+	if lay.gather == nil {
+		return nil
+	}
+	kIdx := p.kIndex()
+	k.idxMu.Lock()
+	defer k.idxMu.Unlock()
+	if k.index != nil {
+		if !sameList(k.index.hostK, kIdx) {
+			return inputErr("WithDeviceKey: the device key's wire lists on %s were made for another circuit (K's wire indices differ)", k.dev)
+		}
+		return nil
+	}
+	ix := &keyIndex{hostK: kIdx}
+	type list struct {
+		buf *backend.Buffer
+		idx []uint32
+	}
+	lists := []list{{&ix.k, kIdx}}
+	if lay.gatherW {
+		lists = append(lists, list{&ix.a, p.aIndex()}, list{&ix.b, p.bIndex()})
+	}
+	for _, l := range lists {
+		if len(l.idx) == 0 {
+			continue
+		}
+		buf, err := dev.Alloc(q, int64(len(l.idx))*backend.IndexBytes)
+		if err != nil {
+			return errors.Join(fmt.Errorf("groth16: wire index lists on %s: %w", k.dev, err), ix.free(dev, q))
+		}
+		*l.buf = buf
+		// The prover holds the list for as long as the key may read it
+		// (hostK), and nothing writes it.
+		if err := backend.UploadReadOnly(dev, q, buf, 0, backend.AsBytes(l.idx)); err != nil {
+			return errors.Join(fmt.Errorf("groth16: wire index lists on %s: %w", k.dev, err), ix.free(dev, q))
+		}
+	}
+	if err := q.Wait(); err != nil {
+		return errors.Join(fmt.Errorf("groth16: wire index lists on %s: %w", k.dev, err), ix.free(dev, q))
+	}
+	k.index = ix
+	return nil
+}
+
+// sameList reports whether a and b hold the same indices; the same slice
+// is compared in O(1).
+func sameList(a, b []uint32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 || &a[0] == &b[0] {
+		return true
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// wireIndexes is the key's index lists on its device; nil before a
+// partition loaded them (loadIndex).
+func (k *deviceKey) wireIndexes() *keyIndex {
+	k.idxMu.Lock()
+	defer k.idxMu.Unlock()
+	return k.index
+}
+
+// gatherWires fills bufs[dst] with the wire values of the index list in
+// idx (count entries; its MSM's points, want of them) from W in
+// bufs[lay.wiresFrom()] (uploaded before, on q), on g; ordered on q.
+func (t *partition) gatherWires(g backend.Gatherer, q backend.Queue, bufs []backend.Buffer, lay layout, dst int, idx backend.Buffer, count, want int) error {
+	if count != want {
+		return fmt.Errorf("groth16: internal error: %d %s indices, %d points", count, bufferNames[dst], want)
 	}
 	if want == 0 {
 		return nil
 	}
-	// The list outlives the buffer (the prover holds it) and nothing
-	// writes it.
-	if err := backend.UploadReadOnly(dev, q, bufs[at], 0, backend.AsBytes(idx)); err != nil {
-		return err
+	if idx == nil {
+		return fmt.Errorf("groth16: internal error: %s's index list is not on the device", bufferNames[dst])
 	}
-	return g.Gather(q, proverCurve, bufs[dst], bufs[lay.wiresFrom()], bufs[at], len(idx))
+	return g.Gather(q, proverCurve, bufs[dst], bufs[lay.wiresFrom()], idx, count)
 }

@@ -23,11 +23,8 @@ type solution struct {
 	proof      *gnarkgroth16.Proof // Commitments and CommitmentPok set; Ar, Bs, Krs by assemble
 	a, b, c    []fr.Element        // constraint evaluations, padded to n
 	w          []fr.Element        // all the wire values
-	wA, wB, wK []fr.Element        // wire values filtered for the A, B and K MSMs, once wiresA, wiresB, kWires have
-	aInto      []fr.Element        // vectors wiresA, wiresB and kWires may fill (vectorList)
-	bInto      []fr.Element
-	kInto      []fr.Element
-	wUploaded  bool // W itself went up (into bufW, for the device to gather from)
+	wA, wB, wK wireVector          // W filtered for the A, B and K MSMs (wiresA, wiresB, kWires)
+	wUploaded  bool                // W itself went up (into bufW, for the device to gather from)
 	r, s       fr.Element
 }
 
@@ -92,10 +89,37 @@ func (t *partition) solve(ctx context.Context) (*solution, error) {
 	sol.c = padded(solved.C, p.n)
 
 	sol.w = w
-	sol.aInto, sol.bInto, sol.kInto = set.wA, set.wB, set.wK
+	sol.wA, sol.wB, sol.wK = wireVector{into: set.wA}, wireVector{into: set.wB}, wireVector{into: set.wK}
 	t.times.Commit = com.elapsed()
 	t.times.Solve = time.Since(start) - t.times.Commit
 	return sol, nil
+}
+
+// wireVector is one wire MSM's values: W filtered (filterOutInto) on
+// first use, into a vector another partition handed back when it has
+// room.
+type wireVector struct {
+	vals []fr.Element // nil until filtered; W itself when nothing is left out
+	into []fr.Element // the vector filter may fill (vectorList)
+}
+
+// filter returns the values of w whose skip entry is false, want of them,
+// filtered on the first call.
+func (v *wireVector) filter(w []fr.Element, skip []bool, want int) []fr.Element {
+	if v.vals == nil {
+		v.vals = filterOutInto(v.into, w, skip, want)
+	}
+	return v.vals
+}
+
+// handBack is the vector for another partition's solve to fill: the
+// filtered copy, or the one given and not filled when there is none (not
+// filtered, or W itself: aliased).
+func (v *wireVector) handBack(aliased bool) []fr.Element {
+	if v.vals != nil && !aliased {
+		return v.vals
+	}
+	return v.into
 }
 
 // kWires returns the K MSM's wire values: the private wires but the
@@ -104,26 +128,17 @@ func (t *partition) solve(ctx context.Context) (*solution, error) {
 // A device that gathers picks them from W itself (gather.go), and the host
 // filters nothing.
 func (sol *solution) kWires(p *prover) []fr.Element {
-	if sol.wK == nil {
-		sol.wK = filterOutInto(sol.kInto, sol.w[p.nbPublic:], p.kRemove, len(p.pk.G1.K))
-	}
-	return sol.wK
+	return sol.wK.filter(sol.w[p.nbPublic:], p.kRemove, len(p.pk.G1.K))
 }
 
 // wiresA and wiresB return the A and B MSMs' wire values (the wires whose
 // point is not at infinity), filtered from w on the first call, as kWires.
 func (sol *solution) wiresA(p *prover) []fr.Element {
-	if sol.wA == nil {
-		sol.wA = filterOutInto(sol.aInto, sol.w, p.pk.InfinityA, len(p.pk.G1.A))
-	}
-	return sol.wA
+	return sol.wA.filter(sol.w, p.pk.InfinityA, len(p.pk.G1.A))
 }
 
 func (sol *solution) wiresB(p *prover) []fr.Element {
-	if sol.wB == nil {
-		sol.wB = filterOutInto(sol.bInto, sol.w, p.pk.InfinityB, len(p.pk.G1.B))
-	}
-	return sol.wB
+	return sol.wB.filter(sol.w, p.pk.InfinityB, len(p.pk.G1.B))
 }
 
 // vectors are sol's vectors for another partition's solve to fill
@@ -138,36 +153,24 @@ func (sol *solution) vectors(p *prover, inPlace bool) hostVectors {
 	aliased := func(u []fr.Element, from int) bool {
 		return len(u) > 0 && len(sol.w) > from && &u[0] == &sol.w[from]
 	}
-	wA, wB, wK := aliased(sol.wA, 0), aliased(sol.wB, 0), aliased(sol.wK, p.nbPublic)
+	wA, wB, wK := aliased(sol.wA.vals, 0), aliased(sol.wB.vals, 0), aliased(sol.wK.vals, p.nbPublic)
 	if !inPlace || !wA && !wB && !wK && !sol.wUploaded {
 		v.solver.W = sol.w
 	}
 	if inPlace {
 		return v
 	}
-	if sol.wA != nil && !wA {
-		v.wA = sol.wA
-	} else {
-		v.wA = sol.aInto // not filled
-	}
-	if sol.wB != nil && !wB {
-		v.wB = sol.wB
-	} else {
-		v.wB = sol.bInto
-	}
-	if sol.wK != nil && !wK {
-		v.wK = sol.wK
-	} else {
-		v.wK = sol.kInto // not filled: K's wires are W's, or a streamed key reads them in chunks
-	}
+	// K's vector not filled: K's wires are W's, or a streamed key reads
+	// them in chunks.
+	v.wA, v.wB, v.wK = sol.wA.handBack(wA), sol.wB.handBack(wB), sol.wK.handBack(wK)
 	return v
 }
 
 // release drops the host copies that upload has moved to the device.
 func (sol *solution) release() {
 	sol.a, sol.b, sol.c = nil, nil, nil
-	sol.w, sol.wA, sol.wB, sol.wK = nil, nil, nil, nil
-	sol.aInto, sol.bInto, sol.kInto = nil, nil, nil
+	sol.w = nil
+	sol.wA, sol.wB, sol.wK = wireVector{}, wireVector{}, wireVector{}
 }
 
 // witnessSolver solves the witnesses of one circuit: g16's solver, which

@@ -124,7 +124,7 @@ func TestSolveRefillsVectors(t *testing.T) {
 				}{
 					{"W", got.w, want.w, dirty.solver.W}, {"a", got.a, want.a, dirty.solver.A},
 					{"b", got.b, want.b, dirty.solver.B}, {"c", got.c, want.c, dirty.solver.C},
-					{"wA", got.wA, want.wA, dirty.wA}, {"wB", got.wB, want.wB, dirty.wB}, {"wK", got.wK, want.wK, dirty.wK},
+					{"wA", got.wA.vals, want.wA.vals, dirty.wA}, {"wB", got.wB.vals, want.wB.vals, dirty.wB}, {"wK", got.wK.vals, want.wK.vals, dirty.wK},
 				} {
 					if !slices.Equal(v.got, v.want) {
 						t.Fatalf("round %d: %s differs from a fresh solve's", round, v.name)
@@ -182,7 +182,7 @@ func TestVectorsKeepViewedW(t *testing.T) {
 		{"B is W", make([]fr.Element, 7), w, nil, false},
 		{"K is W's private part", make([]fr.Element, 7), make([]fr.Element, 3), w[2:], false},
 	} {
-		sol := &solution{w: w, a: abc[0], b: abc[1], c: abc[2], wA: c.wA, wB: c.wB, wK: c.wK}
+		sol := &solution{w: w, a: abc[0], b: abc[1], c: abc[2], wA: wireVector{vals: c.wA}, wB: wireVector{vals: c.wB}, wK: wireVector{vals: c.wK}}
 		v := sol.vectors(p, true).solver
 		if (v.W != nil) != c.keepW || v.A == nil || v.B == nil || v.C == nil {
 			t.Errorf("%s: W handed back %v (want %v), a, b, c %v", c.name, v.W != nil, c.keepW, v.A != nil && v.B != nil && v.C != nil)

@@ -154,7 +154,7 @@ func seconds(s float64) string {
 // wire values for B, timed as the MSM B2 phase.
 func (w *deviceWork) hostB2(res *msmResults) error {
 	s := time.Now()
-	err := cpu.HostMSM(proverCurve, true, backend.ValueBytes(&res.B2), backend.AsBytes(w.key.pk.G2.B), backend.AsBytes(w.sol.wB), b2Tasks())
+	err := cpu.HostMSM(proverCurve, true, backend.ValueBytes(&res.B2), backend.AsBytes(w.key.pk.G2.B), backend.AsBytes(w.sol.wB.vals), b2Tasks())
 	w.t.times.MSMB2 = time.Since(s)
 	w.tl.add("MSM B2 (host)", s)
 	if err != nil {

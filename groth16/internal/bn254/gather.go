@@ -60,14 +60,32 @@ func (p *prover) kIndex() []uint32 { return p.kIdx.of(p.nbPublic, p.kRemove, len
 func (p *prover) aIndex() []uint32 { return p.aIdx.of(0, p.pk.InfinityA, len(p.pk.G1.A)) }
 func (p *prover) bIndex() []uint32 { return p.bIdx.of(0, p.pk.InfinityB, len(p.pk.G1.B)) }
 
-// keyIndex is the index lists on the device of a resident key: K's, and
-// A's and B's when the layout gathers W_A and W_B (layout.gatherW). A
-// list the device does not use, or an empty one, has no buffer.
+// gatherTable is the wire buffers a device may gather, each with its
+// index list in the prover and the points of the MSMs that read it.
+var gatherTable = []struct {
+	dst    int
+	index  func(*prover) []uint32
+	points func(*gnarkgroth16.ProvingKey) int
+}{
+	{bufWK, (*prover).kIndex, func(pk *gnarkgroth16.ProvingKey) int { return len(pk.G1.K) }},
+	{bufWA, (*prover).aIndex, func(pk *gnarkgroth16.ProvingKey) int { return len(pk.G1.A) }},
+	{bufWB, (*prover).bIndex, func(pk *gnarkgroth16.ProvingKey) int { return len(pk.G1.B) }},
+}
+
+// keyIndex is the index lists on the device of a resident key, by the
+// buffer each fills (layout.gathered): K's, and A's and B's when the
+// layout gathers W_A and W_B. An empty list has no buffer.
 type keyIndex struct {
-	k, a, b backend.Buffer
+	lists [nbBuffers]indexList
 	// hostK is K's list as uploaded: a prover given the same key must
 	// have the same (A's and B's follow from the key alone).
 	hostK []uint32
+}
+
+// indexList is one index list on the device: n indices in buf.
+type indexList struct {
+	buf backend.Buffer
+	n   int
 }
 
 // indexBytes is the device memory of the index lists that a key of pk
@@ -78,12 +96,11 @@ func indexBytes(dev backend.Backend, pk *gnarkgroth16.ProvingKey) int64 {
 		return 0
 	}
 	lay := newLayout(dev, pk, false)
-	if lay.gather == nil {
-		return 0
-	}
-	n := int64(len(pk.G1.K))
-	if lay.gatherW {
-		n += int64(len(pk.G1.A) + len(pk.G1.B))
+	var n int64
+	for _, g := range gatherTable {
+		if lay.gathered(g.dst) {
+			n += int64(g.points(pk))
+		}
 	}
 	return n * backend.IndexBytes
 }
@@ -94,9 +111,9 @@ func (ix *keyIndex) bytes() int64 {
 		return 0
 	}
 	var b int64
-	for _, buf := range []backend.Buffer{ix.k, ix.a, ix.b} {
-		if buf != nil {
-			b += buf.Bytes()
+	for _, l := range ix.lists {
+		if l.buf != nil {
+			b += l.buf.Bytes()
 		}
 	}
 	return b
@@ -105,9 +122,9 @@ func (ix *keyIndex) bytes() int64 {
 // free releases the lists' buffers on dev.
 func (ix *keyIndex) free(dev backend.Backend, q backend.Queue) error {
 	var errs []error
-	for _, buf := range []backend.Buffer{ix.k, ix.a, ix.b} {
-		if buf != nil {
-			errs = append(errs, dev.Free(q, buf))
+	for _, l := range ix.lists {
+		if l.buf != nil {
+			errs = append(errs, dev.Free(q, l.buf))
 		}
 	}
 	return errors.Join(errs...)
@@ -135,31 +152,33 @@ func (k *deviceKey) loadIndex(p *prover, dev backend.Backend, q backend.Queue) e
 		return nil
 	}
 	ix := &keyIndex{hostK: kIdx}
-	type list struct {
-		buf *backend.Buffer
-		idx []uint32
+	fail := func(err error) error {
+		return errors.Join(fmt.Errorf("groth16: wire index lists on %s: %w", k.dev, err), ix.free(dev, q))
 	}
-	lists := []list{{&ix.k, kIdx}}
-	if lay.gatherW {
-		lists = append(lists, list{&ix.a, p.aIndex()}, list{&ix.b, p.bIndex()})
-	}
-	for _, l := range lists {
-		if len(l.idx) == 0 {
+	for _, g := range gatherTable {
+		if !lay.gathered(g.dst) {
 			continue
 		}
-		buf, err := dev.Alloc(q, int64(len(l.idx))*backend.IndexBytes)
-		if err != nil {
-			return errors.Join(fmt.Errorf("groth16: wire index lists on %s: %w", k.dev, err), ix.free(dev, q))
+		idx := g.index(p)
+		if want := g.points(p.pk); len(idx) != want {
+			return fail(fmt.Errorf("internal error: %d %s indices, %d points", len(idx), bufferNames[g.dst], want))
 		}
-		*l.buf = buf
-		// The prover holds the list for as long as the key may read it
-		// (hostK), and nothing writes it.
-		if err := backend.UploadReadOnly(dev, q, buf, 0, backend.AsBytes(l.idx)); err != nil {
-			return errors.Join(fmt.Errorf("groth16: wire index lists on %s: %w", k.dev, err), ix.free(dev, q))
+		if len(idx) == 0 {
+			continue
+		}
+		buf, err := dev.Alloc(q, int64(len(idx))*backend.IndexBytes)
+		if err != nil {
+			return fail(err)
+		}
+		ix.lists[g.dst] = indexList{buf: buf, n: len(idx)}
+		// Nothing writes a list once made: a backend on host memory may
+		// read it in place (its buffer keeps it reachable).
+		if err := backend.UploadReadOnly(dev, q, buf, 0, backend.AsBytes(idx)); err != nil {
+			return fail(err)
 		}
 	}
 	if err := q.Wait(); err != nil {
-		return errors.Join(fmt.Errorf("groth16: wire index lists on %s: %w", k.dev, err), ix.free(dev, q))
+		return fail(err)
 	}
 	k.index = ix
 	return nil
@@ -190,18 +209,11 @@ func (k *deviceKey) wireIndexes() *keyIndex {
 	return k.index
 }
 
-// gatherWires fills bufs[dst] with the wire values of the index list in
-// idx (count entries; its MSM's points, want of them) from W in
-// bufs[lay.wiresFrom()] (uploaded before, on q), on g; ordered on q.
-func (t *partition) gatherWires(g backend.Gatherer, q backend.Queue, bufs []backend.Buffer, lay layout, dst int, idx backend.Buffer, count, want int) error {
-	if count != want {
-		return fmt.Errorf("groth16: internal error: %d %s indices, %d points", count, bufferNames[dst], want)
-	}
-	if want == 0 {
+// gatherWires fills bufs[dst] with the wire values that list picks from
+// W in bufs[lay.wiresFrom()] (uploaded before, on q), on g; ordered on q.
+func (t *partition) gatherWires(g backend.Gatherer, q backend.Queue, bufs []backend.Buffer, lay layout, dst int, list indexList) error {
+	if list.n == 0 {
 		return nil
 	}
-	if idx == nil {
-		return fmt.Errorf("groth16: internal error: %s's index list is not on the device", bufferNames[dst])
-	}
-	return g.Gather(q, proverCurve, bufs[dst], bufs[lay.wiresFrom()], idx, count)
+	return g.Gather(q, proverCurve, bufs[dst], bufs[lay.wiresFrom()], list.buf, list.n)
 }

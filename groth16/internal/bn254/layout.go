@@ -112,6 +112,18 @@ func newLayout(dev backend.Backend, pk *gnarkgroth16.ProvingKey, streamed bool) 
 	return l
 }
 
+// gathered reports whether the device fills wire buffer i by gathering
+// from W: W_K whenever it gathers, W_A and W_B with gatherW.
+func (l layout) gathered(i int) bool {
+	switch i {
+	case bufWK:
+		return l.gather != nil
+	case bufWA, bufWB:
+		return l.gatherW
+	}
+	return false
+}
+
 // wiresFrom is the buffer the device gathers wire values from: W in bufW
 // (gatherW), or in bufWA when A reads every wire.
 func (l layout) wiresFrom() int {

@@ -172,9 +172,9 @@ func (w *deviceWork) computeStreamed(res *msmResults) error {
 	}
 	pk := key.pk
 	wA, wB := sol.wiresA(p), sol.wiresB(p)
-	kScalars := vectorChunks(sol.wK)
+	kScalars := vectorChunks(sol.wK.vals)
 	switch {
-	case sol.wK != nil:
+	case sol.wK.vals != nil:
 	case len(pk.G1.K) == len(sol.w)-p.nbPublic: // no wire left out
 		kScalars = vectorChunks(sol.w[p.nbPublic:])
 	default:

@@ -28,25 +28,17 @@ func (t *partition) upload(dev backend.Backend, q backend.Queue, bufs []backend.
 		return t.errorf("internal error: the device gathers the wire values, and the key's index lists are not on it")
 	}
 	for _, i := range which {
+		if i == bufWB && lay.sharedAB {
+			continue // the B MSMs read bufWA
+		}
+		if lay.gathered(i) {
+			if err := t.gatherWires(lay.gather, q, bufs, lay, i, ix.lists[i]); err != nil {
+				return t.errorf("gathering %s: %w", bufferNames[i], err)
+			}
+			continue
+		}
 		var host []fr.Element
 		switch {
-		case i == bufWB && lay.sharedAB:
-			continue // the B MSMs read bufWA
-		case i == bufWK && lay.gather != nil:
-			if err := t.gatherWires(lay.gather, q, bufs, lay, bufWK, ix.k, len(p.kIndex()), len(p.pk.G1.K)); err != nil {
-				return t.errorf("K's wire values: %w", err)
-			}
-			continue
-		case i == bufWA && lay.gatherW:
-			if err := t.gatherWires(lay.gather, q, bufs, lay, bufWA, ix.a, len(p.aIndex()), len(p.pk.G1.A)); err != nil {
-				return t.errorf("A's wire values: %w", err)
-			}
-			continue
-		case i == bufWB && lay.gatherW:
-			if err := t.gatherWires(lay.gather, q, bufs, lay, bufWB, ix.b, len(p.bIndex()), len(p.pk.G1.B)); err != nil {
-				return t.errorf("B's wire values: %w", err)
-			}
-			continue
 		case i == bufA:
 			host = sol.a
 		case i == bufB:
@@ -88,7 +80,7 @@ func (t *partition) upload(dev backend.Backend, q backend.Queue, bufs []backend.
 		names := make([]string, len(which))
 		for k, i := range which {
 			names[k] = bufferNames[i]
-			if i == bufWK && lay.gather != nil || (i == bufWA || i == bufWB) && lay.gatherW {
+			if lay.gathered(i) {
 				names[k] += " (gathered)"
 			}
 		}

@@ -3,6 +3,7 @@ package bls12381
 import (
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"sync"
 	"time"
@@ -125,8 +126,9 @@ func (w *deviceWork) oneAtATime(res *msmResults) error {
 
 // sideBySide runs the MSMs each on a queue of its own, every wire MSM as
 // soon as its values are up. On a host-bound backend H runs first and Z
-// beside the others; on a GPU, H and then Z run on an urgent queue beside
-// the wire MSMs, after the last upload.
+// beside the others. On a GPU, H and then Z run on an urgent queue beside
+// the wire MSMs (hChain): started after the last wire vector went up, or,
+// with G16_H_CHAIN_FIRST=1 (hChainFirst), before the first.
 func (w *deviceWork) sideBySide(res *msmResults) error {
 	hFirst := backend.IsHostBound(w.dev)
 	msms := w.wireMSMs(res)
@@ -137,11 +139,18 @@ func (w *deviceWork) sideBySide(res *msmResults) error {
 		}
 		msms = append(msms, w.zMSM(res))
 	}
+	var h *hChain
+	if !hFirst && hChainFirst() {
+		h = w.startHChain()
+	}
 	errs := make([]error, len(msms)+1)
 	var wg sync.WaitGroup
 	var upErr error
 	msmStart := time.Now()
 	for i := range msms {
+		if h != nil && h.err != nil {
+			break // the proof fails with H's error
+		}
 		m := &msms[i]
 		if upErr = w.put(w.lay.before(m.scalars)); upErr != nil {
 			// The MSMs started still run; none after them.
@@ -173,31 +182,13 @@ func (w *deviceWork) sideBySide(res *msmResults) error {
 	}
 
 	// On a GPU: h, then the Z MSM, beside the wire MSMs, on an urgent
-	// queue of its own (a failed MSM must not leave its error on q, which
-	// the caller waits for).
-	if !hFirst && upErr == nil {
-		errs[len(msms)] = func() error {
-			hq, err := backend.NewUrgentQueue(w.key.queues(w.dev))
-			if err != nil {
-				return w.fail("H", err)
-			}
-			err = w.computeH(hq)
-			if err == nil {
-				z := w.zMSM(res)
-				msms = append(msms, z)
-				s := time.Now()
-				err = z.run(hq)
-				*z.took = time.Since(s)
-				w.tl.add(z.name, s)
-				if err != nil {
-					err = w.fail(z.name, err)
-				}
-			}
-			if cerr := hq.Close(); err == nil && cerr != nil {
-				err = w.fail("H", cerr)
-			}
-			return err
-		}()
+	// queue of their own (a failed MSM must not leave its error on q,
+	// which the caller waits for).
+	if !hFirst && h == nil && upErr == nil {
+		h = w.startHChain()
+	}
+	if h != nil {
+		errs[len(msms)] = w.finishHChain(h, res, &msms)
 	}
 	wg.Wait()
 
@@ -229,4 +220,59 @@ func (w *deviceWork) sideBySide(res *msmResults) error {
 	errs = append(errs, waitB2())
 	w.t.times.MSM = time.Since(msmStart)
 	return errors.Join(errs...)
+}
+
+// hChainFirst reports whether a GPU's side-by-side schedule starts the H
+// chain (a, b and c up, H, then Z) before the wire vectors go up, rather
+// than after them: G16_H_CHAIN_FIRST=1, for measuring the two orders on a
+// GPU in one run.
+func hChainFirst() bool { return os.Getenv("G16_H_CHAIN_FIRST") == "1" }
+
+// hChain is h and then the Z MSM on an urgent queue of their own: started
+// (h queued, startHChain), then finished (finishHChain).
+type hChain struct {
+	q     backend.Queue
+	start time.Time
+	err   error
+}
+
+// startHChain uploads a, b and c when left (startH), queues h on a new
+// urgent queue and returns without waiting for it.
+func (w *deviceWork) startHChain() *hChain {
+	c := new(hChain)
+	q, err := backend.NewUrgentQueue(w.key.queues(w.dev))
+	if err != nil {
+		c.err = w.fail("H", err)
+		return c
+	}
+	c.q = q
+	c.start, c.err = w.startH(q)
+	return c
+}
+
+// finishHChain waits for c's h, runs the Z MSM on c's queue (adding it to
+// msms, for a run alone after running out of memory) and closes the queue.
+func (w *deviceWork) finishHChain(c *hChain, res *msmResults, msms *[]keyedMSM) error {
+	err := c.err
+	if c.q == nil {
+		return err
+	}
+	if err == nil {
+		err = w.waitH(c.q, c.start)
+	}
+	if err == nil {
+		z := w.zMSM(res)
+		*msms = append(*msms, z)
+		s := time.Now()
+		err = z.run(c.q)
+		*z.took = time.Since(s)
+		w.tl.add(z.name, s)
+		if err != nil {
+			err = w.fail(z.name, err)
+		}
+	}
+	if cerr := c.q.Close(); err == nil && cerr != nil {
+		err = w.fail("H", cerr)
+	}
+	return err
 }

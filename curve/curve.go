@@ -32,7 +32,8 @@ type Params struct {
 
 // table holds every curve g16 proves on, in the order Supported lists them.
 // The sizes are checked against gnark-crypto's types by this package's
-// tests; G2 is over Fp2 on every curve of the table.
+// tests; G2 is over Fp2 on the BN and BLS curves and over Fp itself on
+// BW6-761.
 var table = []Params{
 	{
 		ID: ecc.BN254, Name: "bn254",
@@ -48,6 +49,11 @@ var table = []Params{
 		ID: ecc.BLS12_377, Name: "bls12-377",
 		FrBytes: 32, FpBytes: 48, FrBits: 253,
 		G1AffineBytes: 96, G2AffineBytes: 192, G1JacBytes: 144, G2JacBytes: 288,
+	},
+	{
+		ID: ecc.BW6_761, Name: "bw6-761",
+		FrBytes: 48, FpBytes: 96, FrBits: 377,
+		G1AffineBytes: 192, G2AffineBytes: 192, G1JacBytes: 288, G2JacBytes: 288,
 	},
 }
 
@@ -87,7 +93,7 @@ func Supported() []ecc.ID {
 	return ids
 }
 
-// SupportedNames is Supported as text: "bn254, bls12-381, bls12-377".
+// SupportedNames is Supported as text: "bn254, bls12-381, bls12-377, bw6-761".
 func SupportedNames() string {
 	names := make([]string, len(table))
 	for i := range table {
@@ -112,7 +118,7 @@ func Name(id ecc.ID) (name string) {
 }
 
 // Parse returns the curve named s ("bn254", "BN254", "bls12-381",
-// "bls12_381", "BLS12-377"), or an error listing the supported names.
+// "bls12_381", "BLS12-377", "bw6_761"), or an error listing the supported names.
 func Parse(s string) (ecc.ID, error) {
 	want := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "_", "-")
 	for i := range table {

@@ -16,6 +16,9 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bn254"
 	bnfp "github.com/consensys/gnark-crypto/ecc/bn254/fp"
 	bnfr "github.com/consensys/gnark-crypto/ecc/bn254/fr"
+	bw6761 "github.com/consensys/gnark-crypto/ecc/bw6-761"
+	bw6fp "github.com/consensys/gnark-crypto/ecc/bw6-761/fp"
+	bw6fr "github.com/consensys/gnark-crypto/ecc/bw6-761/fr"
 
 	"github.com/g16prover/g16/curve"
 )
@@ -42,6 +45,11 @@ func TestTableMatchesGnarkCrypto(t *testing.T) {
 			int64(unsafe.Sizeof(bls377fr.Element{})), int64(unsafe.Sizeof(bls377fp.Element{})),
 			int64(unsafe.Sizeof(bls12377.G1Affine{})), int64(unsafe.Sizeof(bls12377.G2Affine{})),
 			int64(unsafe.Sizeof(bls12377.G1Jac{})), int64(unsafe.Sizeof(bls12377.G2Jac{})), bls377fr.Modulus(),
+		},
+		ecc.BW6_761: {
+			int64(unsafe.Sizeof(bw6fr.Element{})), int64(unsafe.Sizeof(bw6fp.Element{})),
+			int64(unsafe.Sizeof(bw6761.G1Affine{})), int64(unsafe.Sizeof(bw6761.G2Affine{})),
+			int64(unsafe.Sizeof(bw6761.G1Jac{})), int64(unsafe.Sizeof(bw6761.G2Jac{})), bw6fr.Modulus(),
 		},
 	}
 	if len(curve.Supported()) != len(want) {
@@ -77,19 +85,20 @@ func TestGetAndParse(t *testing.T) {
 	}
 	for s, want := range map[string]ecc.ID{
 		"bls12_381": ecc.BLS12_381, "bls12-377": ecc.BLS12_377, "bls12_377": ecc.BLS12_377, "BLS12-377": ecc.BLS12_377, " bn254 ": ecc.BN254,
+		"bw6-761": ecc.BW6_761, "bw6_761": ecc.BW6_761, "BW6-761": ecc.BW6_761,
 	} {
 		if id, err := curve.Parse(s); err != nil || id != want {
 			t.Errorf("Parse(%q) = %v, %v; want %v", s, id, err, want)
 		}
 	}
-	for _, bad := range []string{"", "secp256k1", "bls12-3811", "bls12-37", "bls12377"} {
+	for _, bad := range []string{"", "secp256k1", "bls12-3811", "bls12-37", "bls12377", "bw6761"} {
 		if _, err := curve.Parse(bad); err == nil || !strings.Contains(err.Error(), "supported: ") {
 			t.Errorf("Parse(%q): err %v, want one listing the supported curves", bad, err)
 		}
 	}
-	_, err := curve.Get(ecc.BW6_761)
-	if err == nil || !strings.Contains(err.Error(), "bw6-761") || !strings.Contains(err.Error(), "bn254") {
-		t.Errorf("Get(BW6_761): %v, want an error naming bw6-761 and the supported curves", err)
+	_, err := curve.Get(ecc.BW6_633)
+	if err == nil || !strings.Contains(err.Error(), "bw6-633") || !strings.Contains(err.Error(), "bw6-761") {
+		t.Errorf("Get(BW6_633): %v, want an error naming bw6-633 and the supported curves", err)
 	}
 	if got := curve.Name(ecc.ID(999)); got != "curve(999)" {
 		t.Errorf("Name(999) = %q", got)

@@ -1,12 +1,12 @@
-// Package groth16 proves gnark Groth16 circuits over BLS12-381, BN254 and
-// BLS12-377 on a backend.Backend (a GPU, or the CPU), with gnark's types in and out:
+// Package groth16 proves gnark Groth16 circuits over BLS12-381, BN254,
+// BLS12-377 and BW6-761 on a backend.Backend (a GPU, or the CPU), with gnark's types in and out:
 //
 //	prover, err := groth16.NewProver(ccs, pk) // every GPU a cuda build sees, else the CPU
 //	defer prover.Close()
 //	proof, err := prover.Prove(ctx, fullWitness, groth16.WithVerify(vk))
 //
 // ccs, pk and vk are gnark's: an R1CS (frontend.Compile over
-// the scalar field of ecc.BLS12_381, ecc.BN254 or ecc.BLS12_377 with
+// the scalar field of ecc.BLS12_381, ecc.BN254, ecc.BLS12_377 or ecc.BW6_761 with
 // r1cs.NewBuilder) and the keys of gnark's groth16.Setup. A circuit on a
 // curve the CUDA kernels do not compute on (cuda.SupportsCurve), given no
 // backend, proves on the CPU. The proof is a gnark groth16.Proof that gnark's

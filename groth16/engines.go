@@ -11,6 +11,7 @@ import (
 	"github.com/g16prover/g16/groth16/internal/bls12377"
 	"github.com/g16prover/g16/groth16/internal/bls12381"
 	"github.com/g16prover/g16/groth16/internal/bn254"
+	"github.com/g16prover/g16/groth16/internal/bw6761"
 	"github.com/g16prover/g16/groth16/internal/core"
 )
 
@@ -21,10 +22,11 @@ var engines = map[ecc.ID]core.Engine{
 	ecc.BLS12_381: bls12381.Engine,
 	ecc.BN254:     bn254.Engine,
 	ecc.BLS12_377: bls12377.Engine,
+	ecc.BW6_761:   bw6761.Engine,
 }
 
-// curves names the curves of engines, for errors: "bn254, bls12-381 and
-// bls12-377".
+// curves names the curves of engines, for errors: "bn254, bls12-381,
+// bls12-377 and bw6-761".
 func curves() string {
 	var names []string
 	for _, id := range g16curve.Supported() {

@@ -27,7 +27,7 @@ type Prover struct {
 
 // NewProver checks ccs and pk and prepares what every proof shares.
 //
-// ccs must be an R1CS over a curve g16 proves on (BLS12-381, BN254 or BLS12-377) and
+// ccs must be an R1CS over a curve g16 proves on (BLS12-381, BN254, BLS12-377 or BW6-761) and
 // pk the Groth16 key gnark's Setup made for it. The devices are those of
 // WithBackends or WithBackend, which must compute on that curve; with
 // neither, NewProver opens every GPU a cuda build sees whose kernels prove
@@ -117,7 +117,7 @@ func (pr *Prover) ProveBatch(ctx context.Context, witnesses []witness.Witness, o
 // same ccs (the last four systems; ReleasePrepared drops them). For more
 // than one proof, a Prover also keeps the key on the device between them.
 //
-// ccs must be an R1CS over a curve g16 proves on (BLS12-381, BN254 or BLS12-377), pk
+// ccs must be an R1CS over a curve g16 proves on (BLS12-381, BN254, BLS12-377 or BW6-761), pk
 // the Groth16 key gnark's Setup made for it, fullWitness its full (public
 // and secret) witness. The proof is gnark's type, accepted by gnark's
 // groth16.Verify; with the same randomness it is byte-identical to gnark's

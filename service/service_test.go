@@ -462,8 +462,8 @@ func TestCorruptCircuitRefused(t *testing.T) {
 	for i := range 48 {
 		corrupt[off+i] ^= byte(rng.Uint32() | 1)
 	}
-	// Well-formed files g16 does not prove with: a circuit over BW6-761,
-	// a BN254 key beside a BLS12-381 system, and a PLONK system.
+	// Well-formed files g16 does not prove with together: a BN254 or a
+	// BW6-761 key beside a BLS12-381 system; and a PLONK system.
 	bnCCS, err := frontend.Compile(ecc.BN254.ScalarField(), gnarkr1cs.NewBuilder, &squareCircuit{})
 	if err != nil {
 		t.Fatal(err)
@@ -505,8 +505,7 @@ func TestCorruptCircuitRefused(t *testing.T) {
 		req  client.RegisterRequest
 		want string
 	}{
-		{"bw6-761 circuit", client.RegisterRequest{R1CS: upload(encoded(bwCCS)), PK: upload(bwRaw.Bytes())}, "R1CS over bw6-761"},
-		{"bw6-761 key", client.RegisterRequest{R1CS: r1cs, PK: upload(bwRaw.Bytes())}, "proving key over bw6-761"},
+		{"bw6-761 key", client.RegisterRequest{R1CS: r1cs, PK: upload(bwRaw.Bytes())}, "proving key is over bw6-761, the R1CS over bls12-381"},
 		{"bn254 key", client.RegisterRequest{R1CS: r1cs, PK: bnKey}, "proving key is over bn254, the R1CS over bls12-381"},
 		{"bn254 circuit, bls12-381 key", client.RegisterRequest{R1CS: upload(encoded(bnCCS)), PK: pk}, "proving key is over bls12-381, the R1CS over bn254"},
 		{"plonk system", client.RegisterRequest{R1CS: upload(encoded(plonk)), PK: pk}, "PLONK"},

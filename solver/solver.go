@@ -12,12 +12,14 @@ import (
 	csbls12377 "github.com/consensys/gnark/constraint/bls12-377"
 	csbls12381 "github.com/consensys/gnark/constraint/bls12-381"
 	csbn254 "github.com/consensys/gnark/constraint/bn254"
+	csbw6761 "github.com/consensys/gnark/constraint/bw6-761"
 	csolver "github.com/consensys/gnark/constraint/solver"
 
 	"github.com/g16prover/g16/curve"
 	"github.com/g16prover/g16/solver/bls12377"
 	"github.com/g16prover/g16/solver/bls12381"
 	"github.com/g16prover/g16/solver/bn254"
+	"github.com/g16prover/g16/solver/bw6761"
 	"github.com/g16prover/g16/solver/internal/gnarkcheck"
 )
 
@@ -81,6 +83,13 @@ func New(ccs constraint.ConstraintSystem) (Solver, error) {
 			return nil, err
 		}
 		s, err = adapt(ecc.BLS12_377, bls12377.New, r, func(x *csbls12377.R1CSSolution) *Solution {
+			return &Solution{R1CS: x, W: bytesOf(x.W), A: bytesOf(x.A), B: bytesOf(x.B), C: bytesOf(x.C)}
+		})
+	case *csbw6761.R1CS:
+		if err := isR1CS(r.Type); err != nil {
+			return nil, err
+		}
+		s, err = adapt(ecc.BW6_761, bw6761.New, r, func(x *csbw6761.R1CSSolution) *Solution {
 			return &Solution{R1CS: x, W: bytesOf(x.W), A: bytesOf(x.A), B: bytesOf(x.B), C: bytesOf(x.C)}
 		})
 	default:

@@ -7,6 +7,7 @@ import (
 	"github.com/g16prover/g16/backend/cpu/internal/bls12377"
 	"github.com/g16prover/g16/backend/cpu/internal/bls12381"
 	"github.com/g16prover/g16/backend/cpu/internal/bn254"
+	"github.com/g16prover/g16/backend/cpu/internal/bw6761"
 	"github.com/g16prover/g16/curve"
 )
 
@@ -30,6 +31,7 @@ func newKernels() map[ecc.ID]kernels {
 		ecc.BLS12_381: bls12381.New(),
 		ecc.BN254:     bn254.New(),
 		ecc.BLS12_377: bls12377.New(),
+		ecc.BW6_761:   bw6761.New(),
 	}
 }
 

@@ -81,7 +81,7 @@ func TestHostMSM(t *testing.T) {
 		{"one scalar short", HostMSM(ecc.BLS12_381, true, backend.ValueBytes(&out2), backend.AsBytes(p2), backend.AsBytes(s[1:]), 1), "bases"},
 		{"partial point", HostMSM(ecc.BLS12_381, true, backend.ValueBytes(&out2), backend.AsBytes(p2)[1:], backend.AsBytes(s), 1), "not whole points"},
 		{"no tasks", HostMSM(ecc.BLS12_381, true, backend.ValueBytes(&out2), backend.AsBytes(p2), backend.AsBytes(s), 0), "tasks"},
-		{"other curve", HostMSM(ecc.BW6_761, true, backend.ValueBytes(&out2), backend.AsBytes(p2), backend.AsBytes(s), 1), "not supported"},
+		{"other curve", HostMSM(ecc.BLS24_315, true, backend.ValueBytes(&out2), backend.AsBytes(p2), backend.AsBytes(s), 1), "not supported"},
 	} {
 		if c.err == nil || !strings.Contains(c.err.Error(), c.words) || !strings.HasPrefix(c.err.Error(), "cpu: HostMSM") {
 			t.Errorf("%s: got %v, want an error saying %q", c.name, c.err, c.words)

@@ -217,8 +217,8 @@ func TestBenchPorep(t *testing.T) {
 // and verified; the synthetic circuits and random keys on such a curve, and
 // an unsupported curve, are usage errors (exit 2).
 func TestBenchCurves(t *testing.T) {
-	if code, out := g16("bench", "--curve", "bw6-761", "--circuit", "eddsa"); code != exitUsage {
-		t.Errorf("bench --curve bw6-761: exit %d, want %d\n%s", code, exitUsage, out)
+	if code, out := g16("bench", "--curve", "bls24-315", "--circuit", "eddsa"); code != exitUsage {
+		t.Errorf("bench --curve bls24-315: exit %d, want %d\n%s", code, exitUsage, out)
 	}
 	for _, id := range g16curve.Supported() {
 		if id != ecc.BLS12_381 {

@@ -12,6 +12,7 @@ import (
 	"github.com/g16prover/g16/cmd/g16/internal/bls12377"
 	"github.com/g16prover/g16/cmd/g16/internal/bls12381"
 	"github.com/g16prover/g16/cmd/g16/internal/bn254"
+	"github.com/g16prover/g16/cmd/g16/internal/bw6761"
 	g16curve "github.com/g16prover/g16/curve"
 )
 
@@ -26,6 +27,7 @@ var gnarkToolsOf = map[ecc.ID]gnarkTools{
 	ecc.BLS12_381: {bls12381.GnarkSolve, bls12381.KeyHostBytes},
 	ecc.BN254:     {bn254.GnarkSolve, bn254.KeyHostBytes},
 	ecc.BLS12_377: {bls12377.GnarkSolve, bls12377.KeyHostBytes},
+	ecc.BW6_761:   {bw6761.GnarkSolve, bw6761.KeyHostBytes},
 }
 
 // gnarkSolve times gnark's own R1CS solver on w, as gnark's Prove calls it

@@ -24,7 +24,7 @@ var _ curve.G1Affine
 var _ fr.Element
 var _ *cs.R1CS
 `
-	out, err := translate([]byte(src), namesOf(ecc.BLS12_381), namesOf(ecc.BN254), "x/bls12381")
+	out, err := translate([]byte(src), namesOf(ecc.BLS12_381), namesOf(ecc.BN254), "x/bls12381", "x.go")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,5 +95,41 @@ func TestReferenceOnly(t *testing.T) {
 		if got := referenceOnly([]byte(src)); got != want {
 			t.Errorf("referenceOnly(%q) = %v, want %v", src, got, want)
 		}
+	}
+}
+
+// TestG2FieldOverFp: g2field.go's copy for a curve whose G2 is over Fp
+// declares g2Element as that curve's fp.Element; for an Fp2 curve it stays
+// curve.E2; another file naming curve.E2 is refused for an Fp curve.
+func TestG2FieldOverFp(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "backend", "cpu", "internal", "bls12381", g2FieldFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := namesOf(ecc.BLS12_381)
+	bw := namesOf(ecc.BW6_761)
+	if !bw.g2OverFp || namesOf(ecc.BN254).g2OverFp || ref.g2OverFp {
+		t.Fatalf("g2OverFp: bw6-761 %v, bn254 %v, bls12-381 %v", bw.g2OverFp, namesOf(ecc.BN254).g2OverFp, ref.g2OverFp)
+	}
+	out, err := translate(src, ref, bw, "x/bls12381", g2FieldFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(out)
+	for _, want := range []string{`"github.com/consensys/gnark-crypto/ecc/bw6-761/fp"`, "type g2Element = fp.Element", "Fp on BW6-761"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("bw6-761 copy lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "E2") || strings.Contains(got, `curve "`) {
+		t.Errorf("bw6-761 copy still names E2 or the curve package:\n%s", got)
+	}
+	out, err = translate(src, ref, namesOf(ecc.BN254), "x/bls12381", g2FieldFile)
+	if err != nil || !strings.Contains(string(out), "type g2Element = curve.E2") {
+		t.Errorf("bn254 copy: %v\n%s", err, out)
+	}
+	other := []byte("package bls12381\n\nimport curve \"github.com/consensys/gnark-crypto/ecc/bls12-381\"\n\nvar _ curve.E2\n")
+	if _, err := translate(other, ref, bw, "x/bls12381", "other.go"); err == nil || !strings.Contains(err.Error(), "g2Element") {
+		t.Errorf("a file naming curve.E2 for bw6-761: %v, want an error pointing to g2Element", err)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/g16prover/g16/internal/gnarkio/internal/bls12377"
 	"github.com/g16prover/g16/internal/gnarkio/internal/bls12381"
 	"github.com/g16prover/g16/internal/gnarkio/internal/bn254"
+	"github.com/g16prover/g16/internal/gnarkio/internal/bw6761"
 )
 
 // ErrUnsupported is matched by the errors for a well-formed file that g16
@@ -151,6 +152,7 @@ var readers = map[ecc.ID]curveReader{
 	bls12381.ID: newReader(bls12381.G1Compressed, bls12381.G2Compressed, bls12381.PointFlags, bls12381.System, bls12381.CheckKeyPoints, bls12381.SameSetup),
 	bn254.ID:    newReader(bn254.G1Compressed, bn254.G2Compressed, bn254.PointFlags, bn254.System, bn254.CheckKeyPoints, bn254.SameSetup),
 	bls12377.ID: newReader(bls12377.G1Compressed, bls12377.G2Compressed, bls12377.PointFlags, bls12377.System, bls12377.CheckKeyPoints, bls12377.SameSetup),
+	bw6761.ID:   newReader(bw6761.G1Compressed, bw6761.G2Compressed, bw6761.PointFlags, bw6761.System, bw6761.CheckKeyPoints, bw6761.SameSetup),
 }
 
 func newReader(g1, g2 int64, flags func() (byte, map[byte]bool),

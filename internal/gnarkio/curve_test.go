@@ -221,13 +221,15 @@ func testCurveFiles(t *testing.T, id ecc.ID) {
 
 	// A witness of each curve of a larger scalar field holding a value
 	// above r and below the next larger modulus: the error names r's curve
-	// and every curve whose field holds the value.
+	// and every curve whose field holds the value in scalars of the
+	// witness's size.
 	var larger []ecc.ID
 	for _, o := range curve.Supported() {
 		if o.ScalarField().Cmp(r) > 0 {
 			larger = append(larger, o)
 		}
 	}
+	sameSize := func(a, b ecc.ID) bool { return curve.Must(a).FrBytes == curve.Must(b).FrBytes }
 	for _, o := range larger {
 		hi := o.ScalarField()
 		var fit []string
@@ -237,7 +239,7 @@ func testCurveFiles(t *testing.T, id ecc.ID) {
 			}
 		}
 		for _, o2 := range larger {
-			if o2.ScalarField().Cmp(hi) >= 0 {
+			if o2.ScalarField().Cmp(hi) >= 0 && sameSize(o, o2) {
 				fit = append(fit, curve.Name(o2))
 			}
 		}

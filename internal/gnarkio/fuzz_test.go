@@ -22,7 +22,7 @@ import (
 // The seed corpora are in testdata/fuzz; G16_WRITE_FUZZ_SEEDS=1 go test
 // -run TestWriteFuzzSeeds ./internal/gnarkio writes them again (from the
 // synthetic circuit of 2^7 constraints, its witness, and gnark Setup keys of a one-constraint circuit;
-// bn254-*, bls12-377-*: each other curve's systems, keys and a witness of
+// bn254-*, bls12-377-*, bw6-761-*: each other curve's systems, keys and a witness of
 // the one-constraint circuit and of committedCircuit).
 
 func TestWriteFuzzSeeds(t *testing.T) {

@@ -18,8 +18,10 @@ import (
 // field as gnark's WriteTo writes it (public and secret counts, then a
 // vector), after CheckWitness. It reads all of r. The file does not name
 // its curve: a value not below id's modulus is an error, which names the
-// other curves g16 proves on, of larger scalar fields, whose field does
-// hold every value, if any (a witness of another curve's circuit, matching
+// other curves g16 proves on, of larger scalar fields of scalars the same
+// size, whose field does hold every value, if any; and a vector of values
+// of another size than id's scalars is one naming the curves whose
+// scalars it holds (both a witness of another curve's circuit, matching
 // ErrCurveMismatch).
 func ReadWitness(r io.Reader, id ecc.ID) (witness.Witness, error) {
 	data, err := io.ReadAll(r)
@@ -30,20 +32,28 @@ func ReadWitness(r io.Reader, id ecc.ID) (witness.Witness, error) {
 	if err == nil {
 		return w, nil
 	}
-	if !errors.Is(err, ErrCorrupt) {
-		var fits []string
-		for _, other := range curve.Supported() {
-			if other == id || other.ScalarField().Cmp(id.ScalarField()) <= 0 {
-				continue
-			}
-			if _, oerr := decodeWitness(data, other); oerr == nil {
-				fits = append(fits, curve.Name(other))
-			}
+	size := curve.Must(id).FrBytes
+	var fits, sized []string
+	for _, other := range curve.Supported() {
+		if other == id {
+			continue
 		}
-		if len(fits) > 0 {
-			return nil, fmt.Errorf("gnarkio: witness: its values are not all in %s's scalar field but fit %s's: a witness of a %s circuit, not of a %s one: %w",
-				curve.Name(id), orList(fits), orList(fits), curve.Name(id), ErrCurveMismatch)
+		if _, oerr := decodeWitness(data, other); oerr != nil {
+			continue
 		}
+		if osize := curve.Must(other).FrBytes; osize != size {
+			sized = append(sized, curve.Name(other))
+		} else if !errors.Is(err, ErrCorrupt) && other.ScalarField().Cmp(id.ScalarField()) > 0 {
+			fits = append(fits, curve.Name(other))
+		}
+	}
+	switch {
+	case len(fits) > 0:
+		return nil, fmt.Errorf("gnarkio: witness: its values are not all in %s's scalar field but fit %s's: a witness of a %s circuit, not of a %s one: %w",
+			curve.Name(id), orList(fits), orList(fits), curve.Name(id), ErrCurveMismatch)
+	case len(sized) > 0 && errors.Is(err, ErrCorrupt):
+		return nil, fmt.Errorf("gnarkio: witness: its values are not of %d bytes, as %s's scalars, but of the size of %s's: a witness of a %s circuit, not of a %s one: %w",
+			size, curve.Name(id), orList(sized), orList(sized), curve.Name(id), ErrCurveMismatch)
 	}
 	return nil, fmt.Errorf("gnarkio: %s witness: %w", curve.Name(id), err)
 }
@@ -87,8 +97,8 @@ func decodeWitness(data []byte, id ecc.ID) (witness.Witness, error) {
 
 // CheckWitness checks a witness's encoding for curve id: two big-endian
 // uint32 counts, public and secret, a uint32 length equal to their sum,
-// and that many scalars (32 bytes on the curves g16 proves on), nothing
-// after them.
+// and that many scalars (32 bytes on BN254, BLS12-381 and BLS12-377, 48
+// on BW6-761), nothing after them.
 func CheckWitness(data []byte, id ecc.ID) error {
 	size := uint64((id.ScalarField().BitLen() + 63) / 64 * 8)
 	if len(data) < 12 {

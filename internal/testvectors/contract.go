@@ -19,6 +19,7 @@ import (
 	"github.com/g16prover/g16/internal/testvectors/internal/bls12377"
 	"github.com/g16prover/g16/internal/testvectors/internal/bls12381"
 	"github.com/g16prover/g16/internal/testvectors/internal/bn254"
+	"github.com/g16prover/g16/internal/testvectors/internal/bw6761"
 )
 
 // curveOps is what the contract computes on one curve, over bytes in its
@@ -40,6 +41,7 @@ var contractCurves = map[ecc.ID]curveOps{
 	ecc.BLS12_381: bls12381.Ops{},
 	ecc.BN254:     bn254.Ops{},
 	ecc.BLS12_377: bls12377.Ops{},
+	ecc.BW6_761:   bw6761.Ops{},
 }
 
 // contractLen is how many scalars and points the contract's buffers hold.

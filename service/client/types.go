@@ -43,7 +43,7 @@ type Circuit struct {
 	R1CS          string    `json:"r1cs"`
 	PK            string    `json:"pk"`
 	VK            string    `json:"vk,omitempty"`
-	Curve         string    `json:"curve"` // of the R1CS and keys: "bn254", "bls12-381", "bls12-377"
+	Curve         string    `json:"curve"` // of the R1CS and keys: "bn254", "bls12-381", "bls12-377", "bw6-761"
 	Constraints   int       `json:"constraints"`
 	Public        int       `json:"public"` // public inputs, without the constant wire
 	Secret        int       `json:"secret"`

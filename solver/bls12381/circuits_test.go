@@ -52,8 +52,8 @@ func (c *arith) Define(api frontend.API) error {
 		q := api.Div(c.X[i], c.Y[i])
 		inv := api.Inverse(c.Y[i])
 		z := api.IsZero(api.Sub(c.X[i], c.Y[i]))
-		s := api.Select(api.ToBinary(c.X[i], 255)[0], q, inv)
-		bits := api.ToBinary(api.Mul(c.X[i], 3), 255)
+		s := api.Select(api.ToBinary(c.X[i], fr.Bits)[0], q, inv)
+		bits := api.ToBinary(api.Mul(c.X[i], 3), fr.Bits)
 		acc = api.Add(acc, s, z, api.FromBinary(bits[:64]...), api.DivUnchecked(q, 7))
 	}
 	api.AssertIsEqual(acc, c.Out)

@@ -17,9 +17,9 @@ package bls12377
 // Jacobian arithmetic, which handles them.
 //
 // The code is written out for each group (sumsigned_g1.go over fp.Element,
-// sumsigned_g2.go over E2, the same lines): field methods called through a
-// type parameter are indirect calls, which make every temporary escape to
-// the heap.
+// sumsigned_g2.go over g2Element, G2's coordinate field, the same lines):
+// field methods called through a type parameter are indirect calls, which
+// make every temporary escape to the heap.
 
 // addBatch is the number of additions that share one inversion.
 const addBatch = 256

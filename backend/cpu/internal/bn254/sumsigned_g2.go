@@ -62,7 +62,7 @@ func sumSignedG2(pts []curve.G2Affine, sel []int32, work []curve.G2Affine, rest 
 // products, and which pairs are left to rest.
 type addScratchG2 struct {
 	in      [2 * addBatch]curve.G2Affine
-	d, acc  [addBatch]curve.E2
+	d, acc  [addBatch]g2Element
 	pending [addBatch]bool
 }
 
@@ -88,7 +88,7 @@ func addPairsG2(in, out []curve.G2Affine, sc *addScratchG2, rest func(p *curve.G
 		k++
 	}
 	if k > 0 {
-		var inv, t curve.E2
+		var inv, t g2Element
 		inv.Inverse(&acc[k-1])
 		for j := k - 1; j > 0; j-- {
 			t.Mul(&inv, &acc[j-1]) // dⱼ⁻¹
@@ -106,7 +106,7 @@ func addPairsG2(in, out []curve.G2Affine, sc *addScratchG2, rest func(p *curve.G
 			continue
 		}
 		p, q := &in[j], &in[j+1]
-		var lambda, x3, y3 curve.E2
+		var lambda, x3, y3 g2Element
 		lambda.Sub(&q.Y, &p.Y)
 		lambda.Mul(&lambda, &d[o])
 		x3.Square(&lambda)

@@ -6,46 +6,60 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/consensys/gnark-crypto/ecc"
 	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/curve"
 )
 
 // concurrentWorkers is how many goroutines the Concurrent group uses.
 const concurrentWorkers = 4
 
-// concurrentPicks are the vectors the Concurrent group runs at once, each
-// from every worker: mid-sized work of every kind, so that operations on
-// different queues overlap.
-var concurrentPicks = []string{
-	"NTT/n=2^10/plain/forward/DIF",
-	"NTT/n=2^10/coset/inverse/DIT",
-	"NTT/n=2^12/coset/forward/DIT",
-	"H/n=2^10",
-	"MSMG1/len=1000/random",
-	"MSMG1/len=4096/edge=mostly-zero",
-	"MSMG2/len=64/edge=P-negP",
-	"MSMG2/len=1000/random",
+// concurrentPicks are the vectors the Concurrent group runs at once on
+// each curve (those of them the curve's files hold), each from every
+// worker: mid-sized work of every kind, so that operations on different
+// queues overlap. A pick is a group and a name within the curve's vectors.
+var concurrentPicks = [][2]string{
+	{GroupNTT, "n=2^10/plain/forward/DIF"},
+	{GroupNTT, "n=2^10/coset/inverse/DIT"},
+	{GroupNTT, "n=2^12/coset/forward/DIT"},
+	{GroupH, "n=2^10"},
+	{GroupH, "n=2^8"},
+	{GroupMSMG1, "len=1000/random"},
+	{GroupMSMG1, "len=4096/edge=mostly-zero"},
+	{GroupMSMG1, "len=1027/edge=mostly-zero"},
+	{GroupMSMG2, "len=64/edge=P-negP"},
+	{GroupMSMG2, "len=1000/random"},
 }
 
-// concurrentChecks returns the check of the Concurrent group: the picked
-// vectors run from several goroutines at once, each with its own queues,
-// against one backend (which the contract says is safe for concurrent
-// use). A failure names the vectors that failed.
+// concurrentChecks returns the checks of the Concurrent group, one a
+// curve: the picked vectors run from several goroutines at once, each
+// with its own queues, against one backend (which the contract says is
+// safe for concurrent use). A failure names the vectors that failed.
 func concurrentChecks(checks []Check) []Check {
 	byName := make(map[string]Check, len(checks))
 	for _, c := range checks {
 		byName[c.FullName()] = c
 	}
-	var picked []Check
-	for _, name := range concurrentPicks {
-		if c, ok := byName[name]; ok {
-			picked = append(picked, c)
+	var out []Check
+	for _, id := range curve.Supported() {
+		var picked []Check
+		for _, p := range concurrentPicks {
+			if c, ok := byName[p[0]+"/"+curve.Name(id)+"/"+p[1]]; ok {
+				picked = append(picked, c)
+			}
+		}
+		if len(picked) > 0 {
+			out = append(out, concurrentCheck(id, picked))
 		}
 	}
-	if len(picked) == 0 {
-		return nil
-	}
+	return out
+}
+
+// concurrentCheck runs picked, vectors of curve id, from several
+// goroutines at once.
+func concurrentCheck(id ecc.ID, picked []Check) Check {
 	name := fmt.Sprintf("goroutines=%d/vectors=%d", concurrentWorkers, len(picked))
-	return []Check{{Group: GroupConcurrent, Name: name, run: func(b backend.Backend) error {
+	return Check{Group: GroupConcurrent, Name: curve.Name(id) + "/" + name, Curve: id, run: func(b backend.Backend) error {
 		var wg sync.WaitGroup
 		errs := make([][]error, concurrentWorkers)
 		for w := range concurrentWorkers {
@@ -80,5 +94,5 @@ func concurrentChecks(checks []Check) []Check {
 			}
 		}
 		return fmt.Errorf("%d of %d runs failed, of %s; the first: %w", len(all), concurrentWorkers*len(picked), strings.Join(names, ", "), all[0])
-	}}}
+	}}
 }

@@ -1,14 +1,19 @@
 // Package testvectors holds g16's shared test vectors and the conformance
 // suite that every backend.Backend must pass.
 //
-// The vectors (testdata/, embedded in any binary that links this package)
-// were written by gnark-crypto and gnark at pinned versions; README.md in
-// testdata/ says how each file was made, and `go run
-// ./internal/testvectors/gen -check` proves the files are what the
-// generator writes. They cover:
+// The vectors (testdata/, a directory per curve g16 supports, embedded
+// in any binary that links this package) were written by gnark-crypto and
+// gnark at pinned versions; each directory's README.md says how each file
+// was made, and `go run ./internal/testvectors/gen -check` proves the
+// files are what the generator writes. The generator and the checks of a
+// curve's vectors are written once, in internal/bls12381, whose copies
+// for the other curves internal/generator writes; BLS12-381's vectors are
+// the largest, the other curves' smaller (suite.SizesFor). They cover, on
+// every curve:
 //
 //   - NTT: every variant of backend.NTTSpec (forward and inverse, plain
-//     and on a coset, DIF and DIT orders) at sizes 2^1 to 2^14;
+//     and on a coset, DIF and DIT orders) at sizes 2^1 to 2^14 (2^10 on
+//     the smaller curves);
 //   - H: the prover's quotient step, (a·b − c)/(Xⁿ − 1) on a coset, made of
 //     seven NTTs and QuotientStep, as gnark's prover computes it;
 //   - MSMG1, MSMG2: random vectors of many lengths and the edge cases
@@ -24,8 +29,9 @@
 // every run (from a seed it reports) and compares the backend with the CPU
 // backend.
 //
-// Each check is named after its vector, e.g. "MSMG1/len=7/edge=r-1", and
-// an error from it starts with that name. RunConformance runs the suite
+// Each check is named after its group, curve and vector, e.g.
+// "MSMG1/bn254/len=7/edge=r-1", and an error from it starts with that
+// name. RunConformance runs the suite
 // as subtests of a Go test; SelfTest runs it outside the testing package
 // (the `g16 selftest` command) and prints a line per group; Checks and
 // CrossChecks give the checks themselves.

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/consensys/gnark-crypto/ecc"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
 	"github.com/consensys/gnark/backend/witness"
 	"github.com/consensys/gnark/logger"
 	_ "github.com/consensys/gnark/std/rangecheck" // registers the hints the range-sum circuit's solver needs
 
 	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/curve"
 	"github.com/g16prover/g16/groth16"
 )
 
@@ -19,7 +19,7 @@ func proofChecks(vecs []ProofVector) []Check {
 	var checks []Check
 	for i := range vecs {
 		v := &vecs[i]
-		checks = append(checks, Check{Group: GroupProof, Name: v.Name, run: func(b backend.Backend) error {
+		checks = append(checks, Check{Group: GroupProof, Name: curve.Name(v.Curve) + "/" + v.Name, Curve: v.Curve, run: func(b backend.Backend) error {
 			return checkProof(b, v)
 		}})
 	}
@@ -30,19 +30,19 @@ func proofChecks(vecs []ProofVector) []Check {
 // prover's randomness from v's seeded stream, and requires gnark's bytes
 // and gnark's verifier's approval.
 func checkProof(b backend.Backend, v *ProofVector) error {
-	ccs := gnarkgroth16.NewCS(ecc.BLS12_381)
+	ccs := gnarkgroth16.NewCS(v.Curve)
 	if _, err := ccs.ReadFrom(bytes.NewReader(v.R1CS)); err != nil {
 		return fmt.Errorf("reading the R1CS: %w", err)
 	}
-	pk := gnarkgroth16.NewProvingKey(ecc.BLS12_381)
+	pk := gnarkgroth16.NewProvingKey(v.Curve)
 	if _, err := pk.UnsafeReadFrom(bytes.NewReader(v.PK)); err != nil {
 		return fmt.Errorf("reading the proving key: %w", err)
 	}
-	vk := gnarkgroth16.NewVerifyingKey(ecc.BLS12_381)
+	vk := gnarkgroth16.NewVerifyingKey(v.Curve)
 	if _, err := vk.ReadFrom(bytes.NewReader(v.VK)); err != nil {
 		return fmt.Errorf("reading the verifying key: %w", err)
 	}
-	w, err := witness.New(ecc.BLS12_381.ScalarField())
+	w, err := witness.New(v.Curve.ScalarField())
 	if err != nil {
 		return err
 	}

@@ -1,8 +1,10 @@
-// Package bls12381 is what the Backend contract's checks (package
-// testvectors) compute on BLS12-381, over bytes in gnark-crypto's layout:
-// scalars drawn from a stream, points with known discrete logarithms, and
-// gnark-crypto's MSMs as the reference. internal/generator writes the same
-// package for every other curve g16 supports.
+// Package bls12381 is BLS12-381's part of package testvectors: its test
+// vectors' file format, their generator (Generate) and their checks
+// (Checks, CrossChecks), and what the Backend contract's checks compute on
+// the curve over bytes in gnark-crypto's layout (Ops: scalars drawn from a
+// stream, points with known discrete logarithms, and gnark-crypto's MSMs
+// as the reference). internal/generator writes the same package for every
+// other curve g16 supports.
 package bls12381
 
 import (

@@ -18,16 +18,20 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bn254"
 	bnfp "github.com/consensys/gnark-crypto/ecc/bn254/fp"
 	bnfr "github.com/consensys/gnark-crypto/ecc/bn254/fr"
+	bw6fp "github.com/consensys/gnark-crypto/ecc/bw6-761/fp"
+	bw6fr "github.com/consensys/gnark-crypto/ecc/bw6-761/fr"
 
 	"github.com/g16prover/g16/backend"
 )
 
 // Each curve's fields through the one field template (kernels/field.cuh's
-// mont_t over the parameters of kernels/bls12_381.cuh, bn254.cuh and
-// bls12_377.cuh), against gnark-crypto's fp and fr packages of the same
-// curve, and fp2.cuh's Fp2 against gnark-crypto's E2 (BLS12-377's with
-// u² = −5): every pair of adversarial values (0, 1, m − 1, values near 2^253, 2^254 and m/2, and
-// Montgomery forms whose limbs are near m's or near 0) and random pairs.
+// mont_t over the parameters of kernels/bls12_381.cuh, bn254.cuh,
+// bls12_377.cuh and bw6_761.cuh), against gnark-crypto's fp and fr packages
+// of the same curve, and fp2.cuh's Fp2 against gnark-crypto's E2
+// (BLS12-377's with u² = −5): every pair of adversarial values (0, 1, m − 1,
+// values near 2^253, 2^254, m/2 and the powers of two around m's bit
+// length, and Montgomery forms whose limbs are near m's or near 0) and
+// random pairs.
 
 // montElem is what the tests need of a gnark-crypto field element.
 type montElem[E any] interface {
@@ -60,6 +64,10 @@ func fieldValues[E comparable, PE montElem[E]](rng *mrand.Rand, m *big.Int, k in
 		pow(253), add(pow(253), -1), add(pow(253), 1),
 		add(pow(254), -1), pow(254), add(pow(254), 1), // reduced mod m when m < 2^254
 		add(pow(255), -1), pow(64), add(pow(128), -1), add(pow(192), -1),
+		// m's top bit and the next, reduced mod m above it (BW6-761's 761 and
+		// 377 bits, 12 and 24 limbs, beside the 8-limb fields').
+		pow(uint(m.BitLen() - 1)), add(pow(uint(m.BitLen()-1)), -1),
+		add(pow(uint(m.BitLen())), -1), pow(uint(m.BitLen())),
 	}
 	var v []E
 	for _, x := range ints {
@@ -178,6 +186,8 @@ func checkFields(t *testing.T, b *Backend) {
 	t.Run("bls12-377/fr", func(t *testing.T) {
 		checkField[b377fr.Element](t, b, "bls12-377 fr", fieldBLS12377Fr, b377fr.Modulus())
 	})
+	t.Run("bw6-761/fp", func(t *testing.T) { checkField[bw6fp.Element](t, b, "bw6-761 fp", fieldBW6761Fp, bw6fp.Modulus()) })
+	t.Run("bw6-761/fr", func(t *testing.T) { checkField[bw6fr.Element](t, b, "bw6-761 fr", fieldBW6761Fr, bw6fr.Modulus()) })
 }
 
 // e2Elem is what the tests need of a gnark-crypto E2 over the base field
@@ -303,8 +313,8 @@ func TestFieldsDevice(t *testing.T) { checkFields(t, newTestBackend(t)) }
 func TestMontOpRejectsBadArguments(t *testing.T) {
 	x := make([]bnfp.Element, 2)
 	for _, c := range []struct{ field, op int }{
-		{-1, montMul}, {9, montMul}, {fieldBN254Fp, -1}, {fieldBN254Fp, montMulLazy}, {fieldBN254Fr, montMulSubLazy + 1},
-		{fieldBN254E2, montInv}, {fieldBLS12381E2, montFrom},
+		{-1, montMul}, {fieldBW6761Fr + 1, montMul}, {fieldBN254Fp, -1}, {fieldBN254Fp, montMulLazy}, {fieldBN254Fr, montMulSubLazy + 1},
+		{fieldBN254E2, montInv}, {fieldBLS12381E2, montFrom}, {fieldBW6761Fp, montMulLazy},
 	} {
 		if err := montOp(nil, c.field, c.op, backend.AsBytes(x), backend.AsBytes(x), backend.AsBytes(x), len(x)); err == nil {
 			t.Errorf("field %d op %d: no error", c.field, c.op)

@@ -61,5 +61,5 @@ func (b *Backend) Gather(q backend.Queue, c ecc.ID, dst, src, idx backend.Buffer
 	}
 	xd.tables.retire(0, int64(n)*scalarBytes)
 	nsrc := xs.bytes / scalarBytes
-	return b.finish(s, b.status(C.g16_gather(b.dev, s, xd.ptr, xs.ptr, C.int64_t(nsrc), (*C.uint32_t)(xi.ptr), C.int64_t(n))))
+	return b.finish(s, b.status(C.g16_gather(b.dev, s, xd.ptr, xs.ptr, C.int64_t(nsrc), (*C.uint32_t)(xi.ptr), C.int64_t(n), C.int(scalarBytes))))
 }

@@ -42,7 +42,7 @@ func init() {
 		return hostMSMPeakOn(group{c, g2}, table, stride, copies, window, scalars, maxTask, flags)
 	}
 	hooks.ScratchModel = func(c ecc.ID, g2 bool, n, window, copies, maxTask int) int64 {
-		return msmTableScratch(group{c, g2}.xyzzBytes(), n, n, window, copies, maxTask)
+		return msmTableScratch(group{c, g2}, n, n, window, copies, maxTask)
 	}
 	hooks.ScratchCUB = scratchCUB
 	hooks.HostNTT = func(data []byte, spec backend.NTTSpec, maxK, logBlock, threads int) error {

@@ -77,7 +77,7 @@ func (b *Backend) Scratch(k backend.Kernel, c ecc.ID, n int) int64 {
 	if !ok {
 		return 0
 	}
-	return max(msmScratch(g.xyzzBytes(), n, b.cfg.msmChunk, b.cfg.msmWindow, b.cfg.msmMaxTask), b.tableScratch(g, n))
+	return max(msmScratch(g, n, b.cfg.msmChunk, b.cfg.msmWindow, b.cfg.msmMaxTask), b.tableScratch(g, n))
 }
 
 // minMSMPass is the shortest pass an MSM retries with when its scratch

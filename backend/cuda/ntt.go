@@ -267,7 +267,7 @@ func nttArgs(spec backend.NTTSpec, tune nttTune, l twiddleLayout, tw func(int) u
 		// n⁻¹ on the output, or folded into the first pass's twiddles.
 		a.scale, a.scale_out = 1, 1
 		ninv := hosts[spec.Curve].NInverse(spec.LogN)
-		for i := range a.scale_c {
+		for i := 0; i < len(ninv)/4; i++ {
 			a.scale_c[i] = C.uint32_t(binary.LittleEndian.Uint32(ninv[4*i:]))
 		}
 		if l.hi0 >= 0 {

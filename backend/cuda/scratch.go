@@ -1,9 +1,10 @@
 package cuda
 
 // The MSM's scratch memory, as kernels/msm.cu's msm_run allocates it for
-// one pass of c points with window w, nw = ⌈255/w⌉ windows (on every curve:
-// the kernels cut BN254's and BLS12-377's scalars, below 2^254, as
-// BLS12-381's), B = 2^(w−1) buckets a window, N = c·nw digit pairs, at most
+// one pass of c points with window w, nw = ⌈bits/w⌉ windows (bits: the
+// group's windowBits, 255 on the curves of 8-limb scalars: the kernels cut
+// BN254's and BLS12-377's scalars, below 2^254, as BLS12-381's),
+// B = 2^(w−1) buckets a window, N = c·nw digit pairs, at most
 // R = min(N, nw·B + 1) + 1 nonempty runs (the buckets and the ±1 points'),
 // tasks of at most L points and so at most T = R + (N + c)/L + 1 tasks, and
 // XYZZ points of P bytes (group.xyzzBytes: four coordinates of Fp, of Fp2
@@ -27,23 +28,24 @@ package cuda
 // before Pippenger starts and are smaller than its 16·N; Pippenger over
 // the rest, c' ≤ c points, takes no more than over c. It is an upper bound;
 // a GPU test checks it against the peak the device records.
-func msmScratch(P int64, n, chunk, window, maxTask int) int64 {
-	return msmTableScratch(P, n, chunk, window, 1, maxTask)
+func msmScratch(g group, n, chunk, window, maxTask int) int64 {
+	return msmTableScratch(g, n, chunk, window, 1, maxTask)
 }
 
 // msmTableScratch is msmScratch over a table of copies copies of the bases
 // (msm_table.h): the windows share s = ⌈nw/copies⌉ bucket sets, so R =
 // min(N, s·B + 1) + 1 and the reduction holds k·P·(s·B + 1).
-func msmTableScratch(P int64, n, chunk, window, copies, maxTask int) int64 {
+func msmTableScratch(g group, n, chunk, window, copies, maxTask int) int64 {
 	c := int64(min(n, chunk))
 	if c <= 0 {
 		return 0
 	}
+	P, bits := g.xyzzBytes(), g.windowBits()
 	w := window
 	if w == 0 {
-		w = pickWindow(c)
+		w = pickWindow(c, bits)
 	}
-	nw := int64((255 + w - 1) / w)
+	nw := int64((bits + w - 1) / w)
 	cp := min(int64(max(copies, 1)), nw)
 	sets := (nw + cp - 1) / cp
 	B := int64(1) << (w - 1)
@@ -67,14 +69,19 @@ func msmTableScratch(P int64, n, chunk, window, copies, maxTask int) int64 {
 // scratchCUB is what msmScratch counts for CUB's small temporaries.
 const scratchCUB = 2 << 20
 
-// pickWindow is msm.cu's pick_window: the window w in [4, 21] that
-// minimises nw·(n + 3.2·2^(w−1)).
-func pickWindow(n int64) int {
-	best, bestCost := 4, 0.0
-	for w := 4; w <= 21; w++ {
-		nw := float64((255 + w - 1) / w)
+// minWindow is msm.cuh's min_window: the smallest window that cuts
+// scalars of bits bits into at most 64 windows (4 for 255 bits, 6 for 377).
+func minWindow(bits int) int { return (bits + 63) / 64 }
+
+// pickWindow is msm.cuh's pick_window: the window w in [minWindow(bits),
+// 21] that minimises nw·(n + 3.2·2^(w−1)), nw = ⌈bits/w⌉.
+func pickWindow(n int64, bits int) int {
+	lo := minWindow(bits)
+	best, bestCost := lo, 0.0
+	for w := lo; w <= 21; w++ {
+		nw := float64((bits + w - 1) / w)
 		cost := nw * (float64(n) + 3.2*float64(int64(1)<<(w-1)))
-		if w == 4 || cost < bestCost {
+		if w == lo || cost < bestCost {
 			best, bestCost = w, cost
 		}
 	}

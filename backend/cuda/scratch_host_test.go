@@ -43,7 +43,7 @@ func TestScratchModelHost(t *testing.T) {
 		if err != nil {
 			t.Fatalf("curve %d n=%d %s: %v", curve, n, name, err)
 		}
-		model := msmTableScratch(blsGroup(curve).xyzzBytes(), n, n, w, copies, task) - cub
+		model := msmTableScratch(blsGroup(curve), n, n, w, copies, task) - cub
 		if r := float64(peak) / float64(model); r > tightest {
 			tightest, at = r, fmt.Sprintf("G%d n=%d %s w=%d copies=%d task=%d flags %d", curve, n, name, w, copies, task, flags)
 		}

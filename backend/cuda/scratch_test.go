@@ -11,7 +11,7 @@ import (
 // pair and more; a 2^25 G1 pass takes gigabytes).
 func TestMSMScratchModel(t *testing.T) {
 	const chunk = 1 << 25
-	bls1, bls2 := group{ecc.BLS12_381, false}.xyzzBytes(), group{ecc.BLS12_381, true}.xyzzBytes()
+	bls1, bls2 := group{ecc.BLS12_381, false}, group{ecc.BLS12_381, true}
 	prev := int64(0)
 	for lg := 10; lg <= 25; lg++ {
 		s := msmScratch(bls1, 1<<lg, chunk, 0, 0)
@@ -24,7 +24,7 @@ func TestMSMScratchModel(t *testing.T) {
 		t.Errorf("2^26 points in passes of 2^25: scratch %d, want one pass's %d", a, b)
 	}
 	g1, g2 := msmScratch(bls1, 1<<25, chunk, 0, 0), msmScratch(bls2, 1<<25, chunk, 0, 0)
-	w := pickWindow(1 << 25)
+	w := pickWindow(1<<25, 255)
 	nw := int64((255 + w - 1) / w)
 	if least := 25 * nw << 25; g1 < least || g1 > 4*least {
 		t.Errorf("G1 2^25: scratch %d, want about 25 bytes a digit pair (%d)", g1, least)
@@ -38,8 +38,8 @@ func TestMSMScratchModel(t *testing.T) {
 	}
 	// BN254's XYZZ points are two thirds of BLS12-381's: less scratch in
 	// each group, G2 still above G1.
-	bn1 := msmScratch(group{ecc.BN254, false}.xyzzBytes(), 1<<25, chunk, 0, 0)
-	bn2 := msmScratch(group{ecc.BN254, true}.xyzzBytes(), 1<<25, chunk, 0, 0)
+	bn1 := msmScratch(group{ecc.BN254, false}, 1<<25, chunk, 0, 0)
+	bn2 := msmScratch(group{ecc.BN254, true}, 1<<25, chunk, 0, 0)
 	if bn1 >= g1 || bn2 >= g2 || bn2 <= bn1 {
 		t.Errorf("BN254 2^25: G1 %d, G2 %d scratch; BLS12-381 G1 %d, G2 %d", bn1, bn2, g1, g2)
 	}

@@ -10,14 +10,17 @@ import (
 )
 
 // kernelCurves are the curves the kernels compute on, each with its code in
-// g16cuda.h (G16_CURVE_*; curves.go checks them against the header).
+// g16cuda.h (G16_CURVE_*; curves.go checks them against the header) and
+// the bits its scalars' MSM windows cover (its header's fr_params::BITS:
+// 255 on the curves of 8-limb scalars).
 var kernelCurves = []struct {
 	id   ecc.ID
 	code int
+	bits int
 }{
-	{ecc.BLS12_381, 1},
-	{ecc.BN254, 2},
-	{ecc.BLS12_377, 3},
+	{ecc.BLS12_381, 1, 255},
+	{ecc.BN254, 2, 255},
+	{ecc.BLS12_377, 3, 255},
 }
 
 // curveCode is c's G16_CURVE_* code, 0 for a curve the kernels lack.
@@ -25,6 +28,17 @@ func curveCode(c ecc.ID) int {
 	for _, k := range kernelCurves {
 		if k.id == c {
 			return k.code
+		}
+	}
+	return 0
+}
+
+// windowBits is the bits the MSM's windows cover on c (kernelCurves), 0
+// for a curve the kernels lack.
+func windowBits(c ecc.ID) int {
+	for _, k := range kernelCurves {
+		if k.id == c {
+			return k.bits
 		}
 	}
 	return 0
@@ -81,13 +95,12 @@ func (g group) jacBytes() int64 {
 }
 
 // xyzzBytes is an XYZZ point's size, the kernels' buckets and sums: four
-// coordinates of Fp, or of Fp2 in G2.
-func (g group) xyzzBytes() int64 {
-	if g.g2 {
-		return 8 * curve.Must(g.c).FpBytes
-	}
-	return 4 * curve.Must(g.c).FpBytes
-}
+// coordinates (of Fp, or of Fp2 in G2 on the curves with Fp2), twice an
+// affine point.
+func (g group) xyzzBytes() int64 { return 2 * g.affineBytes() }
+
+// windowBits is the bits the group's MSM windows cover (windowBits).
+func (g group) windowBits() int { return windowBits(g.c) }
 
 // String names the group, "bn254 G2".
 func (g group) String() string {

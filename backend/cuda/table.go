@@ -77,7 +77,7 @@ func (b *Backend) PrecomputeBases(q backend.Queue, c ecc.ID, bases backend.Buffe
 		return fmt.Errorf("%v: %s: copies·n = %d·%d must be below 2^31 (a point index has 31 bits)", b, op, copies, n)
 	}
 	if w == 0 {
-		w = b.tableWindow(n, copies)
+		w = b.tableWindow(g, n, copies)
 	}
 	if w < 4 || w > 24 {
 		return fmt.Errorf("%v: %s: w: window %d, want 4 to 24", b, op, w)
@@ -210,31 +210,31 @@ func (b *Backend) tableScratch(g group, n int) int64 {
 	var m int64
 	for t := range b.tables {
 		if t.g == g && !t.stale.Load() {
-			m = max(m, msmTableScratch(g.xyzzBytes(), min(n, t.n), b.cfg.msmChunk, t.w, t.copies, b.cfg.msmMaxTask))
+			m = max(m, msmTableScratch(g, min(n, t.n), b.cfg.msmChunk, t.w, t.copies, b.cfg.msmMaxTask))
 		}
 	}
 	return m
 }
 
-// tableWindow is the window of a table PrecomputeBases builds with w = 0:
-// the one WithMSMWindow set (the MSMs read a table of that window only),
-// else TableWindow(n, copies).
-func (b *Backend) tableWindow(n, copies int) int {
+// tableWindow is the window of a table of group g PrecomputeBases builds
+// with w = 0: the one WithMSMWindow set (the MSMs read a table of that
+// window only), else TableWindow's for the group's windowBits.
+func (b *Backend) tableWindow(g group, n, copies int) int {
 	if b.cfg.msmWindow != 0 {
 		return b.cfg.msmWindow
 	}
-	return TableWindow(n, copies)
+	return tableWindowBits(n, copies, g.windowBits())
 }
 
 // TableCost is the modelled time in seconds of an MSM of n points of k
 // over a table of copies copies of its bases (1: none) built with w = 0
 // (tableWindow; the package's TableCost).
 func (b *Backend) TableCost(k backend.Kernel, n, copies int) float64 {
-	w := 0
-	if copies > 1 {
-		w = b.tableWindow(n, copies)
-	} else if b.cfg.msmWindow != 0 {
-		w = b.cfg.msmWindow
+	// The model of 255-bit scalars (TableWindow's): the costs compare one
+	// prover's tables, all on its curve.
+	w := b.cfg.msmWindow
+	if w == 0 && copies > 1 {
+		w = TableWindow(n, copies)
 	}
 	return TableCost(k, n, copies, w)
 }
@@ -247,5 +247,5 @@ func (b *Backend) TableScratch(k backend.Kernel, c ecc.ID, n, copies int) int64 
 	if !ok {
 		return 0
 	}
-	return msmTableScratch(g.xyzzBytes(), n, b.cfg.msmChunk, b.tableWindow(n, copies), copies, b.cfg.msmMaxTask)
+	return msmTableScratch(g, n, b.cfg.msmChunk, b.tableWindow(g, n, copies), copies, b.cfg.msmMaxTask)
 }

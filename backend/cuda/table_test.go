@@ -371,7 +371,7 @@ func TestScratchBoundTables(t *testing.T) {
 			t.Errorf("%v 2^%d w=%d copies=%d: differs from gnark", k, c.lg, info.Window, c.copies)
 		}
 		used := b.PeakMemory(false) - before
-		bound := msmTableScratch(blsGroup(c.curve).xyzzBytes(), n, b.cfg.msmChunk, info.Window, c.copies, b.cfg.msmMaxTask)
+		bound := msmTableScratch(blsGroup(c.curve), n, b.cfg.msmChunk, info.Window, c.copies, b.cfg.msmMaxTask)
 		t.Logf("%v 2^%d w=%d copies=%d: table built in %v; scratch peak %d bytes, bound %d (%.2f)", k, c.lg, info.Window, c.copies, built, used, bound, float64(used)/float64(bound))
 		if used > bound || used <= 0 {
 			t.Errorf("%v 2^%d w=%d copies=%d: scratch peak %d bytes, bound %d", k, c.lg, info.Window, c.copies, used, bound)

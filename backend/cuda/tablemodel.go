@@ -23,17 +23,25 @@ type TableInfo struct {
 // reduction, which measured (H200, G1 2^24, run 6) about 1.85 ms a million
 // buckets beside 0.42 ms a million mixed additions. One copy is
 // pickWindow's choice.
-func TableWindow(n, copies int) int {
+//
+// The model is that of 255-bit scalars (the curves of 8-limb scalars); a
+// Backend picks BW6-761's tables' windows for its 377 bits (tableWindow).
+func TableWindow(n, copies int) int { return tableWindowBits(n, copies, 255) }
+
+// tableWindowBits is TableWindow for scalars windowed over bits bits,
+// from minWindow(bits).
+func tableWindowBits(n, copies, bits int) int {
 	if copies <= 1 {
-		return pickWindow(int64(n))
+		return pickWindow(int64(n), bits)
 	}
-	best, bestCost := 4, 0.0
-	for w := 4; w <= 23; w++ {
-		nw := (255 + w - 1) / w
+	lo := minWindow(bits)
+	best, bestCost := lo, 0.0
+	for w := lo; w <= 23; w++ {
+		nw := (bits + w - 1) / w
 		c := min(copies, nw)
 		sets := (nw + c - 1) / c
 		cost := float64(nw)*float64(n) + float64(sets)*4.4*float64(int64(1)<<(w-1))
-		if w == 4 || cost < bestCost {
+		if w == lo || cost < bestCost {
 			best, bestCost = w, cost
 		}
 	}

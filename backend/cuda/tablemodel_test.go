@@ -10,7 +10,7 @@ import (
 
 func TestTableWindow(t *testing.T) {
 	for _, lg := range []int{10, 16, 20, 24, 26} {
-		if got, want := TableWindow(1<<lg, 1), pickWindow(1<<lg); got != want {
+		if got, want := TableWindow(1<<lg, 1), pickWindow(1<<lg, 255); got != want {
 			t.Errorf("2^%d, one copy: window %d, pickWindow %d", lg, got, want)
 		}
 	}

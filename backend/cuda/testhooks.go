@@ -61,7 +61,7 @@ func fieldOp(b *Backend, op int, out, a, bb []byte, n int) error {
 	})
 }
 
-// Fields and operations of g16_mont_op.
+// Fields (g16cuda.h's G16_FIELD_*) and operations of g16_mont_op.
 const (
 	fieldBLS12381Fp = C.G16_FIELD_BLS12_381_FP
 	fieldBLS12381Fr = C.G16_FIELD_BLS12_381_FR
@@ -72,6 +72,8 @@ const (
 	fieldBLS12377Fp = C.G16_FIELD_BLS12_377_FP
 	fieldBLS12377Fr = C.G16_FIELD_BLS12_377_FR
 	fieldBLS12377E2 = C.G16_FIELD_BLS12_377_FP2
+	fieldBW6761Fp   = C.G16_FIELD_BW6_761_FP
+	fieldBW6761Fr   = C.G16_FIELD_BW6_761_FR
 
 	montMul  = C.G16_MONT_MUL
 	montAdd  = C.G16_MONT_ADD

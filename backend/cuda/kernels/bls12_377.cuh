@@ -54,6 +54,10 @@ struct fp_params {
 
 struct fr_params {
 	static const int N = 8;
+	// The bits the MSM's windows cover: 255, above r's 253, as on
+	// BLS12-381, so that the curves of 8-limb scalars share their window
+	// plans (backend/cuda's pickWindow and scratch model).
+	static const int BITS = 255;
 	// r = 0x12ab655e9a2ca55660b44d1e5c37b00159aa76fed00000010a11800000000001
 	G16_HD static uint32_t mod(int i) {
 		const uint32_t m[N] = {0x00000001, 0x0a118000, 0xd0000001, 0x59aa76fe,

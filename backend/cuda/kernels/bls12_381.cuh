@@ -50,6 +50,8 @@ static __constant__ uint32_t fr_m0_dev = 0xffffffff;
 
 struct fr_params {
 	static const int N = 8;
+	// The bits the MSM's windows cover: r's bit length.
+	static const int BITS = 255;
 	// r = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001
 	G16_HD static uint32_t mod(int i) {
 		const uint32_t m[N] = {0x00000001, 0xffffffff, 0xfffe5bfe, 0x53bda402,

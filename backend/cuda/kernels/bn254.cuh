@@ -46,6 +46,10 @@ struct fp_params {
 
 struct fr_params {
 	static const int N = 8;
+	// The bits the MSM's windows cover: 255, one above r's bit length,
+	// as on BLS12-381, so that the curves of 8-limb scalars share their
+	// window plans (backend/cuda's pickWindow and scratch model).
+	static const int BITS = 255;
 	// r = 0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001
 	G16_HD static uint32_t mod(int i) {
 		const uint32_t m[N] = {0xf0000001, 0x43e1f593, 0x79b97091, 0x2833e848,

@@ -1,9 +1,11 @@
 // Montgomery arithmetic over a prime field, on 32-bit limbs: the template
 // mont_t<P>, instantiated for each curve's fields by its parameter header
-// (bls12_381.cuh: Fp of 12 limbs, Fr of 8; bn254.cuh: Fp and Fr of 8).
+// (bls12_381.cuh and bls12_377.cuh: Fp of 12 limbs, Fr of 8; bn254.cuh: Fp
+// and Fr of 8; bw6_761.cuh: Fp of 24, Fr of 12). N is even on every field
+// (the products work on limb pairs).
 // Elements are kept in Montgomery form a·R mod m with R = 2^(32N), the same
-// R as gnark-crypto's on 64-bit limbs (2^384 for BLS12-381's Fp, 2^256 for
-// the others): gnark's [N/2]uint64 and our [N]uint32 are the same bytes.
+// R as gnark-crypto's on 64-bit limbs (2^384 for 12 limbs, 2^256 for 8,
+// 2^768 for 24): gnark's [N/2]uint64 and our [N]uint32 are the same bytes.
 //
 // Every function is __host__ __device__. On the device the carry chains are
 // PTX add.cc/addc/mad.lo.cc/madc.hi.cc; on the host the same chains run on an
@@ -178,6 +180,7 @@ struct alignas(16) mont_t {
 	typedef P params;
 	typedef mont_t base; // the prime field under an extension (fp2.cuh): itself
 	static const int DEGREE = 1;
+	static_assert(N % 2 == 0, "mont_t: an even number of 32-bit limbs");
 	uint32_t v[N];
 
 	G16_HD static mont_t zero() {
@@ -623,18 +626,29 @@ struct alignas(16) mont_t {
 	}
 
 	// a⁻¹ = a^(m−2) (Fermat), 0 for a = 0: square and multiply over the bits
-	// of m − 2 from the top, about 1.5·32N products. For checks and setup,
-	// not for inner loops.
+	// of m − 2 from the top, about 1.5·32N products. Limb t of m − 2 is
+	// selected from m's limbs with 2 taken from the low limb and the borrow
+	// carried up (BLS12-377's p has the low limb 1), so that no register
+	// array is indexed at run time; the loops stay rolled, one product's code. The
+	// one inversion of the kernels (fp2::inv over it): the tables' affine
+	// conversion (msm_table.cu) and the checks, not inner loops.
 	G16_HD mont_t inv() const {
-		uint32_t e[N];
-		e[0] = sub_cc(P::mod(0), 2);
-		for (int i = 1; i < N; i++) e[i] = subc_cc(P::mod(i), 0);
 		mont_t r = one();
-		for (int i = N - 1; i >= 0; i--)
+#pragma unroll 1
+		for (int t = N - 1; t >= 0; t--) {
+			uint32_t e = 0, borrow = 2;
+#pragma unroll
+			for (int k = 0; k < N; k++) {
+				uint32_t m = P::mod(k);
+				e = (k == t) ? m - borrow : e;
+				borrow = m < borrow;
+			}
+#pragma unroll 1
 			for (int b = 31; b >= 0; b--) {
 				r = r.sqr();
-				if ((e[i] >> b) & 1) r = r * *this;
+				if ((e >> b) & 1) r = r * *this;
 			}
+		}
 		return r;
 	}
 

@@ -1,11 +1,12 @@
 // g16_mont_op: the field template mont_t (field.cuh), and fp2 over it
 // (fp2.cuh), instantiated for each curve's parameter header
-// (bls12_381.cuh, bn254.cuh), one operation over arrays of elements, on the
+// (bls12_381.cuh, bn254.cuh, bls12_377.cuh, bw6_761.cuh), one operation over arrays of elements, on the
 // host (the emulated carry flag) or the device: what the tests check
 // against gnark-crypto, field by field.
 #include "bls12_377.cuh"
 #include "bls12_381.cuh"
 #include "bn254.cuh"
+#include "bw6_761.cuh"
 #include "exec.cuh"
 
 #include <string>
@@ -94,6 +95,8 @@ extern "C" g16_status g16_mont_op(g16_device* dev, int field, int op, void* out,
 		case G16_FIELD_BLS12_377_FP: mont_op<bls12_377::fp_t>(dev, op, out, a, b, (size_t)n); break;
 		case G16_FIELD_BLS12_377_FR: mont_op<bls12_377::fr_t>(dev, op, out, a, b, (size_t)n); break;
 		case G16_FIELD_BLS12_377_FP2: mont_op<bls12_377::fp2_t>(dev, op, out, a, b, (size_t)n); break;
+		case G16_FIELD_BW6_761_FP: mont_op<bw6_761::fp_t>(dev, op, out, a, b, (size_t)n); break;
+		case G16_FIELD_BW6_761_FR: mont_op<bw6_761::fr_t>(dev, op, out, a, b, (size_t)n); break;
 		default: fail(G16_INVALID, "mont_op: unknown field");
 		}
 	});

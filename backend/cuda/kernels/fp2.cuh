@@ -175,6 +175,13 @@ struct fp2 {
 		else
 			return {m + times_k(t) - t, t.dbl()};
 	}
+
+	// 1/(a + bu) = (a − bu)/(a² + K·b²), 0 for 0: one inversion in Fp
+	// (mont_t::inv).
+	G16_HD fp2 inv() const {
+		Fp t = (c0.sqr() + times_k(c1.sqr())).inv();
+		return {c0 * t, (c1 * t).neg()};
+	}
 };
 
 } // namespace g16

@@ -35,13 +35,14 @@ typedef struct {
 typedef struct g16_device g16_device;
 
 /* The curves the kernels compute on. */
-enum { G16_CURVE_BLS12_381 = 1, G16_CURVE_BN254 = 2, G16_CURVE_BLS12_377 = 3 };
+enum { G16_CURVE_BLS12_381 = 1, G16_CURVE_BN254 = 2, G16_CURVE_BLS12_377 = 3, G16_CURVE_BW6_761 = 4 };
 /* The group argument of the MSM functions (g16_msm, msm_table.h, the host
  * emulations): G16_GROUP(curve, g) for g = 1 (G1) or 2 (G2), so BLS12-381's
- * G1 and G2 are 1 and 2, BN254's 3 and 4 and BLS12-377's 5 and 6. Bases are the curve's affine
- * points in gnark-crypto's layout; an MSM's out points are XYZZ points (X,
- * Y, ZZ, ZZZ) of the curve's Fp (G1) or Fp2 (G2, A0 then A1) in Montgomery
- * form. Scalars are the curve's 32-byte fr.Elements in Montgomery form. */
+ * G1 and G2 are 1 and 2, BN254's 3 and 4, BLS12-377's 5 and 6 and BW6-761's 7 and 8. Bases
+ * are the curve's affine points in gnark-crypto's layout; an MSM's out points are XYZZ points
+ * (X, Y, ZZ, ZZZ) of the curve's Fp (G1, and BW6-761's G2) or Fp2 (G2, A0 then A1) in
+ * Montgomery form. Scalars are the curve's fr.Elements in Montgomery form (32 bytes, 48 on
+ * BW6-761). */
 #define G16_GROUP(c, g) (2 * ((c) - 1) + (g))
 
 /* Milliseconds spent in each MSM stage, measured with CUDA events. */
@@ -165,7 +166,9 @@ enum {
 	G16_FIELD_BN254_FP2 = 5,
 	G16_FIELD_BLS12_377_FP = 6,
 	G16_FIELD_BLS12_377_FR = 7,
-	G16_FIELD_BLS12_377_FP2 = 8 /* Fp[u]/(u² + 5) */
+	G16_FIELD_BLS12_377_FP2 = 8, /* Fp[u]/(u² + 5) */
+	G16_FIELD_BW6_761_FP = 9,
+	G16_FIELD_BW6_761_FR = 10
 };
 enum {
 	G16_MONT_MUL = 0,  /* a·b */

@@ -1,6 +1,7 @@
 // The C entry points of the MSM (g16cuda.h, msm_table.h): the pipeline of
 // msm.cuh, instantiated for each curve in its own file (msm_bls12_381.cu,
-// msm_bn254.cu, msm_bls12_377.cu), dispatched on the group code.
+// msm_bn254.cu, msm_bls12_377.cu, msm_bw6_761.cu), dispatched on the group
+// code.
 #include "msm.cuh"
 
 namespace g16 {
@@ -11,6 +12,7 @@ G16_MSM_INSTANCES(G16_MSM_EXTERN, bn254::fp_t)
 G16_MSM_INSTANCES(G16_MSM_EXTERN, bn254::fp2_t)
 G16_MSM_INSTANCES(G16_MSM_EXTERN, bls12_377::fp_t)
 G16_MSM_INSTANCES(G16_MSM_EXTERN, bls12_377::fp2_t)
+G16_MSM_INSTANCES(G16_MSM_EXTERN, bw6_761::fp_t)
 
 // field_op_k: the arithmetic check behind g16_field_op (BLS12-381's
 // fields; g16_mont_op checks every curve's).
@@ -80,8 +82,8 @@ static void msm_device(g16_device* dev, void* stream, int group, const void* tab
 	exec_t ex;
 	ex.dev = dev;
 	ex.st = stream ? (cudaStream_t)stream : dev->internal;
-	with_group(group, "msm", [&](auto zero) {
-		typedef decltype(zero) F;
+	with_group(group, "msm", [&](auto grp) {
+		typedef typename decltype(grp)::field F;
 		msm_run<F>(ex, (const affine_t<F>*)table, (size_t)stride, copies, (const fr_of<F>*)scalars, (size_t)n,
 		           window, max_task, flags, (xyzz_t<F>*)out, nsums, pairs, wbits, shift, timing);
 	});
@@ -91,8 +93,8 @@ static void msm_on_host(int group, const void* table, int64_t stride, int copies
                         int window, int max_task, int flags, void* out, int* nsums, int* pairs, int* wbits,
                         int* shift, int64_t* peak = nullptr) {
 	if (n <= 0 || stride < n) fail(G16_INVALID, "msm: n must be in [1, stride]");
-	with_group(group, "msm", [&](auto zero) {
-		msm_host<decltype(zero)>(table, (size_t)stride, copies, scalars, (size_t)n, window, max_task, flags, out,
+	with_group(group, "msm", [&](auto grp) {
+		msm_host<typename decltype(grp)::field>(table, (size_t)stride, copies, scalars, (size_t)n, window, max_task, flags, out,
 		                         nsums, pairs, wbits, shift, peak);
 	});
 }
@@ -140,7 +142,9 @@ extern "C" g16_status g16_host_msm_peak(int group, const void* table, int64_t st
 	return guard([&] {
 		int nsums = 0, pairs = 0, wbits = 0, shift = 0;
 		std::vector<xyzz_t<bls12_381::fp2_t>> out(G16_MSM_OUT_POINTS); // the largest point
-		static_assert(sizeof(xyzz_t<bls12_381::fp2_t>) >= sizeof(xyzz_t<bn254::fp2_t>), "out's points");
+		static_assert(sizeof(xyzz_t<bls12_381::fp2_t>) >= sizeof(xyzz_t<bn254::fp2_t>) &&
+		                  sizeof(xyzz_t<bls12_381::fp2_t>) >= sizeof(xyzz_t<bw6_761::fp_t>),
+		              "out's points");
 		msm_on_host(group, table, stride, copies, scalars, n, window, max_task, flags, out.data(), &nsums, &pairs,
 		            &wbits, &shift, peak);
 	});
@@ -151,8 +155,8 @@ extern "C" g16_status g16_host_reduce(int group, const void* buckets, int64_t T,
 	return guard([&] {
 		if (T < 1 || T > (1 << 24) || windows < 1 || windows > 64 || wide < 1 || stop < 1 || stop > (1 << 24))
 			fail(G16_INVALID, "reduce: T must be in [1, 2^24], windows in [1, 64], wide positive and stop in [1, 2^24]");
-		auto run = [&](auto zero) {
-			typedef decltype(zero) F;
+		auto run = [&](auto grp) {
+			typedef typename decltype(grp)::field F;
 			typedef xyzz_t<F> P;
 			host_copy hb(buckets, (size_t)(T * windows) * sizeof(P));
 			exec_t ex;

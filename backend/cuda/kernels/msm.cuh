@@ -1,9 +1,11 @@
 // Pippenger multi-scalar multiplication on G1 and G2.
 //
 // Written once over a coordinate field F (a curve's Fp for G1, its Fp2
-// for G2; curves.cuh instantiates it for each curve) and the curve's
-// scalar field fr_of<F>. For n points P_i and scalars k_i, with window w
-// and nw = ⌈255/w⌉ windows (scalars of at most 255 bits on every curve):
+// for G2, BW6-761's Fp for both; curves.cuh instantiates it for each curve)
+// and the curve's scalar field fr_of<F>. For n points P_i and scalars k_i,
+// with window w and nw = ⌈BITS/w⌉ windows (BITS = fr_of<F>::params::BITS,
+// the bits the windows cover: 255 on the curves of 8-limb scalars, 377 on
+// BW6-761):
 //
 //  0. split (msm_split.cuh; G16_MSM_NO_SPLIT skips it): zero scalars are
 //     dropped, the points with scalar ±1 form one more run of step 3 (their
@@ -12,7 +14,7 @@
 //     indices of the other points only, with the window chosen for their
 //     number.
 //  1. digits: k_i leaves Montgomery form; if k_i > (r−1)/2 it is replaced by
-//     r − k_i and P_i by −P_i, so k_i < 2^254. Its signed (Booth) digits
+//     r − k_i and P_i by −P_i, so k_i < 2^(BITS−1). Its signed (Booth) digits
 //     d_ij ∈ [−2^(w−1), 2^(w−1)] satisfy k_i = Σ_j d_ij·2^(wj), so each window
 //     needs only B = 2^(w−1) buckets. Each nonzero digit gives the pair
 //     (key = j·B + |d_ij| − 1, value = i | sign<<31); a zero digit, and so a
@@ -62,7 +64,8 @@
 // reduction (it grows with the 2^(w−1) buckets a window).
 //
 // The templates are here; each curve's file (msm_bls12_381.cu, msm_bn254.cu,
-// msm_bls12_377.cu) instantiates them for its G1 and G2 (G16_MSM_INSTANCES),
+// msm_bls12_377.cu, msm_bw6_761.cu) instantiates them for its G1 and G2
+// (G16_MSM_INSTANCES; once for BW6-761, whose groups share F),
 // so that the curves compile in parallel, and msm.cu holds the C entry points.
 #pragma once
 #include "curves.cuh"
@@ -82,14 +85,18 @@
 
 namespace g16 {
 
-// pick_window minimises a cost model: nw·(n + 3.2·B) additions, the
-// accumulation plus the reduction (about two full additions, ≈1.6 mixed
-// ones each, per bucket).
-inline int pick_window(size_t n) {
-	int best = 4;
+// min_window is the smallest window that cuts scalars of bits bits into at
+// most 64 windows (g16_msm's out holds 64): 4 for 255 bits, 6 for 377.
+inline int min_window(int bits) { return (bits + 63) / 64; }
+
+// pick_window minimises a cost model over the windows from min_window(bits)
+// to 21: nw·(n + 3.2·B) additions, nw = ⌈bits/w⌉, the accumulation plus the
+// reduction (about two full additions, ≈1.6 mixed ones each, per bucket).
+inline int pick_window(size_t n, int bits) {
+	int best = min_window(bits);
 	double best_cost = 1e300;
-	for (int w = 4; w <= 21; w++) {
-		int nw = (255 + w - 1) / w;
+	for (int w = min_window(bits); w <= 21; w++) {
+		int nw = (bits + w - 1) / w;
 		double cost = nw * ((double)n + 3.2 * (double)(1u << (w - 1)));
 		if (cost < best_cost) {
 			best_cost = cost;
@@ -319,12 +326,13 @@ struct stage_timer {
 
 // accum_level runs one level of accumulate: the points of each task at
 // level 0, the partial sums in (the previous level's) after it. G1 runs
-// the register kernels here, G2 the slot kernels (msm_slots.h).
+// the register kernels here, G2 and BW6-761 the slot kernels
+// (msm_slots.h; curves.cuh's slot_point).
 template <class F>
 void accum_level(exec_t& ex, int level, size_t total, const affine_t<F>* bases, const uint32_t* refs,
                  const xyzz_t<F>* in, const uint32_t* task_start, const uint32_t* task_count, const uint32_t* ord,
                  xyzz_t<F>* out) {
-	if constexpr (is_ext<F>) {
+	if constexpr (slot_point<F>) {
 		if (level > 0)
 			slot_accum_sums(ex, total, in, task_start, task_count, ord, out);
 		else
@@ -336,12 +344,12 @@ void accum_level(exec_t& ex, int level, size_t total, const affine_t<F>* bases, 
 	}
 }
 
-// reduce_level runs one level of the bucket reduction on n threads (G1:
-// the register kernel, G2: the slot kernel).
+// reduce_level runs one level of the bucket reduction on n threads (the
+// register kernel, or the slot kernel for slot_point<F>).
 template <class F>
 void reduce_level(exec_t& ex, size_t n, const xyzz_t<F>* A, const xyzz_t<F>* R, const red_level& lv,
                   xyzz_t<F>* A_out, xyzz_t<F>* R_out) {
-	if constexpr (is_ext<F>)
+	if constexpr (slot_point<F>)
 		slot_reduce(ex, n, A, R, lv, A_out, R_out);
 	else
 		ex.launch(n, reduce_k<F>{A, R, lv, A_out, R_out}, 128);
@@ -399,10 +407,12 @@ red_out<F> reduce_buckets(exec_t& ex, const xyzz_t<F>* buckets, uint32_t T, size
 // accum_fanin is the number of partial sums a task adds at the levels of
 // accumulate after the first (G16_MSM_FANIN8: 8): such a level is latency (the additions of its
 // longest task, one after another), so its tasks are short; G2's additions
-// take about three times G1's, so G2 sums pairs.
+// take about three times G1's, so G2 sums pairs, and so do BW6-761's
+// groups (an Fp product of 24 limbs costs about four of 12): the points of
+// the slot kernels.
 template <class F>
 uint32_t accum_fanin() {
-	return is_ext<F> ? 2 : 4;
+	return slot_point<F> ? 2 : 4;
 }
 
 // accum_out is accumulate's result: run r's sum is sums[at[r]].
@@ -600,8 +610,9 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, size_t stride, int copies, co
 	tm.mark(1);
 
 	size_t nr = sp.rest; // Pippenger's points
-	int w = window ? window : pick_window(nr ? nr : n);
-	int nw = (255 + w - 1) / w;
+	const int scalar_bits = fr_of<F>::params::BITS;
+	int w = window ? window : pick_window(nr ? nr : n, scalar_bits);
+	int nw = (scalar_bits + w - 1) / w;
 	if (nw > 64) fail(G16_INVALID, "msm: more than 64 windows");
 	// c copies: windows j and j + c share a bucket set, nsets sets in all.
 	int c = std::min(copies, nw), nsets = (nw + c - 1) / c;

@@ -1,9 +1,10 @@
 // The slot kernels of the MSM: accum_points_k, accum_sums_k and reduce_k
 // (msm.cu) with their points in shared memory and their products in program
-// order (slots.cuh). They are G2's kernels, whose points do not fit in
-// registers beside the products; they are compiled in a file of their own
-// (msm_slots_g2.cu), in parallel with msm.cu, and their Fp2 products reduce
-// lazily (fp2_t::mul_lazy).
+// order (slots.cuh). They are the kernels of G2 and of BW6-761's groups
+// (curves.cuh's slot_point), whose points do not fit in registers beside
+// the products; they are compiled in files of their own
+// (msm_slots_g2_<curve>.cu, msm_slots_bw6_761.cu), in parallel with the
+// MSM's units, and their Fp2 products reduce lazily (fp2_t::mul_lazy).
 #pragma once
 #include "curve.cuh"
 #include "exec.cuh"

@@ -7,8 +7,8 @@
 //           inversion a group (Montgomery's trick over u_i = ZZ_i·ZZZ_i:
 //           1/ZZ = ZZZ/u and 1/ZZZ = ZZ/u; infinity is skipped and written
 //           as (0, 0)).
-// The inversion is Fermat's, a^(p−2); over Fp2 = Fp[u]/(u² + K),
-// 1/(a + bu) = (a − bu)/(a² + K·b²).
+// The inversion is the fields' own (mont_t::inv, Fermat's a^(p−2), and
+// fp2::inv over it).
 #include "curves.cuh"
 #include "exec.cuh"
 #include "msm_table.h"
@@ -17,38 +17,6 @@
 #include <memory>
 
 namespace g16 {
-
-// inverse returns 1/a (0 for a = 0) by a^(p−2), square and multiply from
-// the top bit of p − 2.
-template <class P>
-G16_HD mont_t<P> inverse(const mont_t<P>& a) {
-	typedef mont_t<P> Fp;
-	Fp r = Fp::one();
-#pragma unroll 1
-	for (int t = Fp::N - 1; t >= 0; t--) {
-		// e is limb t of p − 2: 2 taken from the low limb and the borrow
-		// carried up (BLS12-377's p has the low limb 1).
-		uint32_t e = 0, borrow = 2;
-#pragma unroll
-		for (int k = 0; k < Fp::N; k++) {
-			uint32_t m = P::mod(k);
-			e = (k == t) ? m - borrow : e;
-			borrow = m < borrow;
-		}
-#pragma unroll 1
-		for (int b = 31; b >= 0; b--) {
-			r = r.sqr();
-			if ((e >> b) & 1) r = r * a;
-		}
-	}
-	return r;
-}
-
-template <class Fp>
-G16_HD fp2<Fp> inverse(const fp2<Fp>& a) {
-	Fp t = inverse(a.c0.sqr() + fp2<Fp>::times_k(a.c1.sqr()));
-	return {a.c0 * t, (a.c1 * t).neg()};
-}
 
 // dbl_k: out[i] = 2^w · src[i].
 template <class F>
@@ -82,7 +50,7 @@ struct affine_k {
 			pre[i] = acc;
 			if (!in[i].is_inf()) acc = acc * (in[i].zz * in[i].zzz);
 		}
-		F inv = inverse(acc); // 1 / Π u_i over the group's finite points
+		F inv = acc.inv(); // 1 / Π u_i over the group's finite points
 		for (size_t i = hi; i-- > lo;) {
 			xyzz_t<F> p = in[i];
 			if (p.is_inf()) {
@@ -162,8 +130,8 @@ extern "C" g16_status g16_precompute(g16_device* dev, void* stream, int group, c
 		exec_t ex;
 		ex.dev = dev;
 		ex.st = stream ? (cudaStream_t)stream : dev->internal;
-		with_group(group, "precompute", [&](auto zero) {
-			typedef decltype(zero) F;
+		with_group(group, "precompute", [&](auto grp) {
+			typedef typename decltype(grp)::field F;
 			precompute_run<F>(ex, (const affine_t<F>*)bases, (affine_t<F>*)table, (size_t)n, copies, w);
 		});
 		if (!stream) G16_CK(dev->ord, cudaStreamSynchronize(ex.st));
@@ -173,6 +141,6 @@ extern "C" g16_status g16_precompute(g16_device* dev, void* stream, int group, c
 extern "C" g16_status g16_host_precompute(int group, const void* bases, void* table, int64_t n, int copies, int w) {
 	return guard([&] {
 		with_group(group, "precompute",
-		           [&](auto zero) { precompute_host<decltype(zero)>(bases, table, (size_t)n, copies, w); });
+		           [&](auto grp) { precompute_host<typename decltype(grp)::field>(bases, table, (size_t)n, copies, w); });
 	});
 }

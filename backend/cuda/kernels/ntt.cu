@@ -35,8 +35,9 @@
 // stores (inverse); the inverse's plain 1/n is folded into the first pass's
 // twiddle table.
 //
-// Shared memory holds each element as two 16-byte halves in two planes, so
-// that consecutive threads touch consecutive 16-byte words.
+// Shared memory holds each element as 16-byte vectors in planes (two for
+// the scalars of 8 limbs, three for BW6-761's 12; vecs below), so that
+// consecutive threads touch consecutive 16-byte words.
 //
 // Cost. Inside a pass, k stages take (k − 1)/2 multiplications an element
 // (the stage at distance 1 has w = 1); the first pass's twiddle takes two
@@ -85,29 +86,47 @@ G16_HD uint32_t bitrev(uint32_t x, uint32_t bits) {
 #endif
 }
 
-// An element of the scalar field Fr (8 limbs on every curve) as two
-// 16-byte vectors, and back.
+// An element of the scalar field Fr is V = vecs<Fr> vectors of 16 bytes
+// (2 for the fields of 8 limbs, 3 for BW6-761's 12), vector v holding limbs
+// 4v to 4v + 3: in global memory (data and tables) the V vectors of an
+// element are consecutive; in shared memory they lie in V planes of one
+// vector an element, so that consecutive threads touch consecutive words.
 template <class Fr>
-G16_HD Fr elem(uint4 lo, uint4 hi) {
-	static_assert(Fr::N == 8, "scalars of 8 limbs");
+constexpr int vecs = sizeof(Fr) / 16;
+
+// elem reads the element whose vector v is at p[v·stride]; put writes it.
+template <class Fr>
+G16_HD Fr elem(const uint4* p, size_t stride) {
+	static_assert(sizeof(Fr) == 16 * vecs<Fr> && Fr::N == 4 * vecs<Fr>, "scalars of whole 16-byte vectors");
 	Fr r;
-	r.v[0] = lo.x, r.v[1] = lo.y, r.v[2] = lo.z, r.v[3] = lo.w;
-	r.v[4] = hi.x, r.v[5] = hi.y, r.v[6] = hi.z, r.v[7] = hi.w;
+#pragma unroll
+	for (int v = 0; v < vecs<Fr>; v++) {
+		uint4 q = p[v * stride];
+		r.v[4 * v] = q.x, r.v[4 * v + 1] = q.y, r.v[4 * v + 2] = q.z, r.v[4 * v + 3] = q.w;
+	}
 	return r;
 }
 template <class Fr>
-G16_HD uint4 lo_of(const Fr& a) { return make_uint4(a.v[0], a.v[1], a.v[2], a.v[3]); }
-template <class Fr>
-G16_HD uint4 hi_of(const Fr& a) { return make_uint4(a.v[4], a.v[5], a.v[6], a.v[7]); }
+G16_HD void put(uint4* p, size_t stride, const Fr& a) {
+#pragma unroll
+	for (int v = 0; v < vecs<Fr>; v++) p[v * stride] = make_uint4(a.v[4 * v], a.v[4 * v + 1], a.v[4 * v + 2], a.v[4 * v + 3]);
+}
 
 // ld_table reads entry i of a read-only table of fr.Elements.
 template <class Fr>
 G16_HD Fr ld_table(const uint4* t, uint32_t i) {
+	const uint4* p = t + (size_t)vecs<Fr> * i;
+	Fr r;
+#pragma unroll
+	for (int v = 0; v < vecs<Fr>; v++) {
 #ifdef __CUDA_ARCH__
-	return elem<Fr>(__ldg(t + 2 * i), __ldg(t + 2 * i + 1));
+		uint4 q = __ldg(p + v);
 #else
-	return elem<Fr>(t[2 * i], t[2 * i + 1]);
+		uint4 q = p[v];
 #endif
+		r.v[4 * v] = q.x, r.v[4 * v + 1] = q.y, r.v[4 * v + 2] = q.z, r.v[4 * v + 3] = q.w;
+	}
+	return r;
 }
 
 // ntt_pass is one pass: the block/thread-level work, written once for the
@@ -166,20 +185,19 @@ struct ntt_pass {
 		return x * window(sc_lo, sc_hi, i);
 	}
 
-	G16_HD void load(uint32_t blk, uint32_t tid, uint32_t T, uint4* s0, uint4* s1) const {
+	G16_HD void load(uint32_t blk, uint32_t tid, uint32_t T, uint4* sm) const {
 		for (uint32_t e = tid; e < (1u << B); e += T) {
 			uint32_t i0, i1;
 			size_t g = index(blk, e, i0, i1);
-			Fr x = elem<Fr>(data[2 * g], data[2 * g + 1]);
+			Fr x = elem<Fr>(data + (size_t)vecs<Fr> * g, 1);
 			if (scale_in) x = scaled(x, scale_in, g, true);
 			if (dit && twiddle) x = x * tw(i0, i1);
-			s0[e] = lo_of(x);
-			s1[e] = hi_of(x);
+			put(sm + e, (size_t)1 << B, x);
 		}
 	}
 
 	// stage does every butterfly at distance 2^logh (in rows) of the block.
-	G16_HD void stage(uint32_t logh, uint32_t tid, uint32_t T, uint4* s0, uint4* s1) const {
+	G16_HD void stage(uint32_t logh, uint32_t tid, uint32_t T, uint4* sm) const {
 		const uint32_t cmask = (1u << logC) - 1, hmask = (1u << logh) - 1;
 		for (uint32_t q = tid; q < (1u << (B - 1)); q += T) {
 			uint32_t r = q >> logC;
@@ -187,78 +205,74 @@ struct ntt_pass {
 			uint32_t row = ((r >> logh) << (logh + 1)) | j;
 			uint32_t ia = (row << logC) | (q & cmask);
 			uint32_t ib = ia + (1u << (logh + logC));
-			Fr a = elem<Fr>(s0[ia], s1[ia]);
-			Fr b = elem<Fr>(s0[ib], s1[ib]);
+			const size_t ps = (size_t)1 << B; // the planes' stride
+			Fr a = elem<Fr>(sm + ia, ps);
+			Fr b = elem<Fr>(sm + ib, ps);
 			// w = ω_{2h}^j, a root of order 2h = 2^(logh+1).
 			if (!dit) {
 				Fr s = a + b;
 				Fr d = a - b;
 				if (logh) d = d * ld_table<Fr>(roots, j << (log_roots - 1 - logh));
-				s0[ia] = lo_of(s), s1[ia] = hi_of(s);
-				s0[ib] = lo_of(d), s1[ib] = hi_of(d);
+				put(sm + ia, ps, s);
+				put(sm + ib, ps, d);
 			} else {
 				if (logh) b = b * ld_table<Fr>(roots, j << (log_roots - 1 - logh));
 				Fr s = a + b;
 				Fr d = a - b;
-				s0[ia] = lo_of(s), s1[ia] = hi_of(s);
-				s0[ib] = lo_of(d), s1[ib] = hi_of(d);
+				put(sm + ia, ps, s);
+				put(sm + ib, ps, d);
 			}
 		}
 	}
 
-	G16_HD void store(uint32_t blk, uint32_t tid, uint32_t T, const uint4* s0, const uint4* s1) const {
+	G16_HD void store(uint32_t blk, uint32_t tid, uint32_t T, const uint4* sm) const {
 		for (uint32_t e = tid; e < (1u << B); e += T) {
 			uint32_t i0, i1;
 			size_t g = index(blk, e, i0, i1);
-			Fr x = elem<Fr>(s0[e], s1[e]);
+			Fr x = elem<Fr>(sm + e, (size_t)1 << B);
 			if (!dit && twiddle) x = x * tw(i0, i1);
 			if (scale_out) x = scaled(x, scale_out, g, false);
-			data[2 * g] = lo_of(x);
-			data[2 * g + 1] = hi_of(x);
+			put(data + (size_t)vecs<Fr> * g, 1, x);
 		}
 	}
 
 	uint32_t blocks() const { return 1u << (L - B); }
 	uint32_t threads() const { return std::min<uint32_t>(nthreads, 1u << (B - 1)); }
-	size_t smem() const { return (size_t)2 << B << 4; } // two planes of 2^B uint4
+	size_t smem() const { return (size_t)vecs<Fr> << B << 4; } // V planes of 2^B uint4
 };
 
 template <class Fr>
 __global__ void __launch_bounds__(kMaxThreads) ntt_pass_kernel(ntt_pass<Fr> p) {
 	extern __shared__ uint4 sm[];
-	uint4* s0 = sm;
-	uint4* s1 = sm + (1u << p.B);
-	p.load(blockIdx.x, threadIdx.x, blockDim.x, s0, s1);
+	p.load(blockIdx.x, threadIdx.x, blockDim.x, sm);
 	__syncthreads();
 	if (!p.dit) {
 		for (int logh = (int)p.k - 1; logh >= 0; logh--) {
-			p.stage((uint32_t)logh, threadIdx.x, blockDim.x, s0, s1);
+			p.stage((uint32_t)logh, threadIdx.x, blockDim.x, sm);
 			__syncthreads();
 		}
 	} else {
 		for (uint32_t logh = 0; logh < p.k; logh++) {
-			p.stage(logh, threadIdx.x, blockDim.x, s0, s1);
+			p.stage(logh, threadIdx.x, blockDim.x, sm);
 			__syncthreads();
 		}
 	}
-	p.store(blockIdx.x, threadIdx.x, blockDim.x, s0, s1);
+	p.store(blockIdx.x, threadIdx.x, blockDim.x, sm);
 }
 
 // run_host emulates one launch of pass p: each loop over tid is the code
 // between two barriers.
 template <class Fr>
 void run_host(const ntt_pass<Fr>& p) {
-	std::vector<uint4> sm((size_t)2 << p.B);
-	uint4* s0 = sm.data();
-	uint4* s1 = s0 + (1u << p.B);
+	std::vector<uint4> sm((size_t)vecs<Fr> << p.B);
 	uint32_t T = p.threads();
 	for (uint32_t blk = 0; blk < p.blocks(); blk++) {
-		for (uint32_t t = 0; t < T; t++) p.load(blk, t, T, s0, s1);
+		for (uint32_t t = 0; t < T; t++) p.load(blk, t, T, sm.data());
 		for (uint32_t u = 0; u < p.k; u++) {
 			uint32_t logh = p.dit ? u : p.k - 1 - u;
-			for (uint32_t t = 0; t < T; t++) p.stage(logh, t, T, s0, s1);
+			for (uint32_t t = 0; t < T; t++) p.stage(logh, t, T, sm.data());
 		}
-		for (uint32_t t = 0; t < T; t++) p.store(blk, t, T, s0, s1);
+		for (uint32_t t = 0; t < T; t++) p.store(blk, t, T, sm.data());
 	}
 }
 
@@ -297,6 +311,7 @@ std::vector<ntt_pass<Fr>> plan(void* data, const g16_ntt_args& a) {
 	base.log_direct = a.direct ? (uint32_t)a.log_direct : 0;
 	base.sc_lo = (const uint4*)a.sc_lo;
 	base.sc_hi = (const uint4*)a.sc_hi;
+	static_assert(sizeof base.scale_c.v <= sizeof a.scale_c, "ntt.h's scale_c holds an element");
 	std::memcpy(base.scale_c.v, a.scale_c, sizeof base.scale_c.v);
 	base.L = L;
 	base.B = B;
@@ -332,10 +347,10 @@ std::vector<ntt_pass<Fr>> plan(void* data, const g16_ntt_args& a) {
 
 template <class Fr>
 G16_HD void quotient_one(uint4* a, const uint4* b, const uint4* c, size_t i, const Fr& z) {
-	Fr x = elem<Fr>(a[2 * i], a[2 * i + 1]) * elem<Fr>(b[2 * i], b[2 * i + 1]);
-	x = (x - elem<Fr>(c[2 * i], c[2 * i + 1])) * z;
-	a[2 * i] = lo_of(x);
-	a[2 * i + 1] = hi_of(x);
+	const size_t at = (size_t)vecs<Fr> * i;
+	Fr x = elem<Fr>(a + at, 1) * elem<Fr>(b + at, 1);
+	x = (x - elem<Fr>(c + at, 1)) * z;
+	put(a + at, 1, x);
 }
 
 template <class Fr>
@@ -415,27 +430,29 @@ extern "C" g16_status g16_host_ntt(void* data, const g16_ntt_args* args) {
 		if (!args) fail(G16_INVALID, "ntt: no arguments");
 		const g16_ntt_args& a = *args;
 		if (a.log_n < 0 || a.log_n > 24) fail(G16_INVALID, "host ntt: log_n out of range");
-		size_t n = (size_t)1 << a.log_n;
-		size_t nr = a.log_roots >= 1 ? (size_t)1 << (a.log_roots - 1) : 0;
-		size_t nlo = (size_t)1 << std::max(a.win, 0), nhi = (size_t)1 << std::max(a.log_n - a.win, 0);
-		g16::aligned_copy d(data, n * 32), r(a.roots, nr * 32), tl(a.tw_lo, nlo * 32), th(a.tw_hi, nhi * 32);
-		g16::aligned_copy sl(a.scale == 2 ? a.sc_lo : nullptr, nlo * 32), sh(a.scale == 2 ? a.sc_hi : nullptr, nhi * 32);
-		g16::aligned_copy th0(a.tw_hi0, nhi * 32);
-		size_t nd = a.direct && a.log_direct >= 0 && a.log_direct < 31 ? (size_t)1 << a.log_direct : 0;
-		g16::aligned_copy dd(a.direct, nd * 32);
-		g16_ntt_args b = a;
-		b.roots = a.roots ? r.p() : nullptr;
-		b.tw_lo = a.tw_lo ? tl.p() : nullptr;
-		b.tw_hi = a.tw_hi ? th.p() : nullptr;
-		b.tw_hi0 = a.tw_hi0 ? th0.p() : nullptr;
-		b.direct = a.direct ? dd.p() : nullptr;
-		b.sc_lo = a.scale == 2 && a.sc_lo ? sl.p() : nullptr;
-		b.sc_hi = a.scale == 2 && a.sc_hi ? sh.p() : nullptr;
 		with_scalars(a.curve, "ntt", [&](auto zero) {
 			typedef decltype(zero) Fr;
+			const size_t el = sizeof(Fr);
+			size_t n = (size_t)1 << a.log_n;
+			size_t nr = a.log_roots >= 1 ? (size_t)1 << (a.log_roots - 1) : 0;
+			size_t nlo = (size_t)1 << std::max(a.win, 0), nhi = (size_t)1 << std::max(a.log_n - a.win, 0);
+			g16::aligned_copy d(data, n * el), r(a.roots, nr * el), tl(a.tw_lo, nlo * el), th(a.tw_hi, nhi * el);
+			g16::aligned_copy sl(a.scale == 2 ? a.sc_lo : nullptr, nlo * el);
+			g16::aligned_copy sh(a.scale == 2 ? a.sc_hi : nullptr, nhi * el);
+			g16::aligned_copy th0(a.tw_hi0, nhi * el);
+			size_t nd = a.direct && a.log_direct >= 0 && a.log_direct < 31 ? (size_t)1 << a.log_direct : 0;
+			g16::aligned_copy dd(a.direct, nd * el);
+			g16_ntt_args b = a;
+			b.roots = a.roots ? r.p() : nullptr;
+			b.tw_lo = a.tw_lo ? tl.p() : nullptr;
+			b.tw_hi = a.tw_hi ? th.p() : nullptr;
+			b.tw_hi0 = a.tw_hi0 ? th0.p() : nullptr;
+			b.direct = a.direct ? dd.p() : nullptr;
+			b.sc_lo = a.scale == 2 && a.sc_lo ? sl.p() : nullptr;
+			b.sc_hi = a.scale == 2 && a.sc_hi ? sh.p() : nullptr;
 			for (const ntt_pass<Fr>& p : g16::plan<Fr>(d.p(), b)) g16::run_host(p);
+			std::memcpy(data, d.p(), n * el);
 		});
-		std::memcpy(data, d.p(), n * 32);
 	});
 }
 
@@ -468,14 +485,14 @@ extern "C" g16_status g16_host_quotient(int curve, void* a, const void* b, const
                                         const void* z_inv) {
 	return guard([&] {
 		if (n < 0) fail(G16_INVALID, "quotient: negative length");
-		size_t bytes = (size_t)n * 32;
-		g16::aligned_copy da(a, bytes), db(b, bytes), dc(c, bytes);
 		with_scalars(curve, "quotient", [&](auto zero) {
 			typedef decltype(zero) Fr;
+			size_t bytes = (size_t)n * sizeof(Fr);
+			g16::aligned_copy da(a, bytes), db(b, bytes), dc(c, bytes);
 			Fr z;
 			std::memcpy(z.v, z_inv, sizeof z.v);
 			for (size_t i = 0; i < (size_t)n; i++) g16::quotient_one(da.p(), db.p(), dc.p(), i, z);
+			std::memcpy(a, da.p(), bytes);
 		});
-		std::memcpy(a, da.p(), bytes);
 	});
 }

@@ -58,13 +58,14 @@ typedef struct {
 	/* Scaling by a factor that depends on the natural index i of the input
 	 * element (scale_out = 0) or of the output element (scale_out = 1):
 	 *   scale 0: none;
-	 *   scale 1: by the constant scale_c (8 little-endian 32-bit limbs);
+	 *   scale 1: by the constant scale_c (the curve's fr.Element as little-endian
+	 *            32-bit limbs: 8, or 12 on BW6-761; the limbs past it are ignored);
 	 *   scale 2: by sc_lo[i mod 2^win]·sc_hi[i >> win] (same windows as tw).
 	 * Forward on a coset g: input, sc = g^i. Inverse: output, the constant
 	 * n⁻¹, or on a coset sc = n⁻¹·g^(−i) (n⁻¹ folded into sc_hi). */
 	int scale;
 	int scale_out;
-	uint32_t scale_c[8];
+	uint32_t scale_c[12];
 	const void* sc_lo;
 	const void* sc_hi;
 } g16_ntt_args;

@@ -1,5 +1,6 @@
 // The slot kernels (msm_slots.h), in blocks of S threads, and their
-// launchers, instantiated by msm_slots_g2.cu.
+// launchers, instantiated by each curve's msm_slots_g2_<curve>.cu (both
+// of BW6-761's groups: msm_slots_bw6_761.cu).
 #pragma once
 #include "curves.cuh"
 #include "msm_slots.h"
@@ -20,6 +21,10 @@ struct slot_cfg<bls12_381::fp2_t> {
 };
 template <>
 struct slot_cfg<bls12_377::fp2_t> {
+	static const int ACC_S = 32, ACC_M = 6, SUM_M = 6, RED_S = 32, RED_M = 6;
+};
+template <>
+struct slot_cfg<bw6_761::fp_t> { // as wide as BLS12-381's Fp2, the same shared memory
 	static const int ACC_S = 32, ACC_M = 6, SUM_M = 6, RED_S = 32, RED_M = 6;
 };
 template <>

@@ -1,7 +1,7 @@
 // XYZZ point arithmetic on points held in shared memory, with the field
 // products in program order: the form of curve.cuh's formulas that the
-// accumulation and reduction kernels of G2 use, whose points would not fit
-// in registers beside the products.
+// accumulation and reduction kernels of G2 and of BW6-761's groups use,
+// whose points would not fit in registers beside the products.
 //
 // Two things keep the registers down:
 //
@@ -42,6 +42,23 @@ template <class P>
 G16_HD mont_t<P> omul(const mont_t<P>& a, mont_t<P> b, uint32_t& z) {
 	b.v[0] |= z;
 	mont_t<P> r = a * b;
+	z = token_of(r);
+	return r;
+}
+
+// The squaring and a·b − c·d (Y3 of madd and add: mont_t::mul_sub, one
+// reduction) over a prime field: BW6-761's points, over its Fp.
+template <class P>
+G16_HD mont_t<P> osqr(mont_t<P> a, uint32_t& z) {
+	a.v[0] |= z;
+	mont_t<P> r = a.sqr();
+	z = token_of(r);
+	return r;
+}
+template <class P>
+G16_HD mont_t<P> omul_sub(mont_t<P> a, const mont_t<P>& b, const mont_t<P>& c, const mont_t<P>& d, uint32_t& z) {
+	a.v[0] |= z;
+	mont_t<P> r = mont_t<P>::mul_sub(a, b, c, d);
 	z = token_of(r);
 	return r;
 }

@@ -28,6 +28,7 @@ import (
 	g16curve "github.com/g16prover/g16/curve"
 	"github.com/g16prover/g16/groth16"
 	"github.com/g16prover/g16/internal/hostmem"
+	"github.com/g16prover/g16/internal/stdcircuits"
 	"github.com/g16prover/g16/internal/synth"
 )
 
@@ -45,6 +46,7 @@ type benchFlags struct {
 	curve       ecc.ID // parsed from curveName
 	msgBytes    int
 	signatures  int
+	verified    int // --proofs-verified
 	keys        string
 	keydir      string
 	trace       string
@@ -90,6 +92,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&f.porepTail, "porep-tail", synth.PorepTailDefault, fmt.Sprintf("with --circuit porep: the share of wires whose values are full field elements (%v to %v)", synth.PorepTailMin, synth.PorepTailMax))
 	fs.IntVar(&f.msgBytes, "msg-bytes", 400, "with --circuit sha256 or sha3: message bytes hashed")
 	fs.IntVar(&f.signatures, "signatures", 1, "with --circuit ecdsa or eddsa: signatures verified")
+	fs.IntVar(&f.verified, "proofs-verified", 1, "with --circuit recursion: BLS12-377 proofs the BW6-761 circuit verifies")
 	fs.StringVar(&f.keys, "keys", "setup", "setup: gnark's Setup, cached on disk; random: independent random bases (fast; proofs do not verify)")
 	fs.StringVar(&f.keydir, "keydir", "", "key cache directory (default $G16_KEYS or the user cache dir)")
 	fs.StringVar(&f.trace, "trace", "", "with --partitions, write the scheduler trace as JSON to this file")
@@ -127,12 +130,15 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		return &failure{code: exitUsage, err: errors.New("--cpu-frugal needs our CPU backend to time beside (--backend cpu, or --compare-cpu with cuda)")}
 	}
 	if f.mix != synth.Mix && f.mix != synth.Chain && f.mix != synth.Porep && !stdKinds[f.mix] {
-		return &failure{code: exitUsage, err: fmt.Errorf("--circuit %q: want mix, chain, porep, sha256, sha3, ecdsa or eddsa", f.mix)}
+		return &failure{code: exitUsage, err: fmt.Errorf("--circuit %q: want mix, chain, porep, sha256, sha3, ecdsa, eddsa or recursion", f.mix)}
 	}
 	given := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { given[fl.Name] = true })
 	if f.curve, err = g16curve.Parse(f.curveName); err != nil {
 		return &failure{code: exitUsage, err: fmt.Errorf("--curve: %w", err)}
+	}
+	if f.mix == stdcircuits.Recursion && f.curve != ecc.BW6_761 {
+		return &failure{code: exitUsage, err: fmt.Errorf("--circuit %s verifies BLS12-377 proofs in a BW6-761 circuit: it needs --curve bw6-761", f.mix)}
 	}
 	if f.curve != ecc.BLS12_381 {
 		switch {

@@ -220,6 +220,11 @@ func TestBenchCurves(t *testing.T) {
 	if code, out := g16("bench", "--curve", "bls24-315", "--circuit", "eddsa"); code != exitUsage {
 		t.Errorf("bench --curve bls24-315: exit %d, want %d\n%s", code, exitUsage, out)
 	}
+	for _, c := range []string{"bls12-381", "bls12-377"} {
+		if code, out := g16("bench", "--curve", c, "--circuit", "recursion"); code != exitUsage || !strings.Contains(out, "needs --curve bw6-761") {
+			t.Errorf("bench --circuit recursion --curve %s: exit %d, want %d saying it needs bw6-761\n%s", c, code, exitUsage, out)
+		}
+	}
 	for _, id := range g16curve.Supported() {
 		if id != ecc.BLS12_381 {
 			t.Run(g16curve.Name(id), func(t *testing.T) { testBenchCurve(t, g16curve.Name(id)) })

@@ -26,12 +26,13 @@ type benchCircuit struct {
 }
 
 // stdKinds are the --circuit values taken from gnark's standard library.
-var stdKinds = map[string]bool{"sha256": true, "sha3": true, "ecdsa": true, "eddsa": true}
+var stdKinds = map[string]bool{"sha256": true, "sha3": true, "ecdsa": true, "eddsa": true, stdcircuits.Recursion: true}
 
 // circuitHelp is --circuit's usage line.
 const circuitHelp = "circuit: mix (chain, bit decompositions, range checks with a BSB22 commitment), chain, or porep (PoRep-shaped: 328 public inputs, " +
 	"many independent SHA-256-like lanes, A over 99.7% and B over 25% of the wires, --porep-tail of the wire values full field elements, the rest bits), sized by --size; " +
-	"or from gnark's std: sha256 or sha3 (of --msg-bytes bytes), ecdsa (secp256k1, emulated; --signatures) or eddsa (Jubjub with MiMC; --signatures)"
+	"or from gnark's std: sha256 or sha3 (of --msg-bytes bytes), ecdsa (secp256k1, emulated; --signatures), eddsa (Jubjub with MiMC; --signatures) " +
+	"or recursion (with --curve bw6-761: --proofs-verified Groth16 proofs over BLS12-377 verified by std/recursion/groth16)"
 
 // compileBenchCircuit compiles the circuit the flags name (or, for the
 // synthetic circuits with --cache, reads it from the cache).
@@ -76,8 +77,11 @@ func compileBenchCircuit(f *benchFlags) (*benchCircuit, error) {
 		}, nil
 	}
 	size := f.signatures
-	if f.mix == "sha256" || f.mix == "sha3" {
+	switch f.mix {
+	case "sha256", "sha3":
 		size = f.msgBytes
+	case stdcircuits.Recursion:
+		size = f.verified
 	}
 	c, err := stdcircuits.NewOn(f.curve, f.mix, size)
 	if err != nil {

@@ -70,8 +70,12 @@ func New(kind string, size int) (*Circuit, error) {
 
 // NewOn is New for a circuit compiled over the scalar field of curve id:
 // the circuits whose shape depends on the field (eddsa, on the twisted
-// Edwards curve over it) are built for id; the others are New's.
+// Edwards curve over it) are built for id, and recursion (RecursionOn, of
+// size inner proofs) on BW6-761; the others are New's.
 func NewOn(id ecc.ID, kind string, size int) (*Circuit, error) {
+	if kind == Recursion {
+		return RecursionOn(id, size)
+	}
 	if kind == "eddsa" {
 		if size < 1 {
 			return nil, fmt.Errorf("stdcircuits: %s: size %d, need at least 1", kind, size)

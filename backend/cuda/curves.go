@@ -16,6 +16,7 @@ import (
 	"github.com/g16prover/g16/backend/cuda/internal/bls12377"
 	"github.com/g16prover/g16/backend/cuda/internal/bls12381"
 	"github.com/g16prover/g16/backend/cuda/internal/bn254"
+	"github.com/g16prover/g16/backend/cuda/internal/bw6761"
 	"github.com/g16prover/g16/curve"
 )
 
@@ -28,6 +29,8 @@ var (
 	_ [C.G16_CURVE_BN254 - 2]struct{}
 	_ [3 - C.G16_CURVE_BLS12_377]struct{}
 	_ [C.G16_CURVE_BLS12_377 - 3]struct{}
+	_ [4 - C.G16_CURVE_BW6_761]struct{}
+	_ [C.G16_CURVE_BW6_761 - 4]struct{}
 )
 
 // hostCurve is one curve's host side of the kernels, over bytes in the
@@ -53,9 +56,10 @@ var hosts = map[ecc.ID]hostCurve{
 	ecc.BLS12_381: bls12381.Host{},
 	ecc.BN254:     bn254.Host{},
 	ecc.BLS12_377: bls12377.Host{},
+	ecc.BW6_761:   bw6761.Host{},
 }
 
-// Supports returns nil for BLS12-381, BN254 and BLS12-377 and an error matching
+// Supports returns nil for BLS12-381, BN254, BLS12-377 and BW6-761 and an error matching
 // backend.ErrUnsupportedCurve for any other curve.
 func (b *Backend) Supports(c ecc.ID) error { return b.supportsArg("Supports", "curve", c) }
 
@@ -71,7 +75,7 @@ func (b *Backend) supportsArg(op, arg string, c ecc.ID) error {
 }
 
 // SupportsCurve returns nil when the kernels compute on the curve c
-// (BLS12-381, BN254, BLS12-377), and otherwise an error matching
+// (BLS12-381, BN254, BLS12-377, BW6-761), and otherwise an error matching
 // backend.ErrUnsupportedCurve, without opening a device.
 func SupportsCurve(c ecc.ID) error {
 	if curveCode(c) == 0 {

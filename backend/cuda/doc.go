@@ -1,6 +1,6 @@
 // Package cuda is g16's GPU backend: a backend.Backend for one NVIDIA GPU,
 // with CUDA kernels of our own for the MSMs, the NTTs and the quotient step
-// of a Groth16 proof over BLS12-381, BN254 or BLS12-377 (Supports; every compute call
+// of a Groth16 proof over BLS12-381, BN254, BLS12-377 or BW6-761 (Supports; every compute call
 // takes the curve of its values).
 //
 //	gpu, err := cuda.New(0) // GPU 0 of those CUDA_VISIBLE_DEVICES shows

@@ -39,7 +39,7 @@ type nttTune struct {
 
 // NTT runs the transform spec describes on the n = 2^spec.LogN elements at
 // the start of data, in place, ordered on q; spec.LogN is at most MaxLogN
-// and the curve's 2-adicity (BN254 28; BLS12-381's 32 and BLS12-377's 47 are above 2^30). The first call for a curve, size
+// and the curve's 2-adicity (BN254 28; BLS12-381's 32, BLS12-377's 47 and BW6-761's 46 are above 2^30). The first call for a curve, size
 // (and coset shift) builds its twiddle tables on the host and uploads
 // them; they stay on the device until the backend closes.
 func (b *Backend) NTT(q backend.Queue, data backend.Buffer, spec backend.NTTSpec) error {

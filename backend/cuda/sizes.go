@@ -21,6 +21,7 @@ var kernelCurves = []struct {
 	{ecc.BLS12_381, 1, 255},
 	{ecc.BN254, 2, 255},
 	{ecc.BLS12_377, 3, 255},
+	{ecc.BW6_761, 4, 377},
 }
 
 // curveCode is c's G16_CURVE_* code, 0 for a curve the kernels lack.
@@ -62,7 +63,7 @@ func groupOf(c ecc.ID, k backend.Kernel) (group, bool) {
 
 // code is the group's code in the kernels' MSM calls,
 // G16_GROUP(curve, g) = 2·(curve − 1) + g: BLS12-381 G1 1, G2 2; BN254
-// G1 3, G2 4; BLS12-377 G1 5, G2 6.
+// G1 3, G2 4; BLS12-377 G1 5, G2 6; BW6-761 G1 7, G2 8.
 func (g group) code() int {
 	n := 1
 	if g.g2 {
@@ -111,7 +112,7 @@ func (g group) String() string {
 }
 
 // kernelCurveNames names the curves the kernels compute on, "bls12-381,
-// bn254 and bls12-377".
+// bn254, bls12-377 and bw6-761".
 func kernelCurveNames() string {
 	s := ""
 	for i, k := range kernelCurves {

@@ -51,6 +51,8 @@ func TestGroups(t *testing.T) {
 		{ecc.BN254, backend.KernelMSMG2, 4, 128, 192, 256},
 		{ecc.BLS12_377, backend.KernelMSMG1, 5, 96, 144, 192},
 		{ecc.BLS12_377, backend.KernelMSMG2, 6, 192, 288, 384},
+		{ecc.BW6_761, backend.KernelMSMG1, 7, 192, 288, 384},
+		{ecc.BW6_761, backend.KernelMSMG2, 8, 192, 288, 384},
 	}
 	for _, w := range want {
 		g, ok := groupOf(w.c, w.k)
@@ -64,16 +66,16 @@ func TestGroups(t *testing.T) {
 			t.Errorf("%v: TableBytes(10 points, 3 copies) = %d, want %d", g, got, 30*w.affine)
 		}
 	}
-	if _, ok := groupOf(ecc.BW6_761, backend.KernelMSMG1); ok {
-		t.Error("BW6-761 has a kernel group")
+	if _, ok := groupOf(ecc.BLS24_315, backend.KernelMSMG1); ok {
+		t.Error("BLS24-315 has a kernel group")
 	}
 	if _, ok := groupOf(ecc.BN254, backend.KernelNTT); ok {
 		t.Error("the NTT has a kernel group")
 	}
-	if got := TableBytes(backend.KernelMSMG1, ecc.BW6_761, 10, 3); got != 0 {
-		t.Errorf("TableBytes on BW6-761: %d", got)
+	if got := TableBytes(backend.KernelMSMG1, ecc.BLS24_315, 10, 3); got != 0 {
+		t.Errorf("TableBytes on BLS24-315: %d", got)
 	}
-	if got := kernelCurveNames(); got != "bls12-381, bn254 and bls12-377" {
+	if got := kernelCurveNames(); got != "bls12-381, bn254, bls12-377 and bw6-761" {
 		t.Errorf("kernelCurveNames() = %q", got)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"strconv"
 	"testing"
+	"unsafe"
 
 	curve "github.com/consensys/gnark-crypto/ecc/bls12-377"
 	"github.com/consensys/gnark-crypto/ecc/bls12-377/fp"
@@ -38,10 +39,10 @@ func testRand(t *testing.T) *mrand.Rand {
 	return mrand.New(mrand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 }
 
-// randBytes is 64 random bytes: reduced modulo a field's modulus of at
-// most 381 bits, nearly uniform.
+// randBytes is twice an fp.Element's bytes at random: reduced modulo Fp's
+// or Fr's modulus, nearly uniform.
 func randBytes(rng *mrand.Rand) []byte {
-	b := make([]byte, 64)
+	b := make([]byte, 2*fp.Bytes)
 	for i := 0; i < len(b); i += 8 {
 		binary.LittleEndian.PutUint64(b[i:], rng.Uint64())
 	}
@@ -70,38 +71,40 @@ func randNonzeroFp(rng *mrand.Rand) fp.Element {
 
 // g1XYZZ writes p (x, y affine; infinity when inf) as the kernels' XYZZ
 // point into c, with a random z: (x·z², y·z³, z², z³). The point at
-// infinity gets ZZ = 0 and random X, Y.
+// infinity gets ZZ = 0 and random X, Y, ZZZ.
 func g1XYZZ(rng *mrand.Rand, c []fp.Element, p curve.G1Affine, inf bool) {
-	if inf {
-		c[0], c[1], c[2], c[3] = randFp(rng), randFp(rng), fp.Element{}, randFp(rng)
-		return
-	}
-	z := randNonzeroFp(rng)
-	c[2].Square(&z)
-	c[3].Mul(&c[2], &z)
-	c[0].Mul(&p.X, &c[2])
-	c[1].Mul(&p.Y, &c[3])
+	toXYZZ(rng, c, &p.X, &p.Y, inf)
 }
 
-// g2XYZZ is g1XYZZ over Fp2, c holding X.A0, X.A1, … ZZZ.A1.
+// g2XYZZ is g1XYZZ in G2, over the type of its coordinates (msm.go).
 func g2XYZZ(rng *mrand.Rand, c []fp.Element, p curve.G2Affine, inf bool) {
-	if inf {
-		for i := range 8 {
-			c[i] = randFp(rng)
+	toXYZZ(rng, c, &p.X, &p.Y, inf)
+}
+
+// toXYZZ writes (x, y) as g1XYZZ says, over the coordinate type E, whose
+// fp.Elements (one, or two for E2) c holds in order.
+func toXYZZ[E any, PE coord[E]](rng *mrand.Rand, c []fp.Element, x, y *E, inf bool) {
+	k := int(unsafe.Sizeof(*x) / unsafe.Sizeof(fp.Element{}))
+	at := func(i int) *E { return (*E)(unsafe.Pointer(&c[k*i])) }
+	random := func(e *E) {
+		for i, l := 0, unsafe.Slice((*fp.Element)(unsafe.Pointer(e)), k); i < k; i++ {
+			l[i] = randFp(rng)
 		}
-		c[4], c[5] = fp.Element{}, fp.Element{}
+	}
+	if inf {
+		random(at(0))
+		random(at(1))
+		*at(2) = *new(E)
+		random(at(3))
 		return
 	}
-	var z, zz, zzz, x, y curve.E2
-	for z.IsZero() {
-		z.A0, z.A1 = randFp(rng), randFp(rng)
+	var z E
+	for random(&z); PE(&z).IsZero(); random(&z) {
 	}
-	zz.Square(&z)
-	zzz.Mul(&zz, &z)
-	x.Mul(&p.X, &zz)
-	y.Mul(&p.Y, &zzz)
-	c[0], c[1], c[2], c[3] = x.A0, x.A1, y.A0, y.A1
-	c[4], c[5], c[6], c[7] = zz.A0, zz.A1, zzz.A0, zzz.A1
+	PE(at(2)).Square(&z)
+	PE(at(3)).Mul(at(2), &z)
+	PE(at(0)).Mul(x, at(2))
+	PE(at(1)).Mul(y, at(3))
 }
 
 // sumsCase is the shape of an MSM pass's window sums: nw windows, pairs
@@ -126,9 +129,9 @@ func TestAddSums(t *testing.T) {
 				per = 2 * c.pairs
 			}
 			points := c.nw * per
-			limbs := 4
+			limbs := g1Limbs
 			if g2Group {
-				limbs = 8
+				limbs = g2Limbs
 			}
 			win := make([]fp.Element, points*limbs)
 			// The expected sum, as a multiple of the generator: weights[k]
@@ -207,7 +210,7 @@ func TestSetInfinity(t *testing.T) {
 		t.Errorf("G1: %v, want (1, 1, 0)", p1[0])
 	}
 	p2 := make([]curve.G2Jac, 1)
-	p2[0].Z.A0 = randNonzeroFp(rng)
+	*(*fp.Element)(unsafe.Pointer(&p2[0].Z)) = randNonzeroFp(rng) // Z's first fp.Element
 	h.SetInfinity(true, bytesOf(p2))
 	if !p2[0].Z.IsZero() || !p2[0].X.IsOne() || !p2[0].Y.IsOne() {
 		t.Errorf("G2: %v, want (1, 1, 0)", p2[0])

@@ -4,13 +4,24 @@
 package bn254
 
 import (
+	"unsafe"
+
 	curve "github.com/consensys/gnark-crypto/ecc/bn254"
 	"github.com/consensys/gnark-crypto/ecc/bn254/fp"
 )
 
 // An MSM pass's window sums, as the kernels write them: XYZZ points
 // (X, Y, ZZ, ZZZ; x = X/ZZ, y = Y/ZZZ; ZZ = 0 the point at infinity) of
-// four fp.Elements in G1 and four E2 (A0, A1) in G2, in Montgomery form.
+// four coordinates in Montgomery form: fp.Elements in G1, and in G2 the
+// type of gnark-crypto's G2Jac coordinates (E2, A0 then A1, on the curves
+// whose G2 is over Fp2; fp.Element on BW6-761). Nothing below names G2's
+// coordinate type: it is inferred from curve.G2Jac's fields.
+
+// g1Limbs and g2Limbs are the fp.Elements of an XYZZ point of G1 and G2.
+const (
+	g1Limbs = 4
+	g2Limbs = 4 * int(unsafe.Sizeof(curve.G2Jac{}.X)/unsafe.Sizeof(fp.Element{}))
+)
 
 // SetInfinity sets p, a Jacobian point of G1 (of G2 with g2), to the
 // point at infinity (1, 1, 0).
@@ -30,11 +41,11 @@ func (Host) SetInfinity(g2 bool, p []byte) {
 func (Host) AddSums(g2 bool, acc, win []byte, nw, pairs, shift int) {
 	limbs := view[fp.Element](win)
 	if g2 {
-		s := combineSums(limbs, nw, pairs, shift, &g2Infinity, 8, g2FromXYZZ)
+		s := combineSums(limbs, nw, pairs, shift, &g2Infinity, g2Limbs, g2FromXYZZ)
 		as[curve.G2Jac](acc).AddAssign(&s)
 		return
 	}
-	s := combineSums(limbs, nw, pairs, shift, &g1Infinity, 4, g1FromXYZZ)
+	s := combineSums(limbs, nw, pairs, shift, &g1Infinity, g1Limbs, g1FromXYZZ)
 	as[curve.G1Jac](acc).AddAssign(&s)
 }
 
@@ -85,47 +96,67 @@ func windowSum[J any, PJ jacobian[J]](win []fp.Element, j, nw, pairs int, inf *J
 	return acc
 }
 
+// g1Infinity and g2Infinity are the Jacobian points at infinity (1, 1, 0).
 var (
-	g1Infinity = curve.G1Jac{X: fp.One(), Y: fp.One()}
-	g2Infinity = func() curve.G2Jac {
-		var p curve.G2Jac
+	g1Infinity = func() (p curve.G1Jac) {
+		p.X.SetOne()
+		p.Y.SetOne()
+		return p
+	}()
+	g2Infinity = func() (p curve.G2Jac) {
 		p.X.SetOne()
 		p.Y.SetOne()
 		return p
 	}()
 )
 
-// g1FromXYZZ converts (X, Y, ZZ, ZZZ), the first four elements of c, to
-// Jacobian coordinates: Z = ZZ·ZZZ, X' = X·ZZ·ZZZ², Y' = Y·ZZ³·ZZZ² (then
-// X'/Z² = X/ZZ and Y'/Z³ = Y/ZZZ). ZZ = 0 is the point at infinity.
+// coord is what the conversions need of a coordinate field element of
+// gnark-crypto (fp.Element, E2).
+type coord[E any] interface {
+	*E
+	Mul(x, y *E) *E
+	Square(x *E) *E
+	IsZero() bool
+}
+
+// g1FromXYZZ converts (X, Y, ZZ, ZZZ), the first four coordinates of c,
+// to Jacobian coordinates (fromXYZZ).
 func g1FromXYZZ(c []fp.Element) curve.G1Jac {
-	x, y, zz, zzz := &c[0], &c[1], &c[2], &c[3]
-	if zz.IsZero() {
+	var p curve.G1Jac
+	if !fromXYZZ(&p.X, &p.Y, &p.Z, c) {
 		return g1Infinity
 	}
-	var p curve.G1Jac
-	var zzz2, zz3 fp.Element
-	zzz2.Square(zzz)
-	zz3.Square(zz).Mul(&zz3, zz)
-	p.Z.Mul(zz, zzz)
-	p.X.Mul(x, zz).Mul(&p.X, &zzz2)
-	p.Y.Mul(y, &zz3).Mul(&p.Y, &zzz2)
 	return p
 }
 
-// g2FromXYZZ is g1FromXYZZ over Fp2; c holds X.A0, X.A1, Y.A0, … ZZZ.A1.
+// g2FromXYZZ is g1FromXYZZ in G2, over the type of G2Jac's coordinates.
 func g2FromXYZZ(c []fp.Element) curve.G2Jac {
-	e := func(i int) *curve.E2 { return &curve.E2{A0: c[2*i], A1: c[2*i+1]} }
-	x, y, zz, zzz := e(0), e(1), e(2), e(3)
-	if zz.IsZero() {
+	var p curve.G2Jac
+	if !fromXYZZ(&p.X, &p.Y, &p.Z, c) {
 		return g2Infinity
 	}
-	var p curve.G2Jac
-	var zzz2, zz3 curve.E2
-	zzz2.Square(zzz)
-	zz3.Square(zz).Mul(&zz3, zz)
-	p.Z.Mul(zz, zzz)
-	p.X.Mul(x, zz).Mul(&p.X, &zzz2)
-	p.Y.Mul(y, &zz3).Mul(&p.Y, &zzz2)
 	return p
+}
+
+// fromXYZZ sets x, y, z from (X, Y, ZZ, ZZZ), the first four coordinates
+// of type E in c: Z = ZZ·ZZZ, X' = X·ZZ·ZZZ², Y' = Y·ZZ³·ZZZ² (then
+// X'/Z² = X/ZZ and Y'/Z³ = Y/ZZZ). It returns false, setting nothing, for
+// ZZ = 0, the point at infinity.
+func fromXYZZ[E any, PE coord[E]](x, y, z *E, c []fp.Element) bool {
+	k := int(unsafe.Sizeof(*x) / unsafe.Sizeof(fp.Element{}))
+	e := func(i int) *E { return (*E)(unsafe.Pointer(&c[k*i])) }
+	X, Y, ZZ, ZZZ := e(0), e(1), e(2), e(3)
+	if PE(ZZ).IsZero() {
+		return false
+	}
+	var zzz2, zz3 E
+	PE(&zzz2).Square(ZZZ)
+	PE(&zz3).Square(ZZ)
+	PE(&zz3).Mul(&zz3, ZZ)
+	PE(z).Mul(ZZ, ZZZ)
+	PE(x).Mul(X, ZZ)
+	PE(x).Mul(x, &zzz2)
+	PE(y).Mul(Y, &zz3)
+	PE(y).Mul(y, &zzz2)
+	return true
 }

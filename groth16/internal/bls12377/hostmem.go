@@ -37,29 +37,42 @@ func (p *prover) hostNeed() int64 {
 var availableHostMemory = hostmem.Available
 
 // checkHostMemory fails, before anything is solved, a proof whose vectors
-// cannot fit in the host's available memory at all. It is a preflight for
-// impossible proofs only: memory that is available now may be gone when
-// the proof needs it.
-func (p *prover) checkHostMemory() error {
+// cannot fit in the host's available memory at all, counting the held
+// bytes of vectors the Prover keeps for its proofs (vectorList.held) as
+// available: the proof fills them rather than allocating. It is a
+// preflight for impossible proofs only: memory that is available now may
+// be gone when the proof needs it.
+func (p *prover) checkHostMemory(held int64) error {
 	avail := availableHostMemory()
 	if avail <= 0 {
 		return nil
 	}
-	if need := p.hostNeed(); need > avail {
-		return fmt.Errorf("groth16: a proof of this circuit (domain 2^%d) needs about %s of host memory for its wire and constraint vectors, beyond the key and the circuit; the host has %s available",
-			p.logN, gibs(need), gibs(avail))
+	if need := p.hostNeed(); need > avail+held {
+		return fmt.Errorf("groth16: a proof of this circuit (domain 2^%d) needs about %s of host memory for its wire and constraint vectors, beyond the key and the circuit; the host has %s available%s",
+			p.logN, gibs(need), gibs(avail), heldNote(held))
 	}
 	return nil
 }
 
+// heldNote names the vectors a Prover holds for its proofs, if any.
+func heldNote(held int64) string {
+	if held <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" and the Prover holds %s of vectors for its proofs", gibs(held))
+}
+
 // hostPlan is how many partitions of a batch hold their host vectors at
 // once (pool.WithHostSlots): the host memory available when the batch
-// starts, less what its devices that compute on the host's memory
-// (backend.HostBound) will take for it, over one partition's hostNeed; at
-// least 1.
+// starts, plus the vectors the Prover holds for its proofs (which the
+// batch fills rather than allocates: a Prover that kept them plans as one
+// that had not taken them), less what its devices that compute on the
+// host's memory (backend.HostBound) will take for it, over one
+// partition's hostNeed; at least 1.
 type hostPlan struct {
 	slots   int   // 0: the host does not say how much memory it has
 	avail   int64 // available when the batch started
+	held    int64 // the Prover's vectors, filled again (vectorList.held)
 	reserve int64 // what host-bound devices will take (hostBoundNeed)
 	need    int64 // one partition's vectors
 }
@@ -74,6 +87,7 @@ func (pr *Prover) planHost(budget int64, workers int) (hostPlan, error) {
 	if hp.avail <= 0 {
 		return hp, nil
 	}
+	hp.held = pr.vectors.held()
 	for _, d := range pr.devices {
 		if !backend.IsHostBound(d.dev) {
 			continue
@@ -84,10 +98,10 @@ func (pr *Prover) planHost(budget int64, workers int) (hostPlan, error) {
 		}
 		hp.reserve += r
 	}
-	room := hp.avail - hp.reserve
+	room := hp.avail + hp.held - hp.reserve
 	if room < hp.need {
-		return hp, fmt.Errorf("groth16: a batch of this circuit (domain 2^%d) needs about %s of host memory for one partition's wire and constraint vectors, beyond the key and the circuit, and %s for its devices on host memory; the host has %s available",
-			p.logN, gibs(hp.need), gibs(hp.reserve), gibs(hp.avail))
+		return hp, fmt.Errorf("groth16: a batch of this circuit (domain 2^%d) needs about %s of host memory for one partition's wire and constraint vectors, beyond the key and the circuit, and %s for its devices on host memory; the host has %s available%s",
+			p.logN, gibs(hp.need), gibs(hp.reserve), gibs(hp.avail), heldNote(hp.held))
 	}
 	hp.slots = int(max(1, room/max(hp.need, 1)))
 	return hp, nil
@@ -114,8 +128,8 @@ func (hp hostPlan) String() string {
 	if hp.slots == 0 {
 		return "host memory unknown: partitions in flight not bounded by it"
 	}
-	return fmt.Sprintf("at most %d partitions hold their host vectors at once (%s each; host available %s, %s kept for host-bound devices)",
-		hp.slots, gibs(hp.need), gibs(hp.avail), gibs(hp.reserve))
+	return fmt.Sprintf("at most %d partitions hold their host vectors at once (%s each; host available %s, %s held by the Prover, %s kept for host-bound devices)",
+		hp.slots, gibs(hp.need), gibs(hp.avail), gibs(hp.held), gibs(hp.reserve))
 }
 
 // gibs formats bytes in GiB.

@@ -24,7 +24,6 @@ func (w *deviceWork) startH(hq backend.Queue) (time.Time, error) {
 	if hq == nil {
 		hq = w.q
 	}
-	pending := slices.ContainsFunc(w.left, func(i int) bool { return slices.Contains(evalBuffers, i) })
 	if hq != w.q {
 		// What q staged before must be on the device before hq reads it
 		// (put waits for what it uploads).
@@ -47,13 +46,6 @@ func (w *deviceWork) startH(hq backend.Queue) (time.Time, error) {
 		if err := dev.NTT(hq, bufs[x], backend.NTTSpec{Curve: proverCurve, LogN: p.logN, Order: backend.DIT, Coset: true, CosetShift: shift}); err != nil {
 			return start, w.fail("NTT", err)
 		}
-	}
-	if pending {
-		// A proof given pending uploads is not retried elsewhere (a
-		// batch's is, and passes none): the host's a, b and c, four
-		// domain-sized vectors with the wires, are dropped once on the
-		// device.
-		w.sol.a, w.sol.b, w.sol.c = nil, nil, nil
 	}
 	if err := dev.QuotientStep(hq, proverCurve, bufs[bufA], bufs[bufB], bufs[bufC], p.n, backend.ValueBytes(&p.zInv)); err != nil {
 		return start, w.fail("quotient step", err)

@@ -152,8 +152,11 @@ func TestBatchHostSlots(t *testing.T) {
 	for _, k := range []int{1, 2, 3} {
 		t.Run(fmt.Sprintf("slots=%d", k), func(t *testing.T) {
 			r := reserve()
+			// The host has room for the key and k partitions, less what
+			// the Prover holds of earlier proofs' vectors (as a real
+			// host's available memory would be).
 			avail := r + int64(k)*need + need/2
-			availableHostMemory = func() int64 { return avail }
+			availableHostMemory = func() int64 { return avail - pr.vectors.held() }
 			tr := pool.NewTrace()
 			proofs, err := pr.ProveBatch(context.Background(), ws, call(func(c *core.CallConfig) {
 				c.RandFor = randFor

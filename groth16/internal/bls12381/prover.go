@@ -20,9 +20,12 @@ import (
 )
 
 // Prover proves witnesses of one circuit with one proving key, for as long
-// as it lives. It holds the prepared circuit, its devices and the key's
-// bases resident on each device (uploaded on a device's first proof, kept
-// until Close), so that a stream of proofs or batches pays for them once.
+// as it lives. It holds the prepared circuit, its devices, the key's bases
+// resident on each device (uploaded on a device's first proof, kept until
+// Close) and the host vectors of its finished proofs, which its next
+// proofs fill again (vectorList: an idle Prover holds as many sets as its
+// last busy stretch had proofs in flight at once, until Close), so that a
+// stream of proofs or batches pays for them once.
 //
 // A Prover is safe for concurrent use. Prove calls run side by side (each
 // on the device with the fewest proofs in flight); a ProveBatch has the
@@ -33,6 +36,7 @@ type Prover struct {
 	devices []*proverDevice
 	owned   []backend.Backend // opened by NewProver; closed by Close
 	log     *slog.Logger
+	vectors *vectorList // the solution vectors of finished proofs, filled again
 
 	// run is held for reading by Prove and for writing by ProveBatch and
 	// Close.
@@ -119,6 +123,7 @@ func NewProver(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, cfg 
 		}
 		pr.devices = append(pr.devices, pd)
 	}
+	pr.vectors = newVectorList(pr.devices)
 	return pr, nil
 }
 
@@ -140,9 +145,9 @@ func (pr *Prover) Devices() []backend.Backend {
 	return out
 }
 
-// Close frees the keys the Prover uploaded, trims each device's memory
-// pool back to what it cached at NewProver, and closes the devices it
-// opened. It waits for running calls; later calls fail with an error
+// Close frees the keys the Prover uploaded, drops the host vectors it
+// kept, trims each device's memory pool back to what it cached at
+// NewProver, and closes the devices it opened. It waits for running calls; later calls fail with an error
 // matching backend.ErrClosed. Closing twice is not an error.
 func (pr *Prover) Close() error {
 	pr.run.Lock()
@@ -154,6 +159,7 @@ func (pr *Prover) Close() error {
 	}
 	pr.closed = true
 	pr.mu.Unlock()
+	pr.vectors.drop()
 	var errs []error
 	for _, d := range pr.devices {
 		errs = append(errs, d.release())
@@ -216,7 +222,7 @@ func (pr *Prover) fits(devs []*proverDevice, budget int64) error {
 			return fmt.Errorf("groth16: %w", err)
 		}
 	}
-	return pr.p.checkHostMemory()
+	return pr.p.checkHostMemory(pr.vectors.held())
 }
 
 // planFor is how d holds the key: the plan of the key it holds, or the

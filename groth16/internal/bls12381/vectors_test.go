@@ -91,7 +91,7 @@ func TestSolveRefillsVectors(t *testing.T) {
 			if kCopy {
 				dirty.wK = random(len(c.pk.G1.K))
 			}
-			list.put(dirty)
+			list.free = append(list.free, dirty)
 			for round := range 3 {
 				w, err := c.witness(rng.Uint64())
 				if err != nil {
@@ -152,7 +152,7 @@ func TestSolveRefillsVectors(t *testing.T) {
 					c.filters && (back.wA == nil || back.wB == nil) || kCopy && back.wK == nil {
 					t.Fatalf("round %d: not every vector handed back", round)
 				}
-				list.put(back)
+				list.giveBack(refill, back)
 				dirty = back
 				for _, v := range [][]fr.Element{back.solver.W, back.solver.A, back.solver.B, back.solver.C, back.wA, back.wB, back.wK} {
 					for i := range v {
@@ -195,14 +195,14 @@ func TestVectorsKeepViewedW(t *testing.T) {
 		t.Error("a batch on the CPU backend: W would be handed back although the device reads it in place")
 	}
 	var nilList *vectorList
-	nilList.put(hostVectors{solver: wsolver.Vectors{W: w}})
-	if v := nilList.get(); v.solver.W != nil {
+	nilList.giveBack(&partition{leased: true}, hostVectors{solver: wsolver.Vectors{W: w}})
+	if v := nilList.take(&partition{}); v.solver.W != nil {
 		t.Error("a nil list gave vectors")
 	}
 }
 
 // BenchmarkSolveVectors solves a batch partition into fresh vectors and
-// into the vectors of the previous solve (what ProveBatch's list does),
+// into the vectors of the previous solve (what a Prover's list does),
 // on the synthetic circuit (a random key with no base at infinity: W alone
 // is filtered for no MSM) and on the PoRep-shaped one (A and B bases at
 // infinity where gnark's Setup puts them: filtered copies of W).
@@ -273,7 +273,7 @@ func benchSolveVectors(b *testing.B, circuit string, logN int) {
 					b.Fatal(err)
 				}
 				sol.kWires(p)
-				list.put(sol.vectors(p, false))
+				list.giveBack(t, sol.vectors(p, false))
 			}
 		})
 	}

@@ -67,16 +67,19 @@ func (pr *Prover) ProveBatch(ctx context.Context, witnesses []witness.Witness, c
 	}
 	jobs := make([]*job, len(witnesses))
 	poolJobs := make([]pool.Job[*deviceKey], len(witnesses))
-	vectors := newVectorList(pr.devices) // the partitions' solutions, filled again
+	parts := make([]*partition, 0, len(witnesses))
 	for i, w := range witnesses {
 		rd := randFor(i)
 		if rd == nil {
 			return nil, optErr("WithBatchRandomness", "nil reader for partition %d", i)
 		}
 		jobs[i] = &job{pr: pr, t: p.newBatchPartition(i, w, rd), cfg: cfg}
-		jobs[i].t.vectors = vectors
+		jobs[i].t.vectors = pr.vectors
+		parts = append(parts, jobs[i].t)
 		poolJobs[i] = jobs[i]
 	}
+	pr.vectors.begin()
+	defer pr.vectors.end(parts...)
 	// The keys go to every device now, before the Run holds the devices:
 	// the commitments' MSMs run during the solves (commit.go). Partition i
 	// commits on device i mod len first.

@@ -36,6 +36,9 @@ func (pr *Prover) Prove(ctx context.Context, w witness.Witness, cfg *core.CallCo
 		return nil, err
 	}
 	t := pr.p.newPartition(w, cfg.Rand)
+	t.vectors = pr.vectors
+	pr.vectors.begin()
+	defer pr.vectors.end(t)
 	var err error
 	if t.commitKeys, err = pr.commitKeys([]*proverDevice{d}, &t.times, 0); err != nil {
 		return nil, err

@@ -68,7 +68,15 @@ func (t *partition) solve(ctx context.Context) (*solution, error) {
 		}))
 	}
 
-	set := t.vectors.get()
+	// The lease's set goes back to the list when the solve fails; once
+	// solved, the solution's vectors are handed back by Finish instead.
+	set := t.vectors.take(t)
+	ok := false
+	defer func() {
+		if !ok {
+			t.vectors.giveBack(t, set)
+		}
+	}()
 	solved, err := t.solveWitness(ctx, opts, set.solver)
 	if err != nil {
 		return nil, solveErr(err)
@@ -95,6 +103,7 @@ func (t *partition) solve(ctx context.Context) (*solution, error) {
 	sol.wA, sol.wB, sol.wK = wireVector{into: set.wA}, wireVector{into: set.wB}, wireVector{into: set.wK}
 	t.times.Commit = com.elapsed()
 	t.times.Solve = time.Since(start) - t.times.Commit
+	ok = true
 	return sol, nil
 }
 
@@ -200,13 +209,9 @@ func newWitnessSolver(r1cs *cs.R1CS) (*witnessSolver, error) {
 func (t *partition) solveWitness(ctx context.Context, opts []solver.Option, buf wsolver.Vectors) (*cs.R1CSSolution, error) {
 	ws := t.p.witnessSolver
 	t.times.SolverFallback = ws.s.Fallback()
-	sol, err := ws.s.SolveInto(ctx, t.witness, buf, opts...)
-	if err != nil || ws.s.Fallback() != "" {
-		// Not kept (a failed solve drops its solution; gnark's solver
-		// allocates its own): the vectors are another partition's to fill.
-		t.vectors.put(hostVectors{solver: buf})
-	}
-	return sol, err
+	// gnark's solver leaves buf alone and allocates the solution's
+	// vectors, which Finish hands back in buf's place.
+	return ws.s.SolveInto(ctx, t.witness, buf, opts...)
 }
 
 // SolverFallback says why gnark's solver solves the witnesses of pr's

@@ -28,9 +28,11 @@ type partition struct {
 	// commitKeys are the devices' commitment bases the solve may use, in
 	// order of preference; needed when the circuit has commitments.
 	commitKeys []*commitKey
-	// vectors is the batch's free list of solution vectors (vectorList);
-	// nil for a single proof.
+	// vectors is the Prover's free list of solution vectors
+	// (vectorList); leased says the solve holds a lease on it (guarded by
+	// the list's mu).
 	vectors *vectorList
+	leased  bool
 
 	times PhaseTimes
 }
@@ -133,11 +135,11 @@ func (j *job) Compute(dev backend.Backend, q backend.Queue, key *deviceKey, bufs
 	return nil
 }
 
-// Finish hands the solver's vectors to the batch's next solve, drops the
-// host's copies, assembles the proof, verifies it when
-// asked, and reports it and the partition's phase times.
+// Finish hands the solution's vectors back to the Prover's list for a
+// later solve, drops the host's copies, assembles the proof, verifies it
+// when asked, and reports it and the partition's phase times.
 func (j *job) Finish(context.Context) error {
-	j.t.vectors.putSolution(j.t.p, j.sol)
+	j.t.vectors.giveBackSolution(j.t, j.sol)
 	j.sol.release()
 	start := time.Now()
 	proof := assembleProof(j.t.p.pk, j.sol, j.res)

@@ -16,6 +16,12 @@ import (
 // as it lives. It holds the prepared circuit, its devices and the key's
 // bases resident on each device (uploaded on a device's first proof, kept
 // until Close), so that a stream of proofs or batches pays for them once.
+// It also keeps the host vectors of finished proofs (the wire values W and
+// the constraint evaluations a, b and c, about 16 GiB a proof at 2^27
+// constraints), which its next proofs fill instead of allocating: an idle
+// Prover holds as many sets as its last call (or calls running together)
+// had proofs in flight at once, and Close frees them. Its host-memory
+// planning counts them as available to its own proofs.
 //
 // A Prover is safe for concurrent use. Prove calls run side by side (each
 // on the device with the fewest proofs in flight); a ProveBatch has the
@@ -57,9 +63,9 @@ func newProver(ccs constraint.ConstraintSystem, pk gnarkgroth16.ProvingKey, cfg 
 // Devices lists the Prover's devices.
 func (pr *Prover) Devices() []backend.Backend { return pr.p.Devices() }
 
-// Close frees the keys the Prover uploaded, trims each device's memory
-// pool back to what it cached at NewProver, and closes the devices it
-// opened. It waits for running calls; later calls fail with an error
+// Close frees the keys the Prover uploaded, drops the host vectors it
+// kept, trims each device's memory pool back to what it cached at
+// NewProver, and closes the devices it opened. It waits for running calls; later calls fail with an error
 // matching backend.ErrClosed. Closing twice is not an error.
 func (pr *Prover) Close() error { return pr.p.Close() }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/consensys/gnark/constraint/solver"
 	"github.com/consensys/gnark/frontend"
 	"github.com/consensys/gnark/frontend/cs/r1cs"
+	stdgroth16 "github.com/consensys/gnark/std/recursion/groth16"
 
 	"github.com/g16prover/g16/backend/cpu"
 	g16curve "github.com/g16prover/g16/curve"
@@ -309,5 +310,43 @@ func testStreamedAndDeviceKey(t *testing.T, id ecc.ID) {
 	wantErr := "device key is for bls12-381, the circuit is over " + g16curve.Name(id)
 	if _, err := groth16.NewProver(f.ccs, f.pk, groth16.WithDeviceKey(blsKey)); !errors.Is(err, groth16.ErrInput) || !strings.Contains(err.Error(), wantErr) {
 		t.Fatalf("a BLS12-381 device key for a %s prover: %v, want ErrInput saying %q", g16curve.Name(id), err, wantErr)
+	}
+}
+
+// TestRecursionHashOption proves a BLS12-377 circuit with a BSB22
+// commitment for verification inside a BW6-761 circuit: gnark's native
+// recursion options hash the commitment to the field as the in-circuit
+// verifier does (std/recursion/groth16), and g16 takes them through
+// WithProverOptions. The proof is gnark's with the same options and
+// randomness, and gnark's verifier with the matching options accepts it
+// (and rejects it with the default hash).
+func TestRecursionHashOption(t *testing.T) {
+	var f *fixture
+	for _, g := range fixturesOn(t, ecc.BLS12_377) {
+		if g.name == "rangecheck-bsb22" {
+			f = g
+		}
+	}
+	if f == nil || len(f.ccs.GetCommitments().CommitmentIndexes()) == 0 {
+		t.Fatal("no BLS12-377 fixture with a commitment")
+	}
+	outer, inner := ecc.BW6_761.ScalarField(), ecc.BLS12_377.ScalarField()
+	popt := stdgroth16.GetNativeProverOptions(outer, inner)
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	want := gnarkProof(t, f, seed, popt)
+	proof, err := groth16.Prove(f.ccs, f.pk, f.witness, groth16.WithBackend(cpu.MustNew()),
+		groth16.WithRandomness(seeded(seed)), groth16.WithProverOptions(popt))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(proofBytes(t, proof), want) {
+		t.Fatal("proof with the recursion hash differs from gnark's")
+	}
+	if err := gnarkgroth16.Verify(proof, f.vk, f.public, stdgroth16.GetNativeVerifierOptions(outer, inner)); err != nil {
+		t.Fatalf("gnark rejects the proof with the recursion options: %v", err)
+	}
+	if err := gnarkgroth16.Verify(proof, f.vk, f.public); err == nil {
+		t.Fatal("gnark accepts the proof with its default hash: the option changed nothing")
 	}
 }

@@ -79,9 +79,6 @@ func TestRecursionSolves(t *testing.T) {
 	if _, err := NewOn(ecc.BW6_761, Recursion, 0); err == nil {
 		t.Error("recursion of 0 proofs accepted")
 	}
-	if testing.Short() {
-		t.Skip("compiling the BW6-761 circuit of 20,000 constraints and solving it: not in -short")
-	}
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
 	c, err := NewOn(ecc.BW6_761, Recursion, 1)

@@ -37,3 +37,30 @@ func TestSupportsCurveHost(t *testing.T) {
 		t.Errorf("%d host sides for %d kernel curves", len(hosts), len(kernelCurves))
 	}
 }
+
+// TestPrecomputeWindowHost: a table's window is refused before any work
+// below the least the kernels take on the curve (at most 64 windows: 6 on
+// BW6-761's 377-bit scalars, 4 on the others) and above 24, the error
+// naming the window and the range.
+func TestPrecomputeWindowHost(t *testing.T) {
+	var b Backend // no device: the arguments are checked first
+	for _, c := range []struct {
+		c    ecc.ID
+		k    backend.Kernel
+		w    int
+		want string
+	}{
+		{ecc.BW6_761, backend.KernelMSMG1, 5, "want 6 to 24 on bw6-761 G1"},
+		{ecc.BW6_761, backend.KernelMSMG2, 25, "want 6 to 24 on bw6-761 G2"},
+		{ecc.BLS12_381, backend.KernelMSMG1, 3, "want 4 to 24 on bls12-381 G1"},
+		{ecc.BN254, backend.KernelMSMG2, 25, "want 4 to 24 on bn254 G2"},
+	} {
+		err := b.PrecomputeBases(nil, c.c, nil, 0, 10, c.k, 2, c.w)
+		if err == nil || !strings.Contains(err.Error(), "w: window") || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v %v window %d: %v, want an error saying %q", c.c, c.k, c.w, err, c.want)
+		}
+	}
+	if minWindow(255) != 4 || minWindow(377) != 6 || pickWindow(1, 377) < 6 || tableWindowBits(1<<16, 4, 377) < 6 {
+		t.Errorf("BW6-761's windows: least %d, picked %d and %d, want 6 or more", minWindow(377), pickWindow(1, 377), tableWindowBits(1<<16, 4, 377))
+	}
+}

@@ -79,8 +79,8 @@ func (b *Backend) PrecomputeBases(q backend.Queue, c ecc.ID, bases backend.Buffe
 	if w == 0 {
 		w = b.tableWindow(g, n, copies)
 	}
-	if w < 4 || w > 24 {
-		return fmt.Errorf("%v: %s: w: window %d, want 4 to 24", b, op, w)
+	if lo := minWindow(g.windowBits()); w < lo || w > 24 {
+		return fmt.Errorf("%v: %s: w: window %d, want %d to 24 on %v (at most 64 windows over its scalars' %d bits)", b, op, w, lo, g, g.windowBits())
 	}
 	if err := b.enter(op); err != nil {
 		return err

@@ -723,6 +723,9 @@ func TestContract(t *testing.T) {
 			return b.PrecomputeBases(nil, thisCurve, b1, 0, n+1, backend.KernelMSMG1, 2, 6)
 		}},
 		{"PrecomputeBases of the NTT", []string{"k:"}, func() error { return b.PrecomputeBases(nil, thisCurve, b1, 0, n, backend.KernelNTT, 2, 6) }},
+		{"PrecomputeBases window below the curve's least", []string{"w:", "to 24"}, func() error {
+			return b.PrecomputeBases(nil, thisCurve, b1, 0, n, backend.KernelMSMG1, 2, window(4)-1)
+		}},
 	}
 	for _, c := range cases {
 		err := c.call()
@@ -766,7 +769,7 @@ func TestContract(t *testing.T) {
 	if plain <= 0 {
 		t.Errorf("Scratch(MSMG1, %d) = %d, want some", n, plain)
 	}
-	if err := b.PrecomputeBases(nil, thisCurve, b1, 0, n, backend.KernelMSMG1, 4, 5); err != nil {
+	if err := b.PrecomputeBases(nil, thisCurve, b1, 0, n, backend.KernelMSMG1, 4, window(5)); err != nil {
 		t.Fatal(err)
 	}
 	if ts := b.TableScratch(backend.KernelMSMG1, thisCurve, n, 4); ts <= 0 {

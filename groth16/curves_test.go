@@ -193,13 +193,18 @@ func testStdCircuits(t *testing.T, id ecc.ID) {
 }
 
 // TestCurveErrors checks the errors for systems, keys and witnesses of
-// curves that do not fit together. (gnark v0.16.1 compiles R1CS and makes
-// Groth16 keys only over the four curves g16 proves on.)
+// curves that do not fit together, and for an R1CS over a field g16 does
+// not prove on (gnark compiles R1CS over Grumpkin's scalar field, BN254's
+// base field, but makes no Groth16 keys there).
 func TestCurveErrors(t *testing.T) {
 	bls := fixturesOn(t, ecc.BLS12_381)[0]
 	bn := fixturesOn(t, ecc.BN254)[0]
 	b377 := fixturesOn(t, ecc.BLS12_377)[0]
 	bw := fixturesOn(t, ecc.BW6_761)[0]
+	grumpkin, err := frontend.Compile(ecc.GRUMPKIN.ScalarField(), r1cs.NewBuilder, &mulChain{N: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		name string
 		ccs  constraint.ConstraintSystem
@@ -218,6 +223,7 @@ func TestCurveErrors(t *testing.T) {
 		{"bls12-377-system/bw6-761-key", b377.ccs, bw.pk, b377.witness, "proving key is for bw6-761, the constraint system is over bls12-377"},
 		{"bw6-761/bls12-377-witness", bw.ccs, bw.pk, b377.witness, "not bw6-761 scalars"},
 		{"bls12-381/bw6-761-witness", bls.ccs, bls.pk, bw.witness, "not bls12-381 scalars"},
+		{"grumpkin-system", grumpkin, bn.pk, bn.witness, "over grumpkin; g16 proves gnark's R1CS over bn254, bls12-381, bls12-377 and bw6-761"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := groth16.Prove(c.ccs, c.pk, c.w, groth16.WithBackend(cpu.MustNew()))

@@ -115,7 +115,7 @@ func isR1CS(t constraint.SystemType) error {
 // fieldName names the curve whose scalar field is ccs's.
 func fieldName(ccs constraint.ConstraintSystem) string {
 	q := ccs.Field()
-	for _, id := range []ecc.ID{ecc.BN254, ecc.BLS12_377, ecc.BLS12_381, ecc.BLS24_315, ecc.BLS24_317, ecc.BW6_761, ecc.BW6_633} {
+	for _, id := range []ecc.ID{ecc.BN254, ecc.BLS12_377, ecc.BLS12_381, ecc.BLS24_315, ecc.BLS24_317, ecc.BW6_761, ecc.BW6_633, ecc.SECP256K1, ecc.GRUMPKIN, ecc.STARK_CURVE} {
 		if f := id.ScalarField(); f != nil && f.Cmp(q) == 0 {
 			return curve.Name(id)
 		}

@@ -155,14 +155,15 @@ func raw[E any](v []E) []byte {
 }
 
 // TestNewRefuses requires an error matching ErrUnsupported, naming what is
-// wrong, for a PLONK system (gnark v0.16.1 compiles R1CS only over the
-// curves g16 proves on).
+// wrong, for an R1CS over a field g16 has no solver for (Grumpkin's scalar
+// field, BN254's base field) and for a PLONK system.
 func TestNewRefuses(t *testing.T) {
 	cases := []struct {
 		name string
 		ccs  constraint.ConstraintSystem
 		want string
 	}{
+		{"grumpkin", compile(t, ecc.GRUMPKIN, 3, r1cs.NewBuilder), "over grumpkin; g16 solves R1CS over bn254, bls12-381, bls12-377, bw6-761"},
 		{"plonk", compile(t, ecc.BN254, 3, scs.NewBuilder), "PLONK"},
 	}
 	for _, c := range cases {

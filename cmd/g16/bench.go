@@ -106,13 +106,13 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if f.proofs < 1 {
-		return errors.New("--proofs must be at least 1")
+		return &failure{code: exitUsage, err: errors.New("--proofs must be at least 1")}
 	}
 	if f.partitions < 0 {
-		return errors.New("--partitions must not be negative")
+		return &failure{code: exitUsage, err: errors.New("--partitions must not be negative")}
 	}
 	if f.rounds < 1 {
-		return fmt.Errorf("--rounds %d: must be at least 1", f.rounds)
+		return &failure{code: exitUsage, err: fmt.Errorf("--rounds %d: must be at least 1", f.rounds)}
 	}
 	if f.keys != "setup" && f.keys != "random" {
 		return fmt.Errorf("--keys %q: want setup or random", f.keys)

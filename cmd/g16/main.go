@@ -1,5 +1,5 @@
-// Command g16 proves, verifies and benchmarks BLS12-381 Groth16 proofs of
-// gnark circuits with g16's prover.
+// Command g16 proves, verifies and benchmarks Groth16 proofs of gnark
+// circuits over BN254, BLS12-381, BLS12-377 and BW6-761 with g16's prover.
 //
 //	g16 bench     time our prover beside gnark's on a synthetic circuit
 //	g16 setup     compile the synthetic circuit and write gnark files for it

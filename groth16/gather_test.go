@@ -123,7 +123,7 @@ func TestGatherFault(t *testing.T) {
 func TestIndexListsStayWithKey(t *testing.T) {
 	for _, id := range g16curve.Supported() {
 		for _, f := range fixturesOn(t, id) {
-			t.Run(id.String()+"/"+f.name, func(t *testing.T) {
+			t.Run(g16curve.Name(id)+"/"+f.name, func(t *testing.T) {
 				var uploads, gathers atomic.Int64
 				hook := func(op cpu.Op, _ int64) error {
 					switch op {

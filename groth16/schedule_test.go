@@ -157,7 +157,7 @@ func TestGPUScheduleHChainFirst(t *testing.T) {
 	t.Setenv("G16_H_CHAIN_FIRST", "1")
 	for _, id := range g16curve.Supported() {
 		for _, f := range fixturesOn(t, id) {
-			t.Run(id.String()+"/"+f.name, func(t *testing.T) {
+			t.Run(g16curve.Name(id)+"/"+f.name, func(t *testing.T) {
 				seed := rand.Uint64()
 				var mu sync.Mutex
 				evals, atFirstMSM := 0, -1

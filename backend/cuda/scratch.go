@@ -3,13 +3,14 @@ package cuda
 // The MSM's scratch memory, as kernels/msm.cu's msm_run allocates it for
 // one pass of c points with window w, nw = ⌈bits/w⌉ windows (bits: the
 // group's windowBits, 255 on the curves of 8-limb scalars: the kernels cut
-// BN254's and BLS12-377's scalars, below 2^254, as BLS12-381's),
+// BN254's and BLS12-377's scalars, below 2^254, as BLS12-381's; 377 on
+// BW6-761),
 // B = 2^(w−1) buckets a window, N = c·nw digit pairs, at most
 // R = min(N, nw·B + 1) + 1 nonempty runs (the buckets and the ±1 points'),
 // tasks of at most L points and so at most T = R + (N + c)/L + 1 tasks, and
 // XYZZ points of P bytes (group.xyzzBytes: four coordinates of Fp, of Fp2
-// in G2; BLS12-381 and BLS12-377 192 in G1 and 384 in G2, BN254 128 and
-// 256):
+// in G2 on the curves with Fp2; BLS12-381 and BLS12-377 192 in G1 and 384
+// in G2, BN254 128 and 256, BW6-761 384 in both):
 //
 //	keys, refs and their sorted copies (live to the end)  16·N
 //	then the largest of

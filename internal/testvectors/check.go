@@ -50,14 +50,6 @@ func fromSuite(c suite.Check) Check {
 	return Check{Group: c.Group, Name: curve.Name(c.Curve) + "/" + c.Name, Curve: c.Curve, AtInfinity: c.AtInfinity, run: c.Run}
 }
 
-// curve is c's curve, BLS12-381 when unset.
-func (c Check) curve() ecc.ID {
-	if c.Curve == ecc.UNKNOWN {
-		return ecc.BLS12_381
-	}
-	return c.Curve
-}
-
 // FullName is Group/Name, e.g. "MSMG1/len=7/edge=r-1".
 func (c Check) FullName() string { return c.Group + "/" + c.Name }
 

@@ -38,8 +38,8 @@ func RunConformance(t *testing.T, newBackend func(t *testing.T) backend.Backend)
 			b := newBackend(t)
 			for _, c := range in {
 				t.Run(c.Name, func(t *testing.T) {
-					if err := b.Supports(c.curve()); err != nil {
-						t.Skipf("the backend does not compute on %s: %v", curve.Name(c.curve()), err)
+					if err := b.Supports(c.Curve); err != nil {
+						t.Skipf("the backend does not compute on %s: %v", curve.Name(c.Curve), err)
 					}
 					if err := c.Run(b); err != nil {
 						t.Error(err)
@@ -103,7 +103,7 @@ func SelfTest(b backend.Backend, w io.Writer) (ok bool) {
 func supportedChecks(b backend.Backend, checks []Check) (run []Check, unsupported []string) {
 	skip := map[ecc.ID]bool{}
 	for _, c := range checks {
-		id := c.curve()
+		id := c.Curve
 		if _, seen := skip[id]; !seen {
 			skip[id] = b.Supports(id) != nil
 			if skip[id] {

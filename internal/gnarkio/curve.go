@@ -27,8 +27,9 @@ var ErrUnsupported = errors.New("not supported by g16")
 // SystemHeader reads, from data (a whole constraint-system file as gnark's
 // WriteTo writes it), the curve of the system's scalar field and the kind
 // of system (R1CS for Groth16, SparseR1CS for PLONK), from the CBOR body
-// that gnark's decoder would read, without decoding the rest. A curve gnark
-// does not know is an error matching ErrUnsupported.
+// that gnark's decoder would read, without decoding the rest. A field of
+// no curve gnark proves on (gnark.Curves; gnark compiles R1CS over other
+// fields too, e.g. Grumpkin's) is an error matching ErrUnsupported.
 func SystemHeader(data []byte) (ecc.ID, constraint.SystemType, error) {
 	body, err := systemBody(data)
 	if err != nil {
@@ -56,7 +57,7 @@ func SystemHeader(data []byte) (ecc.ID, constraint.SystemType, error) {
 			return id, head.Type, nil
 		}
 	}
-	return ecc.UNKNOWN, head.Type, fmt.Errorf("a constraint system over a field no gnark curve has (modulus %s…): %w", head.ScalarField[:min(len(head.ScalarField), 16)], ErrUnsupported)
+	return ecc.UNKNOWN, head.Type, fmt.Errorf("a constraint system over a field that is no scalar field of a curve gnark proves on (modulus %s…): %w", head.ScalarField[:min(len(head.ScalarField), 16)], ErrUnsupported)
 }
 
 // systemBody returns the CBOR body of a constraint-system file, its

@@ -463,7 +463,9 @@ func TestCorruptCircuitRefused(t *testing.T) {
 		corrupt[off+i] ^= byte(rng.Uint32() | 1)
 	}
 	// Well-formed files g16 does not prove with together: a BN254 or a
-	// BW6-761 key beside a BLS12-381 system; and a PLONK system.
+	// BW6-761 key beside a BLS12-381 system; an R1CS over Grumpkin's
+	// scalar field (gnark compiles one; g16 proves on no such curve); and
+	// a PLONK system.
 	bnCCS, err := frontend.Compile(ecc.BN254.ScalarField(), gnarkr1cs.NewBuilder, &squareCircuit{})
 	if err != nil {
 		t.Fatal(err)
@@ -477,6 +479,10 @@ func TestCorruptCircuitRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	bwPK, err := gnarkgroth16.DummySetup(bwCCS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	grumpkinCCS, err := frontend.Compile(ecc.GRUMPKIN.ScalarField(), gnarkr1cs.NewBuilder, &squareCircuit{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -508,6 +514,7 @@ func TestCorruptCircuitRefused(t *testing.T) {
 		{"bw6-761 key", client.RegisterRequest{R1CS: r1cs, PK: upload(bwRaw.Bytes())}, "proving key is over bw6-761, the R1CS over bls12-381"},
 		{"bn254 key", client.RegisterRequest{R1CS: r1cs, PK: bnKey}, "proving key is over bn254, the R1CS over bls12-381"},
 		{"bn254 circuit, bls12-381 key", client.RegisterRequest{R1CS: upload(encoded(bnCCS)), PK: pk}, "proving key is over bls12-381, the R1CS over bn254"},
+		{"grumpkin circuit", client.RegisterRequest{R1CS: upload(encoded(grumpkinCCS)), PK: pk}, "no scalar field of a curve gnark proves on"},
 		{"plonk system", client.RegisterRequest{R1CS: upload(encoded(plonk)), PK: pk}, "PLONK"},
 		{"corrupt key", client.RegisterRequest{R1CS: r1cs, PK: upload(corrupt)}, "corrupt"},
 		{"truncated key", client.RegisterRequest{R1CS: r1cs, PK: upload(fs[0].pkRaw[:len(fs[0].pkRaw)/3])}, "corrupt"},

@@ -184,4 +184,16 @@ func TestOtherCurveFiles(t *testing.T) {
 	if code != exitInput || !strings.Contains(out, "PLONK") {
 		t.Fatalf("prove with a PLONK system: exit %d, want %d and a message saying it is PLONK:\n%s", code, exitInput, out)
 	}
+
+	// An R1CS over Grumpkin's scalar field, which gnark compiles and g16
+	// does not prove on.
+	grumpkin, err := frontend.Compile(ecc.GRUMPKIN.ScalarField(), r1cs.NewBuilder, &squareCircuit{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dir, fileR1CS, grumpkin)
+	code, out = g16("prove", "--r1cs", filepath.Join(dir, fileR1CS), "--pk", "none", "--witness", "none", "--out", filepath.Join(t.TempDir(), "proof"))
+	if code != exitInput || !strings.Contains(out, "no scalar field of a curve gnark proves on") {
+		t.Fatalf("prove with a Grumpkin R1CS: exit %d, want %d and a message naming its field:\n%s", code, exitInput, out)
+	}
 }

@@ -21,7 +21,9 @@ import (
 // constraints), which its next proofs fill instead of allocating: an idle
 // Prover holds as many sets as its last call (or calls running together)
 // had proofs in flight at once, and Close frees them. Its host-memory
-// planning counts them as available to its own proofs.
+// planning counts them as available to its own proofs; when a Prover's
+// planning finds the host short, the vectors of every other Prover that
+// runs no call are dropped and their pages returned to the host.
 //
 // A Prover is safe for concurrent use. Prove calls run side by side (each
 // on the device with the fewest proofs in flight); a ProveBatch has the

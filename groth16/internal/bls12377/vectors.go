@@ -4,12 +4,15 @@
 package bls12377
 
 import (
+	"runtime"
 	"slices"
 	"sync"
+	"weak"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-377/fr"
 
 	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/internal/hostmem"
 	wsolver "github.com/g16prover/g16/solver/bls12377"
 )
 
@@ -29,10 +32,16 @@ import (
 // that were out at once since it was last idle: an idle Prover holds the
 // vectors of as many proofs as its last busy stretch had in flight, and
 // Close drops them.
+//
+// Every list is registered process-wide (hostmem.Holder, whatever the
+// Prover's curve): a Prover whose planning finds the host short drops the
+// lists of the other Provers that are idle (reclaimOthers), never one
+// that a running call uses.
 type vectorList struct {
 	// inPlace: a device of the Prover may read wire vectors in place
 	// (solution.vectors).
 	inPlace bool
+	holder  *hostmem.Holder
 
 	mu    sync.Mutex
 	free  []hostVectors
@@ -72,7 +81,43 @@ func newVectorList(devs []*proverDevice) *vectorList {
 			l.inPlace = true
 		}
 	}
+	// The registry reaches the list through a weak pointer, so a Prover
+	// dropped without Close is still collected, and unregistered then.
+	wl := weak.Make(l)
+	l.holder = hostmem.Hold(func() int64 {
+		if l := wl.Value(); l != nil {
+			return l.dropIdle()
+		}
+		return 0
+	})
+	runtime.AddCleanup(l, (*hostmem.Holder).Close, l.holder)
 	return l
+}
+
+// dropIdle empties the list when no call of its Prover runs (begin, end)
+// and reports the bytes it let go; a list a running call uses is kept.
+func (l *vectorList) dropIdle() int64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.calls > 0 {
+		return 0
+	}
+	var n int64
+	for _, v := range l.free {
+		n += v.bytes()
+	}
+	l.free = nil
+	return n
+}
+
+// reclaimOthers drops the lists of every other idle Prover and returns
+// their pages to the host (hostmem.Holder.ReclaimOthers), reporting the
+// bytes dropped.
+func (l *vectorList) reclaimOthers() int64 {
+	if l == nil {
+		return 0
+	}
+	return l.holder.ReclaimOthers()
 }
 
 // begin counts a call (Prove, ProveBatch) that will take leases; end
@@ -94,7 +139,9 @@ func (l *vectorList) end(parts ...*partition) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, t := range parts {
-		l.releaseLocked(t)
+		if t != nil {
+			l.releaseLocked(t)
+		}
 	}
 	l.calls--
 	if l.calls > 0 {
@@ -179,11 +226,12 @@ func (l *vectorList) held() int64 {
 	return n
 }
 
-// drop empties the list (Close).
+// drop empties the list and unregisters it (Close).
 func (l *vectorList) drop() {
 	if l == nil {
 		return
 	}
+	l.holder.Close()
 	l.mu.Lock()
 	l.free = nil
 	l.mu.Unlock()

@@ -42,6 +42,11 @@ func (pr *Prover) ProveBatch(ctx context.Context, witnesses []witness.Witness, c
 	if err := pr.enter(); err != nil {
 		return nil, err
 	}
+	// The call runs from its plan on: its list is not another Prover's to
+	// drop (vectorList.reclaimOthers).
+	var parts []*partition
+	pr.vectors.begin()
+	defer func() { pr.vectors.end(parts...) }()
 	// Each device's plan (choosePlan) before anything is solved: a batch
 	// that cannot fit fails at once.
 	if err := pr.fits(pr.devices, cfg.Budget); err != nil {
@@ -53,7 +58,7 @@ func (pr *Prover) ProveBatch(ctx context.Context, witnesses []witness.Witness, c
 	if workers == 0 {
 		workers = 2 // the pool's default
 	}
-	host, err := pr.planHost(cfg.Budget, workers)
+	host, err := pr.planHost(cfg.Budget, workers, len(witnesses))
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +69,7 @@ func (pr *Prover) ProveBatch(ctx context.Context, witnesses []witness.Witness, c
 	}
 	jobs := make([]*job, len(witnesses))
 	poolJobs := make([]pool.Job[*deviceKey], len(witnesses))
-	parts := make([]*partition, 0, len(witnesses))
+	parts = make([]*partition, 0, len(witnesses))
 	for i, w := range witnesses {
 		rd := randFor(i)
 		if rd == nil {
@@ -75,8 +80,6 @@ func (pr *Prover) ProveBatch(ctx context.Context, witnesses []witness.Witness, c
 		parts = append(parts, jobs[i].t)
 		poolJobs[i] = jobs[i]
 	}
-	pr.vectors.begin()
-	defer pr.vectors.end(parts...)
 	// The keys go to every device now, before the Run holds the devices:
 	// the commitments' MSMs run during the solves (commit.go). Partition i
 	// commits on device i mod len first.

@@ -74,11 +74,22 @@ type hostPlan struct {
 	need    int64 // one partition's vectors
 }
 
-// planHost measures the host for a batch on the Prover's devices, whose
-// key plans are those planFor gives for budget, each with workers device
-// workers. It fails, before anything is solved, when not even one
-// partition fits.
-func (pr *Prover) planHost(budget int64, workers int) (hostPlan, error) {
+// planHost measures the host for a batch of parts partitions on the
+// Prover's devices, whose key plans are those planFor gives for budget,
+// each with workers device workers. When the host has room for fewer than
+// parts partitions, the other idle Provers' vectors are dropped
+// (vectorList.reclaimOthers) and the host measured again. It fails,
+// before anything is solved, when not even one partition fits.
+func (pr *Prover) planHost(budget int64, workers, parts int) (hostPlan, error) {
+	hp, err := pr.measureHost(budget, workers)
+	if hp.avail > 0 && (err != nil || hp.slots < parts) && pr.vectors.reclaimOthers() > 0 {
+		hp, err = pr.measureHost(budget, workers)
+	}
+	return hp, err
+}
+
+// measureHost is planHost's measure of the host as it is now.
+func (pr *Prover) measureHost(budget int64, workers int) (hostPlan, error) {
 	p := pr.p
 	hp := hostPlan{avail: availableHostMemory(), need: p.hostNeed()}
 	if hp.avail <= 0 {

@@ -114,7 +114,7 @@ func TestBatchHostSlots(t *testing.T) {
 	// scratch (it reads the key's bases in place).
 	reserve := func() int64 {
 		availableHostMemory = func() int64 { return 1 << 50 }
-		hp, err := pr.planHost(0, 2)
+		hp, err := pr.planHost(0, 2, 1)
 		if err != nil {
 			t.Fatal(err)
 		}

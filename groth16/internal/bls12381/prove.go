@@ -28,14 +28,17 @@ func (pr *Prover) Prove(ctx context.Context, w witness.Witness, cfg *core.CallCo
 	}
 	d, done := pr.pick()
 	defer done()
+	// The call runs from its plan on: its list is not another Prover's to
+	// drop (vectorList.reclaimOthers).
+	var t *partition
+	pr.vectors.begin()
+	defer func() { pr.vectors.end(t) }()
 	// The plan first: a proof that cannot fit fails before solving.
 	if err := pr.fits([]*proverDevice{d}, 0); err != nil {
 		return nil, err
 	}
-	t := pr.p.newPartition(w, cfg.Rand)
+	t = pr.p.newPartition(w, cfg.Rand)
 	t.vectors = pr.vectors
-	pr.vectors.begin()
-	defer pr.vectors.end(t)
 	var err error
 	if t.commitKeys, err = pr.commitKeys([]*proverDevice{d}, &t.times, 0); err != nil {
 		return nil, err

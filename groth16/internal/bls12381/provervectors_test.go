@@ -244,13 +244,13 @@ func TestHeldVectorsCountAsAvailable(t *testing.T) {
 	need := pr.p.hostNeed()
 	const k = 3
 	availableHostMemory = func() int64 { return 1 << 50 }
-	probe, err := pr.planHost(0, 2)
+	probe, err := pr.planHost(0, 2, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	avail := probe.reserve + int64(k)*need + need/2 // room for k partitions beside the device's
 	availableHostMemory = func() int64 { return avail }
-	before, err := pr.planHost(0, 2)
+	before, err := pr.planHost(0, 2, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +268,7 @@ func TestHeldVectorsCountAsAvailable(t *testing.T) {
 	}
 	// The host's available memory less what the Prover holds.
 	availableHostMemory = func() int64 { return avail - pr.vectors.held() }
-	after, err := pr.planHost(0, 2)
+	after, err := pr.planHost(0, 2, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -215,7 +215,8 @@ func (d *proverDevice) residentKey(p *prover, dev backend.Backend, q backend.Que
 // fits fails when a partition cannot be proved on one of devs within
 // budget bytes of device memory each (0: each device's default budget,
 // pool.DefaultBudget) or within the host's memory: before anything is
-// solved.
+// solved. A host too short for the proof has the other idle Provers'
+// vectors dropped (vectorList.reclaimOthers) and is measured again.
 func (pr *Prover) fits(devs []*proverDevice, budget int64) error {
 	for _, d := range devs {
 		if _, err := d.planFor(pr.p, budget); err != nil {
@@ -225,7 +226,12 @@ func (pr *Prover) fits(devs []*proverDevice, budget int64) error {
 			return fmt.Errorf("groth16: %w", err)
 		}
 	}
-	return pr.p.checkHostMemory(pr.vectors.held())
+	err := pr.p.checkHostMemory(pr.vectors.held())
+	if err != nil && pr.vectors.reclaimOthers() > 0 {
+		// Other idle Provers' vectors dropped: measure again.
+		err = pr.p.checkHostMemory(pr.vectors.held())
+	}
+	return err
 }
 
 // planFor is how d holds the key: the plan of the key it holds, or the

@@ -18,7 +18,6 @@ import (
 
 	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/backend/cpu"
-	g16curve "github.com/g16prover/g16/curve"
 	"github.com/g16prover/g16/groth16"
 )
 
@@ -146,62 +145,6 @@ func TestGPUScheduleMatchesGnark(t *testing.T) {
 				t.Fatalf("batch: %d NTTs, %d of them off the urgent queues: want 14, all urgent", gb.ntts, gb.stray)
 			}
 		})
-	}
-}
-
-// TestGPUScheduleHChainFirst: with G16_H_CHAIN_FIRST=1 a proof on a device
-// scheduled as a GPU uploads a, b and c before the first wire MSM (B2's)
-// starts, H first on its urgent queue, and its proof still equals gnark's,
-// on every curve's test circuits.
-func TestGPUScheduleHChainFirst(t *testing.T) {
-	t.Setenv("G16_H_CHAIN_FIRST", "1")
-	for _, id := range g16curve.Supported() {
-		for _, f := range fixturesOn(t, id) {
-			t.Run(g16curve.Name(id)+"/"+f.name, func(t *testing.T) {
-				seed := rand.Uint64()
-				var mu sync.Mutex
-				evals, atFirstMSM := 0, -1
-				var n int64
-				hook := func(op cpu.Op, size int64) error {
-					mu.Lock()
-					defer mu.Unlock()
-					switch op {
-					case cpu.OpUpload:
-						if size == n*int64(g16curve.Must(id).FrBytes) {
-							evals++
-						}
-					case cpu.OpMSMG2: // the first wire MSM (commitment MSMs are in G1)
-						if atFirstMSM < 0 {
-							atFirstMSM = evals
-						}
-					}
-					return nil
-				}
-				g := &gpuLike{Backend: cpu.MustNew(cpu.WithHook(hook)), urgent: map[backend.Queue]bool{}}
-				pr, err := groth16.NewProver(f.ccs, f.pk, groth16.WithBackend(g))
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer pr.Close()
-				n = domainSize(t, f)
-				proof, err := pr.Prove(context.Background(), f.witness, groth16.WithRandomness(seeded(seed)))
-				if err != nil {
-					t.Fatalf("seed %d: %v", seed, err)
-				}
-				if got := proofBytes(t, proof); !bytes.Equal(got, gnarkProof(t, f, seed)) {
-					t.Fatalf("seed %d: proof differs from gnark's", seed)
-				}
-				mu.Lock()
-				defer mu.Unlock()
-				// Another vector of n scalars (W, by chance) may go up too.
-				if atFirstMSM < 3 {
-					t.Fatalf("%d uploads of a, b or c in all, %d of them before the G2 MSM: want a, b and c before it", evals, atFirstMSM)
-				}
-				if g.ntts != 7 || g.stray != 0 {
-					t.Fatalf("%d NTTs, %d off the urgent queue: want 7, all urgent", g.ntts, g.stray)
-				}
-			})
-		}
 	}
 }
 

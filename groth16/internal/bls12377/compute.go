@@ -6,7 +6,6 @@ package bls12377
 import (
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"sync"
 	"time"
@@ -130,8 +129,7 @@ func (w *deviceWork) oneAtATime(res *msmResults) error {
 // sideBySide runs the MSMs each on a queue of its own, every wire MSM as
 // soon as its values are up. On a host-bound backend H runs first and Z
 // beside the others. On a GPU, H and then Z run on an urgent queue beside
-// the wire MSMs (hChain): started after the last wire vector went up, or,
-// with G16_H_CHAIN_FIRST=1 (hChainFirst), before the first.
+// the wire MSMs (hChain), started after the last wire vector went up.
 func (w *deviceWork) sideBySide(res *msmResults) error {
 	hFirst := backend.IsHostBound(w.dev)
 	msms := w.wireMSMs(res)
@@ -143,17 +141,11 @@ func (w *deviceWork) sideBySide(res *msmResults) error {
 		msms = append(msms, w.zMSM(res))
 	}
 	var h *hChain
-	if !hFirst && hChainFirst() {
-		h = w.startHChain()
-	}
 	errs := make([]error, len(msms)+1)
 	var wg sync.WaitGroup
 	var upErr error
 	msmStart := time.Now()
 	for i := range msms {
-		if h != nil && h.err != nil {
-			break // the proof fails with H's error
-		}
 		m := &msms[i]
 		if upErr = w.put(w.lay.before(m.scalars)); upErr != nil {
 			// The MSMs started still run; none after them.
@@ -187,7 +179,7 @@ func (w *deviceWork) sideBySide(res *msmResults) error {
 	// On a GPU: h, then the Z MSM, beside the wire MSMs, on an urgent
 	// queue of their own (a failed MSM must not leave its error on q,
 	// which the caller waits for).
-	if !hFirst && h == nil && upErr == nil {
+	if !hFirst && upErr == nil {
 		h = w.startHChain()
 	}
 	if h != nil {
@@ -224,12 +216,6 @@ func (w *deviceWork) sideBySide(res *msmResults) error {
 	w.t.times.MSM = time.Since(msmStart)
 	return errors.Join(errs...)
 }
-
-// hChainFirst reports whether a GPU's side-by-side schedule starts the H
-// chain (a, b and c up, H, then Z) before the wire vectors go up, rather
-// than after them: G16_H_CHAIN_FIRST=1, for measuring the two orders on a
-// GPU in one run.
-func hChainFirst() bool { return os.Getenv("G16_H_CHAIN_FIRST") == "1" }
 
 // hChain is h and then the Z MSM on an urgent queue of their own: started
 // (h queued, startHChain), then finished (finishHChain).

@@ -137,7 +137,6 @@ func (w *deviceWork) sideBySide(res *msmResults) error {
 		}
 		msms = append(msms, w.zMSM(res))
 	}
-	var h *hChain
 	errs := make([]error, len(msms)+1)
 	var wg sync.WaitGroup
 	var upErr error
@@ -177,10 +176,7 @@ func (w *deviceWork) sideBySide(res *msmResults) error {
 	// queue of their own (a failed MSM must not leave its error on q,
 	// which the caller waits for).
 	if !hFirst && upErr == nil {
-		h = w.startHChain()
-	}
-	if h != nil {
-		errs[len(msms)] = w.finishHChain(h, res, &msms)
+		errs[len(msms)] = w.finishHChain(w.startHChain(), res, &msms)
 	}
 	wg.Wait()
 

@@ -695,6 +695,8 @@ func TestContract(t *testing.T) {
 	const n = 8
 	p1, p2, s := randG1(rng, n), randG2(rng, n), randScalars(rng, n)
 	b1, b2, sb := upload(t, b, bytesOf(p1)), upload(t, b, bytesOf(p2)), upload(t, b, bytesOf(s))
+	pLong := randG1(rng, 2*n)
+	bLong := upload(t, b, bytesOf(pLong))
 	var r1 curve.G1Jac
 	var r2 curve.G2Jac
 	jac1, jac2 := backend.ValueBytes(&r1), backend.ValueBytes(&r2)
@@ -708,11 +710,9 @@ func TestContract(t *testing.T) {
 		call func() error
 	}{
 		{"MSMG1 out one byte short", []string{"out:"}, func() error { return b.MSMG1(nil, thisCurve, jac1[1:], b1, 0, sb, n) }},
-		{"MSMG1 out a G2 point", []string{"out:"}, func() error { return b.MSMG1(nil, thisCurve, jac2, b1, 0, sb, n) }},
-		{"MSMG2 out a G1 point", []string{"out:"}, func() error { return b.MSMG2(nil, thisCurve, jac1, b2, 0, sb, n) }},
+		{"MSMG2 out one byte long", []string{"out:"}, func() error { return b.MSMG2(nil, thisCurve, append(jac2, 0), b2, 0, sb, n) }},
 		{"MSMG1 one point past the bases", []string{"n:", "bases buffer"}, func() error { return b.MSMG1(nil, thisCurve, jac1, b1, 16, sb, n) }},
-		{"MSMG2 bases of G1", []string{"n:", "bases buffer"}, func() error { return b.MSMG2(nil, thisCurve, jac2, b1, 0, sb, n) }},
-		{"MSMG1 scalars short", []string{"n:", "scalars buffer"}, func() error { return b.MSMG1(nil, thisCurve, jac1, b2, 0, sb, 2*n) }},
+		{"MSMG1 scalars short", []string{"n:", "scalars buffer"}, func() error { return b.MSMG1(nil, thisCurve, jac1, bLong, 0, sb, 2*n) }},
 		{"QuotientStep zInv short", []string{"zInv:"}, func() error { return b.QuotientStep(nil, thisCurve, sb, sb, sb, n, one[1:]) }},
 		{"QuotientStep past the scalars", []string{"n:"}, func() error { return b.QuotientStep(nil, thisCurve, sb, sb, sb, n+1, one) }},
 		{"NTT coset shift long", []string{"spec.CosetShift:"}, func() error {
@@ -729,6 +729,20 @@ func TestContract(t *testing.T) {
 		{"PrecomputeBases window below the curve's least", []string{"w:", "to 24"}, func() error {
 			return b.PrecomputeBases(nil, thisCurve, b1, 0, n, backend.KernelMSMG1, 2, window(4)-1)
 		}},
+	}
+	// A G2 point differs from a G1 point in size where G2 is over an
+	// extension field; on a curve whose G2 is over the base field (BW6-761)
+	// the buffers are the same size and these calls are well formed.
+	if len(jac1) != len(jac2) {
+		cases = append(cases, []struct {
+			name string
+			want []string
+			call func() error
+		}{
+			{"MSMG1 out a G2 point", []string{"out:"}, func() error { return b.MSMG1(nil, thisCurve, jac2, b1, 0, sb, n) }},
+			{"MSMG2 out a G1 point", []string{"out:"}, func() error { return b.MSMG2(nil, thisCurve, jac1, b2, 0, sb, n) }},
+			{"MSMG2 bases of G1", []string{"n:", "bases buffer"}, func() error { return b.MSMG2(nil, thisCurve, jac2, b1, 0, sb, n) }},
+		}...)
 	}
 	for _, c := range cases {
 		err := c.call()
@@ -753,6 +767,7 @@ func TestContract(t *testing.T) {
 	}
 	check(b1, bytesOf(p1), "G1 bases")
 	check(b2, bytesOf(p2), "G2 bases")
+	check(bLong, bytesOf(pLong), "the longer G1 bases")
 	check(sb, bytesOf(s), "scalars")
 	// The good calls work, with the results of gnark-crypto.
 	if got, want := gpuG1(t, b, b1, pt1*2, sb, n-2), refG1(p1[2:], s[:n-2]); !got.Equal(&want) {

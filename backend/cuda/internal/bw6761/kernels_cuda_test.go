@@ -1165,9 +1165,13 @@ func TestMSMLargeShapes(t *testing.T) {
 // Benchmarks on the GPU: BenchmarkMSMG1 and BenchmarkMSMG2 time MSMs over
 // resident bases and random scalars, at the sizes of G16_BENCH_LOGS
 // (default 16,20), without tables and with a table of each count of
-// G16_BENCH_COPIES (default none; e.g. 4,12); BenchmarkNTT times the
-// forward coset NTT (DIF) and the inverse (DIT) at G16_BENCH_NTT_LOGS
-// (default 16,20,24) and the quotient step at the same sizes.
+// G16_BENCH_COPIES (default none; e.g. 4,12), with the window the backend
+// picks or, on a backend each, each window of G16_BENCH_WINDOWS (e.g.
+// 9,10,11,12; every backend keeps its buffers to the end); each reports
+// the kernels' time in all and by phase (CUDA events) and the window.
+// BenchmarkNTT times the forward coset NTT (DIF) and the inverse (DIT) at
+// G16_BENCH_NTT_LOGS (default 16,20,24) and the quotient step at the same
+// sizes.
 
 func benchLogs(env, def string) []int {
 	s := os.Getenv(env)
@@ -1285,7 +1289,10 @@ func benchMSM(b *testing.B, g2 bool) {
 	needKernels(b)
 	logs := benchLogs("G16_BENCH_LOGS", "16,20")
 	copies := benchLogs("G16_BENCH_COPIES", "")
-	gpu := newGPU(b)
+	windows := benchLogs("G16_BENCH_WINDOWS", "")
+	if len(windows) == 0 {
+		windows = []int{0}
+	}
 	rng := seeded(b)
 	n := 1 << slices.Max(logs)
 	s := randScalars(rng, n)
@@ -1298,31 +1305,44 @@ func benchMSM(b *testing.B, g2 bool) {
 		p, _ := benchG1(rng, n)
 		bases = bytesOf(p)
 	}
-	sb := upload(b, gpu, bytesOf(s))
-	for _, c := range append([]int{1}, copies...) {
-		bb := upload(b, gpu, bases)
-		for _, lg := range logs {
-			m := 1 << lg
-			if c > 1 {
-				if err := gpu.PrecomputeBases(nil, thisCurve, bb, 0, m, k, c, 0); err != nil {
-					b.Fatalf("PrecomputeBases(2^%d, %d copies): %v", lg, c, err)
+	for _, w := range windows {
+		var opts []cuda.Option
+		name := ""
+		if w > 0 {
+			opts, name = append(opts, cuda.WithMSMWindow(w)), fmt.Sprintf("/w=%d", w)
+		}
+		gpu := newGPU(b, opts...)
+		sb := upload(b, gpu, bytesOf(s))
+		for _, c := range append([]int{1}, copies...) {
+			bb := upload(b, gpu, bases)
+			for _, lg := range logs {
+				m := 1 << lg
+				if c > 1 {
+					if err := gpu.PrecomputeBases(nil, thisCurve, bb, 0, m, k, c, 0); err != nil {
+						b.Fatalf("PrecomputeBases(2^%d, %d copies): %v", lg, c, err)
+					}
 				}
+				b.Run(fmt.Sprintf("n=2^%d/copies=%d%s", lg, c, name), func(b *testing.B) {
+					for b.Loop() {
+						var err error
+						if g2 {
+							err = gpu.MSMG2(nil, thisCurve, jac, bb, 0, sb, m)
+						} else {
+							err = gpu.MSMG1(nil, thisCurve, jac, bb, 0, sb, m)
+						}
+						if err != nil {
+							b.Fatal(err)
+						}
+					}
+					tm := gpu.LastMSMTiming()
+					b.ReportMetric(float64(tm.Total), "kernel-ms")
+					b.ReportMetric(float64(tm.Window), "window")
+					b.ReportMetric(tm.Split+tm.Digits+tm.Sort+tm.Plan, "prep-ms")
+					b.ReportMetric(tm.Sort, "sort-ms")
+					b.ReportMetric(tm.Accumulate, "accum-ms")
+					b.ReportMetric(tm.Reduce, "reduce-ms")
+				})
 			}
-			b.Run(fmt.Sprintf("n=2^%d/copies=%d", lg, c), func(b *testing.B) {
-				for b.Loop() {
-					var err error
-					if g2 {
-						err = gpu.MSMG2(nil, thisCurve, jac, bb, 0, sb, m)
-					} else {
-						err = gpu.MSMG1(nil, thisCurve, jac, bb, 0, sb, m)
-					}
-					if err != nil {
-						b.Fatal(err)
-					}
-				}
-				tm := gpu.LastMSMTiming()
-				b.ReportMetric(float64(tm.Total), "kernel-ms")
-			})
 		}
 	}
 }

@@ -77,7 +77,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&f.proofs, "proofs", 3, "proofs to time for each prover (single-proof mode)")
 	fs.IntVar(&f.partitions, "partitions", 0, "prove a batch of N partitions with ProveBatch instead of single proofs")
 	fs.IntVar(&f.rounds, "rounds", 2, "with --partitions: ProveBatch calls on one long-lived Prover, each timed (the first pays what a fresh Prover's first batch pays)")
-	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "with --partitions: write a CPU profile of the last round to this file")
+	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile to this file: of our main backend's timed proofs (not gnark's), or with --partitions of its last round")
 	fs.IntVar(&f.workers, "workers", 2, "workers per device for --partitions")
 	fs.IntVar(&f.solvers, "solvers", 0, "partitions solved at once for --partitions (0: adapted to the measured solve and device times, up to the CPUs)")
 	fs.BoolVar(&f.residentKey, "resident-key", true, "keep the proving key on our devices across proofs (uploaded once, timed apart)")
@@ -429,6 +429,15 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(
 		}
 	}
 
+	// --cpuprofile: our main backend's timed proofs, each profiled on its
+	// own (gnark's proofs run between them) and merged into one profile.
+	var prof *proofProfiles
+	if f.cpuProfile != "" {
+		if prof, err = newProofProfiles(f.cpuProfile); err != nil {
+			return err
+		}
+		defer prof.close()
+	}
 	for i := 0; i < f.proofs; i++ {
 		fmt.Fprintf(stderr, "bench: proof %d/%d\n", i+1, f.proofs)
 		// Alternate the order so neither prover always runs on a warm cache.
@@ -439,6 +448,12 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(
 		for _, r := range order {
 			var proof gnarkgroth16.Proof
 			var times groth16.PhaseTimes
+			profiled := prof != nil && r == ours[0]
+			if profiled {
+				if err := prof.start(); err != nil {
+					return err
+				}
+			}
 			start := time.Now()
 			if r == gnarkRun {
 				proof, err = gnarkProve(ccs, pk, w, seededReader(f.seed, i))
@@ -447,6 +462,9 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(
 					groth16.WithPhaseTimes(func(_ int, t groth16.PhaseTimes) { times = t }))
 			}
 			took := time.Since(start)
+			if profiled {
+				prof.stop()
+			}
 			if err != nil {
 				return fmt.Errorf("%s, proof %d: %w", r.name, i, err)
 			}
@@ -473,6 +491,13 @@ func benchSingle(f benchFlags, ccs constraint.ConstraintSystem, witnessFor func(
 				}
 			}
 		}
+	}
+
+	if prof != nil {
+		if err := prof.write(); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "CPU profile of %s's %d timed proofs written to %s\n", ours[0].name, f.proofs, f.cpuProfile)
 	}
 
 	// Every prover must have written the same bytes for the same randomness.

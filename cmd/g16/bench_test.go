@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/consensys/gnark-crypto/ecc"
+	"github.com/google/pprof/profile"
 
 	g16curve "github.com/g16prover/g16/curve"
 )
@@ -41,6 +42,53 @@ func TestBenchStdCircuit(t *testing.T) {
 	}
 	if st, err := os.Stat(prof); err != nil || st.Size() == 0 {
 		t.Errorf("--cpuprofile wrote no profile: %v", err)
+	}
+}
+
+// TestBenchSingleCPUProfile: --cpuprofile without --partitions profiles
+// our backend's timed single proofs and leaves gnark's out: the profile
+// holds samples and none in gnark's prover, which ran between ours.
+func TestBenchSingleCPUProfile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("proves a 2^14-constraint circuit four times: not in -short (the race run)")
+	}
+	path := filepath.Join(t.TempDir(), "single.prof")
+	code, out := g16("bench", "--size", "2^14", "--keys", "random", "--proofs", "2", "--warmup=false", "--cpuprofile", path)
+	if code != 0 {
+		t.Fatalf("bench --cpuprofile: exit %d\n%s", code, out)
+	}
+	if !strings.Contains(out, "CPU profile of g16 cpu") || !strings.Contains(out, "byte-identical across provers: yes") {
+		t.Errorf("bench output lacks the profile's line or the byte-identity verdict\n%s", out)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("--cpuprofile wrote no profile: %v", err)
+	}
+	defer f.Close()
+	p, err := profile.Parse(f)
+	if err != nil {
+		t.Fatalf("--cpuprofile wrote no readable profile: %v", err)
+	}
+	if len(p.SampleType) == 0 || p.SampleType[len(p.SampleType)-1].Type != "cpu" {
+		t.Fatalf("profile's sample types %v: want a CPU profile", p.SampleType)
+	}
+	// Our prover's work runs mostly in goroutines whose stacks hold no
+	// frame of ours (gnark-crypto's parallel loops): the profile must hold
+	// samples, and none under gnark's prover.
+	gnarks := 0
+	for _, s := range p.Sample {
+	sample:
+		for _, loc := range s.Location {
+			for _, l := range loc.Line {
+				if l.Function != nil && strings.HasPrefix(l.Function.Name, "github.com/consensys/gnark/backend/groth16/") {
+					gnarks++
+					break sample
+				}
+			}
+		}
+	}
+	if len(p.Sample) == 0 || gnarks != 0 {
+		t.Errorf("profile: %d samples (want some), %d of them in gnark's prover (want none)", len(p.Sample), gnarks)
 	}
 }
 

@@ -4,6 +4,7 @@ package cuda
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -58,6 +59,27 @@ func TestPrecomputeWindowHost(t *testing.T) {
 		err := b.PrecomputeBases(nil, c.c, nil, 0, 10, c.k, 2, c.w)
 		if err == nil || !strings.Contains(err.Error(), "w: window") || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v %v window %d: %v, want an error saying %q", c.c, c.k, c.w, err, c.want)
+		}
+	}
+	// A window fixed with WithMSMWindow that BW6-761 cannot take is
+	// refused by its MSMs and by a table of the backend's window, naming
+	// the option, before the device is reached (this backend has none).
+	for _, w := range []int{4, 5} {
+		b := Backend{cfg: defaultConfig()}
+		b.cfg.msmWindow = w
+		want := fmt.Sprintf("cuda.WithMSMWindow(%d): bw6-761's MSMs take a window of at least 6 bits", w)
+		for _, k := range []backend.Kernel{backend.KernelMSMG1, backend.KernelMSMG2} {
+			g, _ := groupOf(ecc.BW6_761, k)
+			msm := b.MSMG1
+			if k == backend.KernelMSMG2 {
+				msm = b.MSMG2
+			}
+			if err := msm(nil, ecc.BW6_761, make([]byte, g.jacBytes()), nil, 0, nil, 10); err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%v with WithMSMWindow(%d): %v, want an error saying %q", k, w, err, want)
+			}
+			if err := b.PrecomputeBases(nil, ecc.BW6_761, nil, 0, 10, k, 2, 0); err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("PrecomputeBases %v with WithMSMWindow(%d): %v, want an error saying %q", k, w, err, want)
+			}
 		}
 	}
 	if minWindow(255) != 4 || minWindow(377) != 6 || pickWindow(1, 377) < 6 || tableWindowBits(1<<16, 4, 377) < 6 {

@@ -113,6 +113,9 @@ func (b *Backend) basesOn(op string, q backend.Queue, bases backend.Buffer, offA
 // points: the window sums of shorter passes add up to the same result.
 func (b *Backend) msm(q backend.Queue, op string, g group, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int, combine func(win []byte, nw, pairs, w int)) error {
 	pointBytes, scalarBytes := g.affineBytes(), curve.Must(g.c).FrBytes
+	if err := checkMSMWindow(b.cfg.msmWindow, g.c); err != nil {
+		return fmt.Errorf("%v: %s: %w", b, op, err)
+	}
 	if err := b.enter(op); err != nil {
 		return err
 	}

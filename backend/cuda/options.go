@@ -1,6 +1,12 @@
 package cuda
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/consensys/gnark-crypto/ecc"
+
+	"github.com/g16prover/g16/curve"
+)
 
 // Option configures a Backend at New.
 type Option func(*config) error
@@ -32,7 +38,10 @@ func WithMemoryLimit(bytes int64) Option {
 }
 
 // WithMSMWindow fixes the MSM's window size in bits (4..24) instead of
-// choosing it from the size of each MSM. For tuning.
+// choosing it from the size of each MSM. For tuning. The kernels cut a
+// scalar into at most 64 windows: BW6-761's 377-bit scalars take 6 bits
+// or more, and its MSMs and PrecomputeBases refuse a smaller fixed window
+// (checkMSMWindow) before any device work.
 func WithMSMWindow(bits int) Option {
 	return func(c *config) error {
 		if bits < 4 || bits > 24 {
@@ -41,6 +50,22 @@ func WithMSMWindow(bits int) Option {
 		c.msmWindow = bits
 		return nil
 	}
+}
+
+// checkMSMWindow is nil when window, the one WithMSMWindow fixed (0: none),
+// cuts curve c's scalars into at most 64 windows, the most the kernels
+// take; else an error naming the option, its value, the curve and the
+// least window the curve takes. A curve the kernels lack is another check's.
+func checkMSMWindow(window int, c ecc.ID) error {
+	bits := windowBits(c)
+	if window == 0 || bits == 0 {
+		return nil
+	}
+	if lo := minWindow(bits); window < lo {
+		return fmt.Errorf("cuda.WithMSMWindow(%d): %s's MSMs take a window of at least %d bits (its %d-bit scalars in at most 64 windows)",
+			window, curve.Name(c), lo, bits)
+	}
+	return nil
 }
 
 // WithMSMHostTail(true), the default, makes each MSM's bucket reduction

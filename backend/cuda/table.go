@@ -77,6 +77,9 @@ func (b *Backend) PrecomputeBases(q backend.Queue, c ecc.ID, bases backend.Buffe
 		return fmt.Errorf("%v: %s: copies·n = %d·%d must be below 2^31 (a point index has 31 bits)", b, op, copies, n)
 	}
 	if w == 0 {
+		if err := checkMSMWindow(b.cfg.msmWindow, c); err != nil {
+			return fmt.Errorf("%v: %s: %w", b, op, err)
+		}
 		w = b.tableWindow(g, n, copies)
 	}
 	if lo := minWindow(g.windowBits()); w < lo || w > 24 {

@@ -10,7 +10,11 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/consensys/gnark-crypto/ecc"
+	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
 	"github.com/consensys/gnark/backend/witness"
+	"github.com/consensys/gnark/frontend"
+	"github.com/consensys/gnark/frontend/cs/r1cs"
 
 	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/backend/cpu"
@@ -207,6 +211,94 @@ func TestIndexListsStayWithKey(t *testing.T) {
 					t.Fatalf("the key holds %d bytes after more proofs, %d after the first", got, withLists)
 				}
 			})
+		}
+	}
+}
+
+// commitOne commits one of its two secret inputs, A (which 0) or B
+// (which 1): the two circuits have the same shape and wires, and a key of
+// one passes every check of the other but K's wire list, which leaves the
+// committed wire out.
+type commitOne struct {
+	A, B  frontend.Variable `gnark:",secret"`
+	P     frontend.Variable `gnark:",public"`
+	which int
+}
+
+func (c *commitOne) Define(api frontend.API) error {
+	v := c.A
+	if c.which == 1 {
+		v = c.B
+	}
+	cm, err := api.Compiler().(frontend.Committer).Commit(v)
+	if err != nil {
+		return err
+	}
+	api.AssertIsDifferent(cm, 0)
+	api.AssertIsEqual(api.Mul(c.A, c.B), c.P)
+	return nil
+}
+
+// TestDeviceKeyIndexOtherCircuit: a device key whose wire index lists were
+// loaded by a prover of one circuit, used by a prover of another circuit
+// with the same proving key (its sizes fit both), is refused at that
+// prover's first proof with ErrInput, the error naming the device key,
+// its device and K's wire lists, not proved with the first circuit's list.
+func TestDeviceKeyIndexOtherCircuit(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 1))
+	a, b := rng.Uint64N(1<<30)+1, rng.Uint64N(1<<30)+1
+	assign := func(which int) *commitOne { return &commitOne{A: a, B: b, P: a * b, which: which} }
+	f0, err := newFixture(ecc.BLS12_381, "commit A", &commitOne{which: 0}, assign(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ccs1, err := frontend.Compile(ecc.BLS12_381.ScalarField(), r1cs.NewBuilder, &commitOne{which: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ccs1.GetNbConstraints() != f0.ccs.GetNbConstraints() || ccs1.GetNbInternalVariables() != f0.ccs.GetNbInternalVariables() {
+		t.Fatalf("the two circuits differ in shape: %d and %d constraints, %d and %d internal wires",
+			f0.ccs.GetNbConstraints(), ccs1.GetNbConstraints(), f0.ccs.GetNbInternalVariables(), ccs1.GetNbInternalVariables())
+	}
+	dev := cpu.MustNew()
+	defer dev.Close()
+	key, err := groth16.NewDeviceKey(dev, f0.pk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer key.Close()
+
+	p0, err := groth16.NewProver(f0.ccs, f0.pk, groth16.WithDeviceKey(key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p0.Close()
+	proof, err := p0.Prove(context.Background(), f0.witness, groth16.WithRandomness(seeded(seed)))
+	if err != nil {
+		t.Fatalf("the key's own circuit: %v", err)
+	}
+	if err := gnarkgroth16.Verify(proof, f0.vk, f0.public); err != nil {
+		t.Fatalf("the key's own circuit: gnark's verifier rejects the proof: %v", err)
+	}
+
+	p1, err := groth16.NewProver(ccs1, f0.pk, groth16.WithDeviceKey(key))
+	if err != nil {
+		t.Fatalf("the other circuit, same key: NewProver: %v (the key's sizes fit both circuits)", err)
+	}
+	defer p1.Close()
+	w1, err := frontend.NewWitness(assign(1), ecc.BLS12_381.ScalarField())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = p1.Prove(context.Background(), w1, groth16.WithRandomness(seeded(seed)))
+	if !errors.Is(err, groth16.ErrInput) {
+		t.Fatalf("the other circuit: want ErrInput, got %v", err)
+	}
+	for _, want := range []string{"WithDeviceKey", dev.String(), "made for another circuit", "K's wire indices differ"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the other circuit: %q does not say %q", err, want)
 		}
 	}
 }

@@ -15,7 +15,9 @@
 // aggregator binds the key too, by making it a constant of the circuit,
 // stdgroth16.ValueOfVerifyingKeyFixed, or by a public hash of it.) The keys
 // come from gnark's Setup, which on BW6-761 takes about a minute on two
-// cores: the outer circuit has 21,525 constraints.
+// cores: the outer circuit has 21,525 constraints. The two circuits are in
+// package circuit beside this file (g16 bench --circuit recursion proves
+// the same outer circuit).
 package main
 
 import (
@@ -24,65 +26,22 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/big"
 	"os"
 	"time"
 
 	"github.com/consensys/gnark-crypto/ecc"
 	"github.com/consensys/gnark-crypto/ecc/bls12-377/fr"
-	bls12377mimc "github.com/consensys/gnark-crypto/ecc/bls12-377/fr/mimc"
 	gnarkbackend "github.com/consensys/gnark/backend"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
 	"github.com/consensys/gnark/backend/witness"
 	"github.com/consensys/gnark/constraint"
 	"github.com/consensys/gnark/frontend"
 	"github.com/consensys/gnark/frontend/cs/r1cs"
-	"github.com/consensys/gnark/std/algebra/native/sw_bls12377"
-	"github.com/consensys/gnark/std/hash/mimc"
 	stdgroth16 "github.com/consensys/gnark/std/recursion/groth16"
 
+	"github.com/g16prover/g16/examples/recursion/circuit"
 	"github.com/g16prover/g16/groth16"
 )
-
-// innerCircuit: H = MiMC(X), X secret (about 300 constraints on BLS12-377).
-type innerCircuit struct {
-	X frontend.Variable
-	H frontend.Variable `gnark:",public"`
-}
-
-func (c *innerCircuit) Define(api frontend.API) error {
-	h, err := mimc.NewMiMC(api)
-	if err != nil {
-		return err
-	}
-	h.Write(c.X)
-	api.AssertIsEqual(h.Sum(), c.H)
-	return nil
-}
-
-// The types of a BLS12-377 proof's elements inside a BW6-761 circuit.
-type (
-	g1    = sw_bls12377.G1Affine
-	g2    = sw_bls12377.G2Affine
-	gt    = sw_bls12377.GT
-	field = sw_bls12377.ScalarField
-)
-
-// outerCircuit verifies one BLS12-377 Groth16 proof of innerCircuit under
-// the key VK, for the public input InnerWitness (H).
-type outerCircuit struct {
-	VK           stdgroth16.VerifyingKey[g1, g2, gt]
-	Proof        stdgroth16.Proof[g1, g2]
-	InnerWitness stdgroth16.Witness[field] `gnark:",public"`
-}
-
-func (c *outerCircuit) Define(api frontend.API) error {
-	v, err := stdgroth16.NewVerifier[field, g1, g2, gt](api)
-	if err != nil {
-		return fmt.Errorf("new verifier: %w", err)
-	}
-	return v.AssertProof(c.VK, c.Proof, c.InnerWitness)
-}
 
 var (
 	innerCurve = ecc.BLS12_377
@@ -125,7 +84,7 @@ const innerRuns = 3
 func run(out io.Writer, rnd io.Reader) (*Result, error) {
 	var res Result
 	// The inner circuit, its keys and a witness: H = MiMC(X) for a random X.
-	innerCCS, err := frontend.Compile(innerCurve.ScalarField(), r1cs.NewBuilder, &innerCircuit{})
+	innerCCS, err := frontend.Compile(innerCurve.ScalarField(), r1cs.NewBuilder, &circuit.Inner{})
 	if err != nil {
 		return nil, err
 	}
@@ -172,26 +131,13 @@ func run(out io.Writer, rnd io.Reader) (*Result, error) {
 	fmt.Fprintf(out, "inner: BLS12-377, %d constraints: prove g16 %v, gnark %v (best of %d); verified by gnark\n",
 		res.InnerConstraints, res.InnerG16.Round(time.Microsecond), res.InnerGnark.Round(time.Microsecond), innerRuns)
 
-	// The outer circuit: the inner key, proof and public input are its
-	// witness.
-	vk, err := stdgroth16.ValueOfVerifyingKey[g1, g2, gt](innerVK)
-	if err != nil {
+	// The outer circuit, verifying one inner proof: the inner key, proof
+	// and public input are its witness.
+	outer := &circuit.Outer{}
+	if err := outer.Append(innerVK, innerProof, innerPub); err != nil {
 		return nil, err
 	}
-	proof, err := stdgroth16.ValueOfProof[g1, g2](innerProof)
-	if err != nil {
-		return nil, err
-	}
-	pub, err := stdgroth16.ValueOfWitness[field](innerPub)
-	if err != nil {
-		return nil, err
-	}
-	shape := &outerCircuit{
-		VK:           stdgroth16.PlaceholderVerifyingKey[g1, g2, gt](innerCCS),
-		Proof:        stdgroth16.PlaceholderProof[g1, g2](innerCCS),
-		InnerWitness: stdgroth16.PlaceholderWitness[field](innerCCS),
-	}
-	res.OuterCCS, err = frontend.Compile(outerCurve.ScalarField(), r1cs.NewBuilder, shape)
+	res.OuterCCS, err = frontend.Compile(outerCurve.ScalarField(), r1cs.NewBuilder, circuit.OuterShape(innerCCS, 1))
 	if err != nil {
 		return nil, fmt.Errorf("compiling the outer circuit: %w", err)
 	}
@@ -203,7 +149,7 @@ func run(out io.Writer, rnd io.Reader) (*Result, error) {
 		return nil, err
 	}
 	res.OuterSetup = time.Since(start)
-	res.OuterW, err = frontend.NewWitness(&outerCircuit{VK: vk, Proof: proof, InnerWitness: pub}, outerCurve.ScalarField())
+	res.OuterW, err = frontend.NewWitness(outer, outerCurve.ScalarField())
 	if err != nil {
 		return nil, err
 	}
@@ -234,8 +180,7 @@ func run(out io.Writer, rnd io.Reader) (*Result, error) {
 	return &res, nil
 }
 
-// innerWitness is innerCircuit's witness for a random X: H = MiMC(X)
-// computed by gnark-crypto's MiMC over BLS12-377's scalar field.
+// innerWitness is the inner circuit's witness for a random X.
 func innerWitness(rnd io.Reader) (witness.Witness, error) {
 	x, err := rand.Int(rnd, fr.Modulus())
 	if err != nil {
@@ -243,13 +188,11 @@ func innerWitness(rnd io.Reader) (witness.Witness, error) {
 	}
 	var xe fr.Element
 	xe.SetBigInt(x)
-	b := xe.Bytes()
-	hasher := bls12377mimc.NewMiMC()
-	if _, err := hasher.Write(b[:]); err != nil {
+	a, err := circuit.InnerAssignment(xe)
+	if err != nil {
 		return nil, err
 	}
-	h := new(big.Int).SetBytes(hasher.Sum(nil))
-	return frontend.NewWitness(&innerCircuit{X: x, H: h}, innerCurve.ScalarField())
+	return frontend.NewWitness(a, innerCurve.ScalarField())
 }
 
 // proveG16 proves with g16 on the default devices (the GPUs of a cuda

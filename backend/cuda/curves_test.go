@@ -82,6 +82,22 @@ func TestPrecomputeWindowHost(t *testing.T) {
 			}
 		}
 	}
+	// The backend's TableCost models the window its tables get on the
+	// curve: BW6-761's own, or the one WithMSMWindow fixed.
+	var auto Backend
+	fixed := Backend{cfg: defaultConfig()}
+	fixed.cfg.msmWindow = 9
+	for _, n := range []int{1 << 12, 1 << 20} {
+		for _, copies := range []int{1, 4} {
+			w := tableWindowBits(n, copies, 377)
+			if got, want := auto.TableCost(backend.KernelMSMG2, ecc.BW6_761, n, copies), TableCost(backend.KernelMSMG2, ecc.BW6_761, n, copies, w); got != want || got == 0 {
+				t.Errorf("BW6-761 G2 n=%d copies=%d: backend's cost %g, want the model's at window %d, %g", n, copies, got, w, want)
+			}
+			if got, want := fixed.TableCost(backend.KernelMSMG1, ecc.BW6_761, n, copies), TableCost(backend.KernelMSMG1, ecc.BW6_761, n, copies, 9); got != want {
+				t.Errorf("BW6-761 G1 n=%d copies=%d, WithMSMWindow(9): backend's cost %g, want the model's at window 9, %g", n, copies, got, want)
+			}
+		}
+	}
 	if minWindow(255) != 4 || minWindow(377) != 6 || pickWindow(1, 377) < 6 || tableWindowBits(1<<16, 4, 377) < 6 {
 		t.Errorf("BW6-761's windows: least %d, picked %d and %d, want 6 or more", minWindow(377), pickWindow(1, 377), tableWindowBits(1<<16, 4, 377))
 	}

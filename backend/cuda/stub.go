@@ -120,7 +120,7 @@ func (b *Backend) PrecomputeBases(backend.Queue, ecc.ID, backend.Buffer, int64, 
 func (b *Backend) Tables(backend.Buffer) []TableInfo { return nil }
 
 // TableCost returns 0.
-func (b *Backend) TableCost(backend.Kernel, int, int) float64 { return 0 }
+func (b *Backend) TableCost(backend.Kernel, ecc.ID, int, int) float64 { return 0 }
 
 // TableScratch returns 0.
 func (b *Backend) TableScratch(backend.Kernel, ecc.ID, int, int) int64 { return 0 }

@@ -229,17 +229,16 @@ func (b *Backend) tableWindow(g group, n, copies int) int {
 	return tableWindowBits(n, copies, g.windowBits())
 }
 
-// TableCost is the modelled time in seconds of an MSM of n points of k
-// over a table of copies copies of its bases (1: none) built with w = 0
-// (tableWindow; the package's TableCost).
-func (b *Backend) TableCost(k backend.Kernel, n, copies int) float64 {
-	// The model of 255-bit scalars (TableWindow's): the costs compare one
-	// prover's tables, all on its curve.
-	w := b.cfg.msmWindow
-	if w == 0 && copies > 1 {
-		w = TableWindow(n, copies)
+// TableCost is the modelled time in seconds of an MSM of n points of k on
+// curve c over a table of copies copies of its bases (1: none) built with
+// w = 0 (tableWindow; the package's TableCost, over c's scalar bits); 0
+// for another kernel or a curve the kernels lack.
+func (b *Backend) TableCost(k backend.Kernel, c ecc.ID, n, copies int) float64 {
+	g, ok := groupOf(c, k)
+	if !ok {
+		return 0
 	}
-	return TableCost(k, n, copies, w)
+	return TableCost(k, c, n, copies, b.tableWindow(g, n, copies))
 }
 
 // TableScratch is Scratch for an MSM of n points of k on curve c over a

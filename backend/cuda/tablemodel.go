@@ -70,26 +70,29 @@ const (
 )
 
 // TableCost is the modelled time in seconds of an MSM of n points of k
-// (KernelMSMG1 or KernelMSMG2; 0 for another kernel) over a table of
-// copies copies of its bases (1: none) with window w (0: TableWindow's):
-// the cost TableWindow minimises, nw·n + ⌈nw/c⌉·4.4·2^(w−1) mixed
-// additions, at the measured time of one. It compares tables of different
-// MSMs and sizes; the sort and the host's share are left out.
-func TableCost(k backend.Kernel, n, copies, w int) float64 {
-	per := 0.0
-	switch k {
-	case backend.KernelMSMG1:
-		per = g1AddSeconds
-	case backend.KernelMSMG2:
-		per = g2AddSeconds
-	default:
+// (KernelMSMG1 or KernelMSMG2) on curve c over a table of copies copies of
+// its bases (1: none) with window w (0: the window a Backend without
+// WithMSMWindow picks, TableWindow's for c's scalar bits): the cost
+// TableWindow minimises, nw·n + ⌈nw/c⌉·4.4·2^(w−1) mixed additions, nw
+// windows over c's scalar bits (windowBits: 255, or BW6-761's 377), at
+// the measured time of one. It compares tables of different MSMs and
+// sizes; the sort and the host's share are left out. 0 for another kernel
+// or a curve the kernels lack.
+func TableCost(k backend.Kernel, c ecc.ID, n, copies, w int) float64 {
+	g, ok := groupOf(c, k)
+	if !ok {
 		return 0
 	}
-	if w == 0 {
-		w = TableWindow(n, copies)
+	per := g1AddSeconds
+	if g.g2 {
+		per = g2AddSeconds
 	}
-	nw := (255 + w - 1) / w
-	c := min(max(copies, 1), nw)
-	sets := (nw + c - 1) / c
+	bits := g.windowBits()
+	if w == 0 {
+		w = tableWindowBits(n, copies, bits)
+	}
+	nw := (bits + w - 1) / w
+	cp := min(max(copies, 1), nw)
+	sets := (nw + cp - 1) / cp
 	return per * (float64(nw)*float64(n) + float64(sets)*4.4*float64(int64(1)<<(w-1)))
 }

@@ -79,3 +79,52 @@ func TestGroups(t *testing.T) {
 		t.Errorf("kernelCurveNames() = %q", got)
 	}
 }
+
+// TestTableCostBits: TableCost counts the windows over the curve's scalar
+// bits: the curves of 255-bit windowing cost the same, BW6-761's 377 bits
+// take ⌈377/w⌉ windows (the formula checked at a fixed window), its
+// default window is its own table window (6 or more) and its MSMs cost
+// more than the others' of the same size; another kernel or curve costs 0.
+func TestTableCostBits(t *testing.T) {
+	for _, k := range []backend.Kernel{backend.KernelMSMG1, backend.KernelMSMG2} {
+		per := g1AddSeconds
+		if k == backend.KernelMSMG2 {
+			per = g2AddSeconds
+		}
+		for _, n := range []int{1 << 10, 1 << 16, 1 << 22} {
+			for _, copies := range []int{1, 2, 4, 12} {
+				ref := TableCost(k, ecc.BLS12_381, n, copies, 0)
+				if ref != TableCost(k, ecc.BLS12_381, n, copies, TableWindow(n, copies)) {
+					t.Errorf("%v n=%d copies=%d: the default window is not TableWindow's", k, n, copies)
+				}
+				for _, c := range []ecc.ID{ecc.BN254, ecc.BLS12_377} {
+					if got := TableCost(k, c, n, copies, 0); got != ref {
+						t.Errorf("%v %v n=%d copies=%d: cost %g, BLS12-381's %g (both 255-bit windows)", k, c, n, copies, got, ref)
+					}
+				}
+				bw6 := TableCost(k, ecc.BW6_761, n, copies, 0)
+				if w := tableWindowBits(n, copies, 377); w < 6 || bw6 != TableCost(k, ecc.BW6_761, n, copies, w) {
+					t.Errorf("%v BW6-761 n=%d copies=%d: default window %d, want BW6-761's table window (6 or more)", k, n, copies, w)
+				}
+				if bw6 <= ref {
+					t.Errorf("%v n=%d copies=%d: BW6-761's 377-bit MSM costs %g, not more than BLS12-381's %g", k, n, copies, bw6, ref)
+				}
+			}
+		}
+		// w = 8, 3 copies: 48 windows in 16 bucket sets of 128 buckets over
+		// 377 bits; 32 windows in 11 sets over 255.
+		n := 1000
+		if got, want := TableCost(k, ecc.BW6_761, n, 3, 8), per*(48*float64(n)+16*4.4*128); got != want {
+			t.Errorf("%v BW6-761 w=8 3 copies: cost %g, want %g", k, got, want)
+		}
+		if got, want := TableCost(k, ecc.BLS12_381, n, 3, 8), per*(32*float64(n)+11*4.4*128); got != want {
+			t.Errorf("%v BLS12-381 w=8 3 copies: cost %g, want %g", k, got, want)
+		}
+	}
+	if got := TableCost(backend.KernelNTT, ecc.BW6_761, 1000, 1, 0); got != 0 {
+		t.Errorf("TableCost NTT: %g", got)
+	}
+	if got := TableCost(backend.KernelMSMG1, ecc.BLS24_315, 1000, 1, 0); got != 0 {
+		t.Errorf("TableCost on BLS24-315: %g", got)
+	}
+}

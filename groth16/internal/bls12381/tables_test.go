@@ -65,11 +65,11 @@ func (b *tabling) TableScratch(k backend.Kernel, c ecc.ID, n, copies int) int64 
 }
 
 // TableCost is the cuda backend's model, or cost when set.
-func (b *tabling) TableCost(k backend.Kernel, n, copies int) float64 {
+func (b *tabling) TableCost(k backend.Kernel, c ecc.ID, n, copies int) float64 {
 	if b.cost != nil {
 		return b.cost(k, n, copies)
 	}
-	return cuda.TableCost(k, n, copies, 0)
+	return cuda.TableCost(k, c, n, copies, 0)
 }
 
 // TestTablesPlan: on a backend with tables and room for them, the resident
@@ -140,7 +140,7 @@ func TestTablesPlan(t *testing.T) {
 	modelled := func(pl plan) float64 {
 		c := 0.0
 		for i, m := range msms {
-			c += dev.TableCost(m.k, m.n, max(1, pl.copies[i]))
+			c += dev.TableCost(m.k, proverCurve, m.n, max(1, pl.copies[i]))
 		}
 		return c
 	}
@@ -171,7 +171,7 @@ func TestTablesPlan(t *testing.T) {
 		if budget == 1<<40 {
 			for j, m := range msms {
 				for _, c := range append([]int{1}, tableCopies...) {
-					if dev.TableCost(m.k, m.n, c) < dev.TableCost(m.k, m.n, max(1, pl.copies[j])) {
+					if dev.TableCost(m.k, proverCurve, m.n, c) < dev.TableCost(m.k, proverCurve, m.n, max(1, pl.copies[j])) {
 						t.Errorf("unlimited room: %s has %d copies, %d cost less", keyMSMNames[j], pl.copies[j], c)
 					}
 				}

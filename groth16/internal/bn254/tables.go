@@ -37,10 +37,10 @@ type tableScratcher interface {
 	TableScratch(k backend.Kernel, c ecc.ID, n, copies int) int64
 }
 
-// tableCoster models an MSM's time over such a table (copies 1: none), in
-// units common to the kernels.
+// tableCoster models an MSM's time on curve c over such a table (copies
+// 1: none), in units common to the kernels.
 type tableCoster interface {
-	TableCost(k backend.Kernel, n, copies int) float64
+	TableCost(k backend.Kernel, c ecc.ID, n, copies int) float64
 }
 
 // tableCopies are the copy counts an MSM's table may have.
@@ -146,12 +146,12 @@ func withTables(dev backend.Backend, pk *gnarkgroth16.ProvingKey, pl plan, set, 
 			continue
 		}
 		plain := dev.Scratch(m.k, proverCurve, m.n)
-		choices[i] = []tableChoice{{copies: 1, scratch: plain, cost: tc.TableCost(m.k, m.n, 1)}}
+		choices[i] = []tableChoice{{copies: 1, scratch: plain, cost: tc.TableCost(m.k, proverCurve, m.n, 1)}}
 		for _, c := range tableCopies {
 			if int64(c)*int64(m.n) >= 1<<31 {
 				continue
 			}
-			choices[i] = append(choices[i], tableChoice{c, m.tableBytes(c), max(plain, ts.TableScratch(m.k, proverCurve, m.n, c)), tc.TableCost(m.k, m.n, c)})
+			choices[i] = append(choices[i], tableChoice{c, m.tableBytes(c), max(plain, ts.TableScratch(m.k, proverCurve, m.n, c)), tc.TableCost(m.k, proverCurve, m.n, c)})
 		}
 	}
 	// Every combination (at most 7⁵): the least total cost that fits, the

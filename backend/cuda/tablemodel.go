@@ -4,6 +4,7 @@ import (
 	"github.com/consensys/gnark-crypto/ecc"
 
 	"github.com/g16prover/g16/backend"
+	"github.com/g16prover/g16/curve"
 )
 
 // The shape of tables of precomputed multiples (table.go), in both builds.
@@ -60,10 +61,12 @@ func TableBytes(k backend.Kernel, c ecc.ID, n, copies int) int64 {
 }
 
 // Modelled cost of an MSM's accumulation and reduction, in seconds a mixed
-// addition on the H200: 0.42 ns in G1 (run 6, G1 2^24), and G2 2.9 times
-// that (run 7, 2^24 without tables: 320.2 ms against 110.6). Measured on
-// BLS12-381; TableCost uses them on every curve, where they compare the
-// tables of one prover's MSMs, all on its curve.
+// addition on the H200: 0.42 ns in G1 (run 6, G1 2^24), and G2 over Fp2
+// 2.9 times that (run 7, 2^24 without tables: 320.2 ms against 110.6).
+// Measured on BLS12-381; TableCost uses them on every curve, where they
+// compare the tables of one prover's MSMs, all on its curve. BW6-761's G2
+// is over Fp, its points the size of G1's, and costs G1's (run 32, H100,
+// 2^22: 162.0 ms against 161.5).
 const (
 	g1AddSeconds = 0.42e-9
 	g2AddSeconds = 2.9 * g1AddSeconds
@@ -84,7 +87,7 @@ func TableCost(k backend.Kernel, c ecc.ID, n, copies, w int) float64 {
 		return 0
 	}
 	per := g1AddSeconds
-	if g.g2 {
+	if g.g2 && g.affineBytes() > curve.Must(c).G1AffineBytes {
 		per = g2AddSeconds
 	}
 	bits := g.windowBits()

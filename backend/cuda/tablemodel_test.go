@@ -1,6 +1,7 @@
 package cuda
 
 import (
+	"math"
 	"testing"
 
 	"github.com/consensys/gnark-crypto/ecc"
@@ -83,11 +84,13 @@ func TestGroups(t *testing.T) {
 // TestTableCostBits: TableCost counts the windows over the curve's scalar
 // bits: the curves of 255-bit windowing cost the same, BW6-761's 377 bits
 // take ⌈377/w⌉ windows (the formula checked at a fixed window), its
-// default window is its own table window (6 or more) and its MSMs cost
-// more than the others' of the same size; another kernel or curve costs 0.
+// default window is its own table window (6 or more) and its MSMs take
+// more additions than the others' of the same size; its G2, over Fp,
+// costs G1's, and G2 over Fp2 2.9 times G1's; another kernel or curve
+// costs 0.
 func TestTableCostBits(t *testing.T) {
 	for _, k := range []backend.Kernel{backend.KernelMSMG1, backend.KernelMSMG2} {
-		per := g1AddSeconds
+		per, perBW6 := g1AddSeconds, g1AddSeconds
 		if k == backend.KernelMSMG2 {
 			per = g2AddSeconds
 		}
@@ -106,19 +109,29 @@ func TestTableCostBits(t *testing.T) {
 				if w := tableWindowBits(n, copies, 377); w < 6 || bw6 != TableCost(k, ecc.BW6_761, n, copies, w) {
 					t.Errorf("%v BW6-761 n=%d copies=%d: default window %d, want BW6-761's table window (6 or more)", k, n, copies, w)
 				}
-				if bw6 <= ref {
-					t.Errorf("%v n=%d copies=%d: BW6-761's 377-bit MSM costs %g, not more than BLS12-381's %g", k, n, copies, bw6, ref)
+				if bw6/perBW6 <= ref/per {
+					t.Errorf("%v n=%d copies=%d: BW6-761's 377-bit MSM takes %g additions, not more than BLS12-381's %g", k, n, copies, bw6/perBW6, ref/per)
 				}
 			}
 		}
 		// w = 8, 3 copies: 48 windows in 16 bucket sets of 128 buckets over
 		// 377 bits; 32 windows in 11 sets over 255.
 		n := 1000
-		if got, want := TableCost(k, ecc.BW6_761, n, 3, 8), per*(48*float64(n)+16*4.4*128); got != want {
+		if got, want := TableCost(k, ecc.BW6_761, n, 3, 8), perBW6*(48*float64(n)+16*4.4*128); got != want {
 			t.Errorf("%v BW6-761 w=8 3 copies: cost %g, want %g", k, got, want)
 		}
 		if got, want := TableCost(k, ecc.BLS12_381, n, 3, 8), per*(32*float64(n)+11*4.4*128); got != want {
 			t.Errorf("%v BLS12-381 w=8 3 copies: cost %g, want %g", k, got, want)
+		}
+	}
+	for _, n := range []int{1 << 12, 1 << 22} {
+		g1, g2 := TableCost(backend.KernelMSMG1, ecc.BW6_761, n, 4, 0), TableCost(backend.KernelMSMG2, ecc.BW6_761, n, 4, 0)
+		if g1 != g2 {
+			t.Errorf("BW6-761 n=%d: G1 costs %g, G2 over Fp %g: want the same", n, g1, g2)
+		}
+		g1, g2 = TableCost(backend.KernelMSMG1, ecc.BN254, n, 4, 0), TableCost(backend.KernelMSMG2, ecc.BN254, n, 4, 0)
+		if math.Abs(g2/g1-2.9) > 1e-9 {
+			t.Errorf("BN254 n=%d: G2 over Fp2 costs %g, %g times G1's, want 2.9", n, g2, g2/g1)
 		}
 	}
 	if got := TableCost(backend.KernelNTT, ecc.BW6_761, 1000, 1, 0); got != 0 {

@@ -16,17 +16,27 @@ import (
 	solver "github.com/g16prover/g16/solver/bls12377"
 )
 
+// curveBenchCircuits are circuits over this curve's scalar field only
+// (set by a file of the package that is not generated), benchmarked after
+// benchCircuits' common ones.
+var curveBenchCircuits []testCircuit
+
+// benchCircuits are the circuits of the solve benchmarks; pick one with
+// -bench 'Name/circuit=NAME'.
+func benchCircuits() []testCircuit {
+	return append([]testCircuit{
+		std("sha256-400B", "sha256", 400, true),
+		std("ecdsa-secp256k1", "ecdsa", 1, true),
+	}, curveBenchCircuits...)
+}
+
 // BenchmarkSolve times gnark's Solve and ours on the same circuits and
 // witnesses, with the same options (the commitment hint replaced by a
 // hash of its inputs: neither solver computes a commitment MSM).
 //
 //	go test ./solver -run '^$' -bench Solve -benchtime 10x
 func BenchmarkSolve(b *testing.B) {
-	circuits := []testCircuit{
-		std("sha256-400B", "sha256", 400, true),
-		std("ecdsa-secp256k1", "ecdsa", 1, true),
-	}
-	for _, c := range circuits {
+	for _, c := range benchCircuits() {
 		b.Run("circuit="+c.name, func(b *testing.B) {
 			cc := compile(b, c)
 			seed := rand.Uint64()
@@ -95,10 +105,7 @@ func BenchmarkNew(b *testing.B) {
 //
 //	go test ./solver -run '^$' -bench Schedule -benchtime 1x
 func BenchmarkSchedule(b *testing.B) {
-	for _, c := range []testCircuit{
-		std("sha256-400B", "sha256", 400, true),
-		std("ecdsa-secp256k1", "ecdsa", 1, true),
-	} {
+	for _, c := range benchCircuits() {
 		b.Run("circuit="+c.name, func(b *testing.B) {
 			cc := compile(b, c)
 			for b.Loop() {
@@ -182,10 +189,7 @@ func BenchmarkConcurrentSolves(b *testing.B) {
 //
 //	go test ./solver/bls12377 -run '^$' -bench CriticalPath -benchtime 5x -cpu 1
 func BenchmarkCriticalPath(b *testing.B) {
-	for _, c := range []testCircuit{
-		std("sha256-400B", "sha256", 400, true),
-		std("ecdsa-secp256k1", "ecdsa", 1, true),
-	} {
+	for _, c := range benchCircuits() {
 		b.Run("circuit="+c.name, func(b *testing.B) {
 			cc := compile(b, c)
 			seed := rand.Uint64()
@@ -227,10 +231,7 @@ func BenchmarkCriticalPath(b *testing.B) {
 //
 //	go test ./solver/bls12377 -run '^$' -bench OpCosts -benchtime 1x -cpu 1
 func BenchmarkOpCosts(b *testing.B) {
-	for _, c := range []testCircuit{
-		std("sha256-400B", "sha256", 400, true),
-		std("ecdsa-secp256k1", "ecdsa", 1, true),
-	} {
+	for _, c := range benchCircuits() {
 		b.Run("circuit="+c.name, func(b *testing.B) {
 			cc := compile(b, c)
 			seed := rand.Uint64()

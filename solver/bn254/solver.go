@@ -50,7 +50,8 @@ type Solver struct {
 
 	coeffInv   []fr.Element // 1/coefficient, for the coefficients of solved wires
 	coeffHave  []bool
-	coeffWords []uint32 // x+1 for a coefficient that is the integer x < 2³²−1, else 0
+	coeffWords []uint32     // x+1 for a coefficient that is the integer x < 2³²−1, else 0
+	coeffSmall []smallCoeff // the coefficients that are ±k, k < 2⁶⁴ (wide.go)
 
 	states sync.Pool // *state
 

@@ -260,6 +260,7 @@ func (s *Solver) compile() (string, error) {
 	}
 	s.compileRows(own)
 	s.coeffWords = wordsOf(r.Coefficients)
+	s.coeffSmall = smallCoeffsOf(r.Coefficients)
 	s.compileChecks()
 	s.rowsWritten = s.everyRowR1C()
 	return "", nil

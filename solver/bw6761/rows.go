@@ -174,8 +174,15 @@ func (st *state) evalRow(r *fr.Element, row []uint32) {
 	}
 	rest := row[1+nPlus+nMinus:]
 	if len(rest) > 0 {
-		coeffs := st.s.r1cs.Coefficients
+		coeffs, small := st.s.r1cs.Coefficients, st.s.coeffSmall
 		var t fr.Element
+		// the terms of small integer coefficients are summed in wide
+		// (wide.go) from a row's second on; its first waits in first, and
+		// is a product when it stays the only one.
+		var wide wideSum
+		var first *fr.Element
+		var firstCid uint32
+		nWide := 0
 		for k := 0; k+1 < len(rest); k += 2 {
 			cid, w := rest[k], rest[k+1]
 			switch cid {
@@ -192,11 +199,29 @@ func (st *state) evalRow(r *fr.Element, row []uint32) {
 				case v.IsZero():
 				case v.Equal(&smallLo[1]):
 					acc.Add(&acc, &coeffs[cid])
+				case small[cid].k != 0:
+					nWide++
+					if nWide == 1 {
+						first, firstCid = v, cid
+						continue
+					}
+					if nWide == 2 {
+						wide.addSmall(first, small[firstCid])
+					}
+					wide.addSmall(v, small[cid])
 				default:
 					t.Mul(&coeffs[cid], v)
 					acc.Add(&acc, &t)
 				}
 			}
+		}
+		switch {
+		case nWide == 1:
+			t.Mul(&coeffs[firstCid], first)
+			acc.Add(&acc, &t)
+		case nWide > 1:
+			wide.reduce(&t)
+			acc.Add(&acc, &t)
 		}
 	}
 	*r = acc

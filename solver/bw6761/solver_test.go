@@ -195,32 +195,37 @@ func TestSameAsGnark(t *testing.T) {
 			if c.large && testing.Short() {
 				t.Skip("large circuit: skipped in -short mode")
 			}
-			cc := compile(t, c)
-			if reason := cc.s.Fallback(); reason != "" {
-				t.Fatalf("falls back to gnark: %s", reason)
-			}
-			seed := newSeed(t)
-			w := assignment(t, c, rand.New(rand.NewPCG(seed, 1)))
-			opts := testHints(seed)
-			want, err := gnarkSolve(t, cc.r1cs, w, opts...)
-			if err != nil {
-				t.Fatalf("gnark's solver: %v", err)
-			}
-			// with the default parallelism, then with 5 tasks cutting every
-			// level of more than one instruction.
-			for _, tasks := range []int{0, 5} {
-				restore := func() {}
-				if tasks > 0 {
-					restore = solver.SetParallelism(tasks, 1)
-				}
-				got, err := cc.s.Solve(context.Background(), w, opts...)
-				restore()
-				if err != nil {
-					t.Fatalf("tasks=%d: %v", tasks, err)
-				}
-				sameSolution(t, got, want)
-			}
+			sameAsGnark(t, c)
 		})
+	}
+}
+
+// sameAsGnark solves c on a fresh assignment with gnark's solver and ours,
+// with the default parallelism, then with 5 tasks cutting every level of
+// more than one instruction, and requires the same W, A, B and C.
+func sameAsGnark(t *testing.T, c testCircuit) {
+	cc := compile(t, c)
+	if reason := cc.s.Fallback(); reason != "" {
+		t.Fatalf("falls back to gnark: %s", reason)
+	}
+	seed := newSeed(t)
+	w := assignment(t, c, rand.New(rand.NewPCG(seed, 1)))
+	opts := testHints(seed)
+	want, err := gnarkSolve(t, cc.r1cs, w, opts...)
+	if err != nil {
+		t.Fatalf("gnark's solver: %v", err)
+	}
+	for _, tasks := range []int{0, 5} {
+		restore := func() {}
+		if tasks > 0 {
+			restore = solver.SetParallelism(tasks, 1)
+		}
+		got, err := cc.s.Solve(context.Background(), w, opts...)
+		restore()
+		if err != nil {
+			t.Fatalf("tasks=%d: %v", tasks, err)
+		}
+		sameSolution(t, got, want)
 	}
 }
 

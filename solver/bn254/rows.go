@@ -4,7 +4,9 @@
 package bn254
 
 import (
+	"cmp"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
@@ -16,6 +18,10 @@ import (
 //
 //	n₊ | n₋<<16,  n₊ wires of coefficient 1,  n₋ wires of coefficient −1,
 //	then (coefficient ID, wire) pairs for the other terms
+//
+// with the pairs in groups: those of one coefficient, or of ±k for a small
+// integer k (wide.go), side by side, so that a solve sums a group's values
+// and multiplies the sum once.
 //
 // so that a solve adds and subtracts runs of values with no test per term
 // and multiplies only by the coefficients other than ±1 (and 2), and only
@@ -73,10 +79,16 @@ func (s *Solver) compileRows(own []uint32) {
 		at[i+1] += at[i]
 	}
 	s.terms = make([]uint32, at[len(ops)])
+	key := groupKeys(s.coeffSmall)
 	onCores(len(ops), func(lo, hi int) {
+		var buf []keyedPair
 		for i := lo; i < hi; i++ {
 			if o := &ops[i]; o.kind == opR1C {
-				writeRows(o, pairsOf(o), s.terms[at[i]:at[i+1]])
+				t := s.terms[at[i]:at[i+1]]
+				writeRows(o, pairsOf(o), t)
+				for _, row := range [3][]uint32{t[:o.nL], t[o.nL : o.nL+o.nR], t[o.nL+o.nR:]} {
+					buf = groupPairs(row[1+row[0]&rowRun+row[0]>>16:], key, buf)
+				}
 				o.t, o.slot = at[i], 0
 			}
 		}
@@ -134,6 +146,50 @@ func writeRows(o *op, pairs []uint32, out []uint32) {
 	o.nL, o.nR, o.nO = n[0], n[1], n[2]
 }
 
+// groupPairs orders a row's (coefficient ID, wire) pairs by group: by key
+// (groupKeys) of their coefficients. buf is scratch memory; it returns it,
+// grown as needed.
+func groupPairs(pairs []uint32, key []uint64, buf []keyedPair) []keyedPair {
+	if len(pairs) <= 2 {
+		return buf
+	}
+	buf = buf[:0]
+	for k := 0; k+1 < len(pairs); k += 2 {
+		buf = append(buf, keyedPair{key[pairs[k]], pairs[k], pairs[k+1]})
+	}
+	byKey := func(x, y keyedPair) int { return cmp.Compare(x.key, y.key) }
+	if slices.IsSortedFunc(buf, byKey) {
+		return buf
+	}
+	slices.SortFunc(buf, byKey)
+	for k, p := range buf {
+		pairs[2*k], pairs[2*k+1] = p.cid, p.wire
+	}
+	return buf
+}
+
+type keyedPair struct {
+	key       uint64
+	cid, wire uint32
+}
+
+// groupKeys are the coefficients' keys in groupPairs' order: the small
+// integers ±k below 2⁶² by k, −k after k, then the others by ID.
+func groupKeys(small []smallCoeff) []uint64 {
+	key := make([]uint64, len(small))
+	for id, c := range small {
+		switch {
+		case c.k != 0 && c.k < 1<<62 && c.neg:
+			key[id] = c.k<<1 | 1
+		case c.k != 0 && c.k < 1<<62:
+			key[id] = c.k << 1
+		default:
+			key[id] = 1<<63 | uint64(id)
+		}
+	}
+	return key
+}
+
 // onCores calls f on the parts of [0, n), on up to GOMAXPROCS goroutines.
 func onCores(n int, f func(lo, hi int)) {
 	parts := min(runtime.GOMAXPROCS(0), n/4096+1)
@@ -175,49 +231,91 @@ func (st *state) evalRow(r *fr.Element, row []uint32) {
 	rest := row[1+nPlus+nMinus:]
 	if len(rest) > 0 {
 		coeffs, small := st.s.r1cs.Coefficients, st.s.coeffSmall
-		var t fr.Element
-		// the terms of small integer coefficients are summed in wide
+		var t, sum fr.Element
+		// the groups of small integer coefficients are summed in wide
 		// (wide.go) from a row's second on; its first waits in first, and
 		// is a product when it stays the only one.
 		var wide wideSum
-		var first *fr.Element
+		var first fr.Element
 		var firstCid uint32
 		nWide := 0
-		for k := 0; k+1 < len(rest); k += 2 {
+		for k := 0; k+1 < len(rest); {
 			cid, w := rest[k], rest[k+1]
-			switch cid {
-			case constraint.CoeffIdOne:
-				acc.Add(&acc, &values[w])
-			case constraint.CoeffIdTwo:
-				t.Double(&values[w])
-				acc.Add(&acc, &t)
-			case constraint.CoeffIdMinusOne:
-				acc.Sub(&acc, &values[w])
-			default:
-				// mostly bits in a bit decomposition: no product for 0 or 1
-				switch v := &values[w]; {
-				case v.IsZero():
-				case v.Equal(&smallLo[1]):
-					acc.Add(&acc, &coeffs[cid])
-				case small[cid].k != 0:
-					nWide++
-					if nWide == 1 {
-						first, firstCid = v, cid
-						continue
-					}
-					if nWide == 2 {
-						wide.addSmall(first, small[firstCid])
-					}
-					wide.addSmall(v, small[cid])
-				default:
-					t.Mul(&coeffs[cid], v)
-					acc.Add(&acc, &t)
+			c := small[cid]
+			j := k + 2 // the group is rest[k:j]
+			if c.k != 0 {
+				for j+1 < len(rest) && small[rest[j]].k == c.k {
+					j += 2
+				}
+			} else {
+				for j+1 < len(rest) && rest[j] == cid {
+					j += 2
 				}
 			}
+			v := &values[w]
+			if j == k+2 {
+				k = j
+				// mostly bits in a bit decomposition: no product for 0 or 1
+				switch {
+				case c.k == 1 && c.neg:
+					acc.Sub(&acc, v)
+					continue
+				case c.k == 1:
+					acc.Add(&acc, v)
+					continue
+				case c.k == 2:
+					t.Double(v)
+					if c.neg {
+						acc.Sub(&acc, &t)
+					} else {
+						acc.Add(&acc, &t)
+					}
+					continue
+				case v.IsZero():
+					continue
+				case v.Equal(&smallLo[1]):
+					acc.Add(&acc, &coeffs[cid])
+					continue
+				}
+				sum = *v
+			} else {
+				// the values, those of −c subtracted: the group is c·sum
+				sum = *v
+				for m := k + 2; m < j; m += 2 {
+					if rest[m] == cid {
+						sum.Add(&sum, &values[rest[m+1]])
+					} else {
+						sum.Sub(&sum, &values[rest[m+1]])
+					}
+				}
+				k = j
+				if c.k == 1 {
+					if c.neg {
+						acc.Sub(&acc, &sum)
+					} else {
+						acc.Add(&acc, &sum)
+					}
+					continue
+				}
+			}
+			if c.k == 0 {
+				t.Mul(&coeffs[cid], &sum)
+				acc.Add(&acc, &t)
+				continue
+			}
+			nWide++
+			if nWide == 1 {
+				first, firstCid = sum, cid
+				continue
+			}
+			if nWide == 2 {
+				wide.addSmall(&first, small[firstCid])
+			}
+			wide.addSmall(&sum, c)
 		}
 		switch {
 		case nWide == 1:
-			t.Mul(&coeffs[firstCid], first)
+			t.Mul(&coeffs[firstCid], &first)
 			acc.Add(&acc, &t)
 		case nWide > 1:
 			wide.reduce(&t)

@@ -258,9 +258,9 @@ func (s *Solver) compile() (string, error) {
 	if twice != 0 {
 		return fmt.Sprintf("wire %d is solved by two instructions", twice-1), nil
 	}
-	s.compileRows(own)
 	s.coeffWords = wordsOf(r.Coefficients)
 	s.coeffSmall = smallCoeffsOf(r.Coefficients)
+	s.compileRows(own)
 	s.compileChecks()
 	s.rowsWritten = s.everyRowR1C()
 	return "", nil

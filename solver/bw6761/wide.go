@@ -31,18 +31,18 @@ type smallCoeff struct {
 // smallCoeffsOf finds the small integer coefficients of coeffs.
 func smallCoeffsOf(coeffs []fr.Element) []smallCoeff {
 	small := make([]smallCoeff, len(coeffs))
-	var x, q big.Int
-	q.Set(fr.Modulus())
 	for i := range coeffs {
-		coeffs[i].BigInt(&x)
-		switch {
-		case x.Sign() == 0:
-		case x.IsUint64():
-			small[i] = smallCoeff{k: x.Uint64()}
-		default:
-			if x.Sub(&q, &x); x.IsUint64() {
-				small[i] = smallCoeff{k: x.Uint64(), neg: true}
-			}
+		if coeffs[i].IsZero() {
+			continue
+		}
+		if b := coeffs[i].Bits(); zeroFrom(&b, 1) {
+			small[i] = smallCoeff{k: b[0]}
+			continue
+		}
+		var n fr.Element
+		n.Neg(&coeffs[i])
+		if b := n.Bits(); zeroFrom(&b, 1) {
+			small[i] = smallCoeff{k: b[0], neg: true}
 		}
 	}
 	return small

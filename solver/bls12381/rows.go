@@ -1,7 +1,6 @@
 package bls12381
 
 import (
-	"cmp"
 	"runtime"
 	"slices"
 	"sync"
@@ -78,7 +77,7 @@ func (s *Solver) compileRows(own []uint32) {
 	s.terms = make([]uint32, at[len(ops)])
 	key := groupKeys(s.coeffSmall)
 	onCores(len(ops), func(lo, hi int) {
-		var buf []keyedPair
+		var buf []uint64
 		for i := lo; i < hi; i++ {
 			if o := &ops[i]; o.kind == opR1C {
 				t := s.terms[at[i]:at[i+1]]
@@ -146,42 +145,44 @@ func writeRows(o *op, pairs []uint32, out []uint32) {
 // groupPairs orders a row's (coefficient ID, wire) pairs by group: by key
 // (groupKeys) of their coefficients. buf is scratch memory; it returns it,
 // grown as needed.
-func groupPairs(pairs []uint32, key []uint64, buf []keyedPair) []keyedPair {
-	if len(pairs) <= 2 {
+func groupPairs(pairs []uint32, key []uint32, buf []uint64) []uint64 {
+	n := len(pairs) / 2
+	if n <= 1 {
 		return buf
 	}
-	buf = buf[:0]
-	for k := 0; k+1 < len(pairs); k += 2 {
-		buf = append(buf, keyedPair{key[pairs[k]], pairs[k], pairs[k+1]})
+	buf = slices.Grow(buf[:0], 2*n)[:n] // keys, then a copy of the pairs
+	sorted := true
+	for k := range n {
+		buf[k] = uint64(key[pairs[2*k]])<<32 | uint64(k)
+		sorted = sorted && (k == 0 || buf[k] > buf[k-1])
 	}
-	byKey := func(x, y keyedPair) int { return cmp.Compare(x.key, y.key) }
-	if slices.IsSortedFunc(buf, byKey) {
+	if sorted {
 		return buf
 	}
-	slices.SortFunc(buf, byKey)
-	for k, p := range buf {
-		pairs[2*k], pairs[2*k+1] = p.cid, p.wire
+	slices.Sort(buf)
+	for k := range n {
+		buf = append(buf, uint64(pairs[2*k])<<32|uint64(pairs[2*k+1]))
+	}
+	old := buf[n:]
+	for k, kp := range buf[:n] {
+		p := old[uint32(kp)]
+		pairs[2*k], pairs[2*k+1] = uint32(p>>32), uint32(p)
 	}
 	return buf
 }
 
-type keyedPair struct {
-	key       uint64
-	cid, wire uint32
-}
-
 // groupKeys are the coefficients' keys in groupPairs' order: the small
-// integers ±k below 2⁶² by k, −k after k, then the others by ID.
-func groupKeys(small []smallCoeff) []uint64 {
-	key := make([]uint64, len(small))
+// integers ±k below 2³⁰ by k, −k after k, then the others by ID.
+func groupKeys(small []smallCoeff) []uint32 {
+	key := make([]uint32, len(small))
 	for id, c := range small {
 		switch {
-		case c.k != 0 && c.k < 1<<62 && c.neg:
-			key[id] = c.k<<1 | 1
-		case c.k != 0 && c.k < 1<<62:
-			key[id] = c.k << 1
+		case c.k != 0 && c.k < 1<<30 && c.neg:
+			key[id] = uint32(c.k)<<1 | 1
+		case c.k != 0 && c.k < 1<<30:
+			key[id] = uint32(c.k) << 1
 		default:
-			key[id] = 1<<63 | uint64(id)
+			key[id] = 1<<31 | uint32(id)
 		}
 	}
 	return key

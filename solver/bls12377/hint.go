@@ -130,9 +130,16 @@ func (st *state) readInputs(calldata []uint32, from, to, j int, sc *scratch) int
 // then coefficient and wire pairs; a wire of MaxUint32 is the constant
 // term) and returns how many words it read.
 func (st *state) read(v *fr.Element, calldata []uint32) int {
-	values, coeffs := st.values, st.s.r1cs.Coefficients
+	values, coeffs, small := st.values, st.s.r1cs.Coefficients, st.s.coeffSmall
 	n := int(calldata[0])
 	var acc, t fr.Element
+	// the terms of small integer coefficients are summed in wide (wide.go)
+	// from the second on; the first waits in first, and is a product when
+	// it stays the only one.
+	var wide wideSum
+	var first *fr.Element
+	var firstCid uint32
+	nWide := 0
 	for k := 0; k < n; k++ {
 		cid, vid := calldata[1+2*k], calldata[2+2*k]
 		if vid == constantWire {
@@ -149,9 +156,29 @@ func (st *state) read(v *fr.Element, calldata []uint32) int {
 		case constraint.CoeffIdMinusOne:
 			acc.Sub(&acc, &values[vid])
 		default:
-			t.Mul(&coeffs[cid], &values[vid])
-			acc.Add(&acc, &t)
+			if small[cid].k == 0 {
+				t.Mul(&coeffs[cid], &values[vid])
+				acc.Add(&acc, &t)
+				continue
+			}
+			nWide++
+			if nWide == 1 {
+				first, firstCid = &values[vid], cid
+				continue
+			}
+			if nWide == 2 {
+				wide.addSmall(first, small[firstCid])
+			}
+			wide.addSmall(&values[vid], small[cid])
 		}
+	}
+	switch {
+	case nWide == 1:
+		t.Mul(&coeffs[firstCid], first)
+		acc.Add(&acc, &t)
+	case nWide > 1:
+		wide.reduce(&t)
+		acc.Add(&acc, &t)
 	}
 	*v = acc
 	return 1 + 2*n

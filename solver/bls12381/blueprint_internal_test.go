@@ -36,7 +36,7 @@ func TestInvertRun(t *testing.T) {
 	const alpha, beta = 1, 2 // the A wires
 	sc := new(scratch)       // shared by the runs
 	for run := range 2 {
-		st := &state{s: &Solver{r1cs: r, nbWires: nbWires}, values: make([]fr.Element, nbWires), solved: make([]bool, nbWires), words: make([]uint32, nbWires)}
+		st := &state{s: &Solver{r1cs: r, nbWires: nbWires, coeffSmall: smallCoeffsOf(r.Coefficients)}, values: make([]fr.Element, nbWires), solved: make([]bool, nbWires), words: make([]uint32, nbWires)}
 		var a fr.Element
 		a.SetUint64(uint64(7 + run)) // α − q is zero for q = α
 		st.set(alpha, &a)

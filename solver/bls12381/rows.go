@@ -278,9 +278,11 @@ func (st *state) evalRow(r *fr.Element, row []uint32) {
 				sum = *v
 			} else {
 				// the values, those of −c subtracted: the group is c·sum
+				// (a coefficient table may hold one integer under two IDs:
+				// the sign decides, not the ID)
 				sum = *v
 				for m := k + 2; m < j; m += 2 {
-					if rest[m] == cid {
+					if small[rest[m]] == c {
 						sum.Add(&sum, &values[rest[m+1]])
 					} else {
 						sum.Sub(&sum, &values[rest[m+1]])

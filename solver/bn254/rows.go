@@ -18,16 +18,16 @@ import (
 //	n₊ | n₋<<16,  n₊ wires of coefficient 1,  n₋ wires of coefficient −1,
 //	then (coefficient ID, wire) pairs for the other terms
 //
-// with the pairs in groups: those of one coefficient, or of ±k for a small
-// integer k (wide.go), side by side, so that a solve sums a group's values
-// and multiplies the sum once.
-//
 // so that a solve adds and subtracts runs of values with no test per term
 // and multiplies only by the coefficients other than ±1 (and 2), and only
-// values other than 0 and 1 (the bits of a decomposition). Terms of
-// coefficient 0 and the R1C's unknown term (its wire is unsolved when the
-// row is evaluated: it would add 0) are left out. A row of 2¹⁶ or more
-// terms of one sign keeps the rest of them as pairs.
+// values other than 0 and 1 (the bits of a decomposition). The pairs are
+// in groups (groupKeys): those of one coefficient, or of ±k for a small
+// integer k below 2³⁰, side by side, so that a solve sums a group's values
+// and multiplies the sum once; the groups of small integers are summed in
+// a wide sum (wide.go) reduced once a row. Terms of coefficient 0 and the
+// R1C's unknown term (its wire is unsolved when the row is evaluated: it
+// would add 0) are left out. A row of 2¹⁶ or more terms of one sign keeps
+// the rest of them as pairs.
 
 const rowRun = 1<<16 - 1 // the most wires of one sign a row's runs hold
 

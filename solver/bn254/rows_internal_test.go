@@ -18,7 +18,8 @@ import (
 // values (with 0, 1 and r−1) and coefficients: ±k for k below 2³⁰, at 2³⁰
 // and near 2⁶⁴, the same integer under two IDs, 2⁶⁴ and random elements
 // (not small), 0; rows of mixed groups, of one group only (one sign, both
-// signs), of one term, and of 2¹⁷ terms of the largest k.
+// signs), of one term, and of 2¹⁷ terms of ±(2⁶⁴−1) under two IDs each
+// (one group: its values summed, one wide term).
 func TestEvalRowGroups(t *testing.T) {
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)

@@ -14,7 +14,8 @@ import (
 
 // TestWideSum: a wideSum of terms ±kᵢ·xᵢ reduces to Σ ±kᵢ·xᵢ computed with
 // fr's products, for random and extreme x (0, 1, r−1) and k (1, 2⁶⁴−1),
-// from one term to the most a row of the test holds.
+// from one term to the most a row of the test holds, and 2²⁰ of the
+// largest terms.
 func TestWideSum(t *testing.T) {
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
@@ -79,6 +80,28 @@ func TestWideSum(t *testing.T) {
 		if !got.Equal(&want) {
 			t.Fatalf("round %d, %d terms: got %s, want %s", round, n, got.String(), want.String())
 		}
+	}
+	// the largest terms, 2²⁰ of them: k = 2⁶⁴−1 times r (−k·0) and r − 1
+	// fill the sum's top words
+	var w wideSum
+	var want, p, kMax fr.Element
+	kMax.SetUint64(^uint64(0))
+	p.Mul(&kMax, &rMinus1)
+	for i := range 1 << 20 {
+		if i%2 == 0 {
+			w.addMulNeg(&fr.Element{}, ^uint64(0))
+		} else {
+			w.addMul(&rMinus1, ^uint64(0))
+			want.Add(&want, &p)
+		}
+	}
+	if w[fr.Limbs+1] == 0 {
+		t.Fatalf("2²⁰ largest terms: the top word is 0, not reached")
+	}
+	var got fr.Element
+	w.reduce(&got)
+	if !got.Equal(&want) {
+		t.Fatalf("2²⁰ largest terms: got %s, want %s", got.String(), want.String())
 	}
 }
 

@@ -37,7 +37,7 @@ type benchFlags struct {
 	proofs      int
 	partitions  int
 	rounds      int    // --rounds: ProveBatch calls on one Prover
-	cpuProfile  string // --cpuprofile: the last round's CPU profile
+	cpuProfile  string // --cpuprofile: a CPU profile of our timed single proofs, or of the last ProveBatch round
 	backend     string
 	compareCPU  bool
 	noGnark     bool

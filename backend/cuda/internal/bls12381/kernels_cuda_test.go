@@ -1165,7 +1165,9 @@ func TestMSMLargeShapes(t *testing.T) {
 // G16_BENCH_COPIES (default none; e.g. 4,12), with the window the backend
 // picks or, on a backend each, each window of G16_BENCH_WINDOWS (e.g.
 // 9,10,11,12; every backend keeps its buffers to the end); each reports
-// the kernels' time in all and by phase (CUDA events) and the window.
+// the kernels' time (CUDA events) in all, the preparation's (split,
+// digits, sort and plan: prep-ms), the sort's alone (sort-ms, within
+// prep-ms), the accumulation's and the reduction's, and the window.
 // BenchmarkNTT times the forward coset NTT (DIF) and the inverse (DIT) at
 // G16_BENCH_NTT_LOGS (default 16,20,24) and the quotient step at the same
 // sizes.

@@ -258,8 +258,8 @@ func (s *Solver) compile() (string, error) {
 	if twice != 0 {
 		return fmt.Sprintf("wire %d is solved by two instructions", twice-1), nil
 	}
-	s.coeffWords = wordsOf(r.Coefficients)
 	s.coeffSmall = smallCoeffsOf(r.Coefficients)
+	s.coeffWords = wordsOf(r.Coefficients, s.coeffSmall)
 	s.compileRows(own)
 	s.compileChecks()
 	s.rowsWritten = s.everyRowR1C()
@@ -384,12 +384,16 @@ func (s *Solver) everyRowR1C() bool {
 }
 
 // wordsOf returns, for each coefficient, x+1 when it is the integer x below
-// 2³²−1, and 0 otherwise (readBits reads a constant term through it).
-func wordsOf(coeffs []fr.Element) []uint32 {
+// 2³²−1, and 0 otherwise (readBits reads a constant term through it), from
+// the coefficients' small integers (smallCoeffsOf).
+func wordsOf(coeffs []fr.Element, small []smallCoeff) []uint32 {
 	words := make([]uint32, len(coeffs))
-	for i := range coeffs {
-		if b := coeffs[i].Bits(); zeroFrom(&b, 1) && b[0] < 1<<32-1 {
-			words[i] = uint32(b[0]) + 1
+	for i, c := range small {
+		switch {
+		case coeffs[i].IsZero():
+			words[i] = 1
+		case !c.neg && c.k != 0 && c.k < 1<<32-1:
+			words[i] = uint32(c.k) + 1
 		}
 	}
 	return words

@@ -135,7 +135,7 @@ func TestReadBits(t *testing.T) {
 	cidLimit := uint32(len(r.Coefficients) - 3)
 
 	const nbWires = 64
-	st := &state{s: &Solver{r1cs: r, nbWires: nbWires, coeffWords: wordsOf(r.Coefficients), coeffSmall: smallCoeffsOf(r.Coefficients)}, values: make([]fr.Element, nbWires), solved: make([]bool, nbWires), words: make([]uint32, nbWires)}
+	st := &state{s: &Solver{r1cs: r, nbWires: nbWires, coeffWords: wordsOf(r.Coefficients, smallCoeffsOf(r.Coefficients)), coeffSmall: smallCoeffsOf(r.Coefficients)}, values: make([]fr.Element, nbWires), solved: make([]bool, nbWires), words: make([]uint32, nbWires)}
 	for w := 1; w < nbWires; w++ {
 		var x uint64
 		switch w % 4 {

@@ -15,11 +15,15 @@ import (
 )
 
 // index is the server's view of every job, kept current by a watch on the
-// job bucket: it answers list and wait, and counts jobs by state for the
-// metrics.
+// job bucket and by the server's own submissions (so that a list right
+// after a submit holds the job): it answers list and wait, and counts jobs
+// by state for the metrics. Each job's record is kept at the highest bucket
+// revision seen, so a watch update that arrives after a newer write from
+// this server is dropped.
 type index struct {
 	mu      sync.Mutex
 	jobs    map[string]client.Job
+	revs    map[string]uint64
 	counts  map[client.State]int
 	waiters map[string][]chan struct{}
 	ready   chan struct{} // closed once the watch has replayed the bucket
@@ -29,6 +33,7 @@ type index struct {
 func newIndex(onDone func(client.Job)) *index {
 	return &index{
 		jobs:    make(map[string]client.Job),
+		revs:    make(map[string]uint64),
 		counts:  make(map[client.State]int),
 		waiters: make(map[string][]chan struct{}),
 		ready:   make(chan struct{}),
@@ -70,15 +75,22 @@ func (x *index) watch(ctx context.Context, kv jetstream.KeyValue, log *slog.Logg
 					log.Error("job record is corrupt", "job", e.Key(), "err", err)
 					continue
 				}
-				x.put(j, live)
+				x.put(j, e.Revision(), live)
 			}
 		}
 	}()
 	return nil
 }
 
-func (x *index) put(j client.Job, live bool) {
+// put records job j as of bucket revision rev, unless the index holds a
+// revision of it at least as new.
+func (x *index) put(j client.Job, rev uint64, live bool) {
 	x.mu.Lock()
+	if rev <= x.revs[j.ID] {
+		x.mu.Unlock()
+		return
+	}
+	x.revs[j.ID] = rev
 	old, had := x.jobs[j.ID]
 	if had {
 		x.counts[old.State]--

@@ -43,3 +43,29 @@ func TestIndexListLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexKeepsNewestRevision: a job's record stays at the newest bucket
+// revision put, whatever order the puts come in (the server's own submit
+// and the watch's replay of it race), and the counts by state follow it.
+func TestIndexKeepsNewestRevision(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 1))
+	x := newIndex(nil)
+	states := []client.State{client.Queued, client.Running, client.Done}
+	const jobs = 50
+	for i := range jobs {
+		id := fmt.Sprintf("j%02d", i)
+		revs := rng.Perm(len(states))
+		for _, r := range revs {
+			x.put(client.Job{ID: id, State: states[r]}, uint64(r+1), true)
+		}
+		if got := x.jobs[id].State; got != client.Done {
+			t.Fatalf("job %s after puts of revisions %v: %s, want done (revision 3)", id, revs, got)
+		}
+	}
+	if x.count(client.Done) != jobs || x.count(client.Queued) != 0 || x.count(client.Running) != 0 {
+		t.Fatalf("counts: done %d, queued %d, running %d; want %d done", x.count(client.Done),
+			x.count(client.Queued), x.count(client.Running), jobs)
+	}
+}

@@ -256,7 +256,8 @@ func (s *Server) Submit(ctx context.Context, req client.SubmitRequest) (client.J
 	if err != nil {
 		return client.Job{}, false, err
 	}
-	if _, err := s.st.jobs.Create(ctx, r.ID, val); errors.Is(err, jetstream.ErrKeyExists) {
+	rev, err := s.st.jobs.Create(ctx, r.ID, val)
+	if errors.Is(err, jetstream.ErrKeyExists) {
 		old, _, err := s.st.getJob(ctx, r.ID)
 		if err != nil {
 			return client.Job{}, false, err
@@ -265,6 +266,7 @@ func (s *Server) Submit(ctx context.Context, req client.SubmitRequest) (client.J
 	} else if err != nil {
 		return client.Job{}, false, fmt.Errorf("service: submit: %w", err)
 	}
+	s.idx.put(r.Job, rev, true)
 	if err := s.publish(ctx, &r); err != nil {
 		return client.Job{}, false, err
 	}

@@ -72,6 +72,12 @@ func TestManyJobsThreeWorkers(t *testing.T) {
 		}
 		jobs[j.ID] = submitted{fs[k], w, seed}
 		ids = append(ids, j.ID)
+		// A list right after a submit holds every job submitted so far.
+		if l, err := e.cli.List(ctx, client.ListOptions{Batch: "many"}); err != nil {
+			t.Fatalf("list after submit %d: %v", i, err)
+		} else if len(l.Jobs) != i+1 {
+			t.Fatalf("list after submit %d: %d jobs, want %d", i, len(l.Jobs), i+1)
+		}
 	}
 	start := time.Now()
 	got := e.waitAll(ids, 3*time.Minute)

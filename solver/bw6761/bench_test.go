@@ -34,6 +34,12 @@ func benchCircuits() []testCircuit {
 // witnesses, with the same options (the commitment hint replaced by a
 // hash of its inputs: neither solver computes a commitment MSM).
 //
+// It and the other benchmarks whose times depend on the cores loop b.N
+// times, not with b.Loop: a b.Loop benchmark runs its function once, in
+// the testing package's first run, which takes the GOMAXPROCS of -cpu's
+// last entry whatever the entry measured (Go issue 49980; with -cpu 1,2
+// both lines were two cores', Go 1.26.8).
+//
 //	go test ./solver -run '^$' -bench Solve -benchtime 10x
 func BenchmarkSolve(b *testing.B) {
 	for _, c := range benchCircuits() {
@@ -49,7 +55,8 @@ func BenchmarkSolve(b *testing.B) {
 					b.Fatal(err)
 				}
 				cpu := cpuTime()
-				for b.Loop() {
+				b.ResetTimer()
+				for range b.N { // not b.Loop: see BenchmarkSolve
 					if _, err := cc.r1cs.Solve(w, opts...); err != nil {
 						b.Fatal(err)
 					}
@@ -64,7 +71,8 @@ func BenchmarkSolve(b *testing.B) {
 					b.Fatal(err)
 				}
 				cpu := cpuTime()
-				for b.Loop() {
+				b.ResetTimer()
+				for range b.N { // not b.Loop: see BenchmarkSolve
 					if _, err := cc.s.Solve(context.Background(), w, opts...); err != nil {
 						b.Fatal(err)
 					}
@@ -89,7 +97,8 @@ func BenchmarkNew(b *testing.B) {
 	c := std("sha256-400B", "sha256", 400, true)
 	cc := compile(b, c)
 	b.ReportAllocs()
-	for b.Loop() {
+	b.ResetTimer()
+	for range b.N { // not b.Loop: see BenchmarkSolve
 		if _, err := solver.New(cc.r1cs); err != nil {
 			b.Fatal(err)
 		}
@@ -165,7 +174,8 @@ func BenchmarkConcurrentSolves(b *testing.B) {
 				}
 				round() // untimed: schedules the circuit for the workers each solve gets
 				cpu := cpuTime()
-				for b.Loop() {
+				b.ResetTimer()
+				for range b.N { // not b.Loop: see BenchmarkSolve
 					round()
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*k), "ns/solve")

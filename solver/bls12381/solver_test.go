@@ -8,6 +8,7 @@ import (
 	"hash/fnv"
 	"math/big"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -516,4 +517,35 @@ func TestHintPanic(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameSolution(t, got, want)
+}
+
+// TestStateKeptThroughGC: a Solver keeps a finished solve's state (its
+// workers' scratch) for the next solve through garbage collections, which
+// a batch's proofs make often: a solve into the previous solution's
+// vectors after two collections allocates almost nothing.
+func TestStateKeptThroughGC(t *testing.T) {
+	c := testCircuits()[tcSHA256]
+	cc := compile(t, c)
+	defer solver.SetTasks(2)()
+	seed := newSeed(t)
+	w := assignment(t, c, rand.New(rand.NewPCG(seed, 1)))
+	sol, err := cc.s.Solve(context.Background(), w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ms runtime.MemStats
+	for i := range 3 {
+		runtime.GC()
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		before := ms.TotalAlloc
+		buf := solver.Vectors{W: sol.W, A: sol.A, B: sol.B, C: sol.C}
+		if sol, err = cc.s.SolveInto(context.Background(), w, buf); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&ms)
+		if got := ms.TotalAlloc - before; got > 64<<10 {
+			t.Errorf("solve %d after two collections: %d bytes allocated, want at most 64 KiB", i+2, got)
+		}
+	}
 }

@@ -53,7 +53,13 @@ type Solver struct {
 	coeffWords []uint32     // x+1 for a coefficient that is the integer x < 2³²−1, else 0
 	coeffSmall []smallCoeff // the coefficients that are ±k, k < 2⁶⁴ (wide.go)
 
-	states sync.Pool // *state
+	// states are the finished solves' states, kept for the next solves:
+	// at most GOMAXPROCS, in a list the garbage collector leaves alone (a
+	// sync.Pool is emptied by every other collection, and a batch, whose
+	// proofs allocate, collects often: each solve then made its workers'
+	// scratch again, about 1 MB a worker).
+	stateMu sync.Mutex
+	states  []*state
 
 	schedMu sync.Mutex
 	scheds  map[schedKey]*schedule // by worker count
@@ -194,9 +200,15 @@ type state struct {
 }
 
 func (s *Solver) getState() *state {
-	if st, ok := s.states.Get().(*state); ok {
+	s.stateMu.Lock()
+	if n := len(s.states); n > 0 {
+		st := s.states[n-1]
+		s.states[n-1] = nil
+		s.states = s.states[:n-1]
+		s.stateMu.Unlock()
 		return st
 	}
+	s.stateMu.Unlock()
 	return &state{s: s, q: s.r1cs.Field(), solved: make([]bool, s.nbWires), words: make([]uint32, s.nbWires)}
 }
 
@@ -208,7 +220,11 @@ func (s *Solver) putState(st *state) {
 	st.native = st.native[:0]
 	st.cfg, st.witness = nil, nil
 	st.values, st.a, st.b, st.c = nil, nil, nil, nil
-	s.states.Put(st)
+	s.stateMu.Lock()
+	if len(s.states) < runtime.GOMAXPROCS(0) {
+		s.states = append(s.states, st)
+	}
+	s.stateMu.Unlock()
 }
 
 // start resets st for a solve of witness v, one of active solves in

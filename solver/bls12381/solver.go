@@ -50,11 +50,10 @@ type Solver struct {
 	coeffWords []uint32     // x+1 for a coefficient that is the integer x < 2³²−1, else 0
 	coeffSmall []smallCoeff // the coefficients that are ±k, k < 2⁶⁴ (wide.go)
 
-	// states are the finished solves' states, kept for the next solves:
-	// at most GOMAXPROCS, in a list the garbage collector leaves alone (a
-	// sync.Pool is emptied by every other collection, and a batch, whose
-	// proofs allocate, collects often: each solve then made its workers'
-	// scratch again, about 1 MB a worker).
+	// states are finished solves' states (wire flags, the workers'
+	// scratch), kept for the next solves: at most GOMAXPROCS, in a list
+	// the garbage collector leaves alone, as a batch's proofs collect
+	// often and a sync.Pool loses its entries at collections.
 	stateMu sync.Mutex
 	states  []*state
 

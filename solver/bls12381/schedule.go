@@ -62,9 +62,12 @@ const chunkSlack = 2
 // instruction goes to the worker that solved the wire it reads that was
 // solved last (its inputs are then in that core's cache, and the chunk
 // waits for no other worker on their account), unless that worker already
-// has work in the level and this would take it past its share; then to the
-// worker with the least work in the level, and the least in all levels
-// before among those.
+// has work in the level and this would take it past its share. An
+// instruction that reads no wire of an earlier level (a lane's first)
+// goes to the worker of the instruction before it in the level while that
+// worker is within its share, so that the lanes a worker starts are
+// adjacent and stay so. Otherwise it goes to the worker with the least
+// work in the level, and the least in all levels before among those.
 func buildSchedule(g *graph, nt int, minCost int64) *schedule {
 	nbOps := len(g.cost) - 1
 	sc := &schedule{nt: nt, order: make([]uint32, 0, nbOps), wStart: make([]int, nt+1)}
@@ -136,6 +139,7 @@ func buildSchedule(g *graph, nt int, minCost int64) *schedule {
 		share := (work + k - 1) / k
 		limit := share + share*chunkSlack/8
 		clear(load)
+		busy := 0 // workers with work in the level
 		clear(need)
 		copy(before, nChunks)
 		for w := range levelOps {
@@ -150,6 +154,17 @@ func buildSchedule(g *graph, nt int, minCost int64) *schedule {
 				pref = int(worker[last])
 			}
 			w := pref
+			if w < 0 && i > lo {
+				// no input decides: the previous op's worker while it is
+				// within its share (within the slack once every worker has
+				// work in the level), so that a worker's chunk is a run of
+				// adjacent ops and writes lines of W, A, B and C no other
+				// worker does
+				p := int(worker[i-1])
+				if load[p]+c <= share || busy == nt && load[p]+c <= limit {
+					w = p
+				}
+			}
 			if w < 0 || load[w] > 0 && load[w]+c > limit {
 				w = 0
 				for q := 1; q < nt; q++ {
@@ -171,6 +186,9 @@ func buildSchedule(g *graph, nt int, minCost int64) *schedule {
 				opNeed[q] = 0
 			}
 			touched = touched[:0]
+			if load[w] == 0 {
+				busy++
+			}
 			load[w] += c
 			total[w] += c
 			levelOps[w] = append(levelOps[w], uint32(i))

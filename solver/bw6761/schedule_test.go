@@ -181,6 +181,84 @@ func verifySchedule(g *graph, sc *schedule, reads [][]uint32, barrier []bool, nb
 }
 
 // TestTasksFor: the cores are shared among the solves in flight.
+// TestScheduleKeepsLanesTogether schedules a graph of independent lanes
+// (op (d, j) of level d reads lane j's wire of level d−1 and writes wire
+// nbLanes·d + j, as the hash lanes of a PoRep-shaped circuit do, with
+// random costs) and checks that each worker's chunk of a level is one run
+// of adjacent ops, so that workers write no cache line of W, A, B or C in
+// common, that no op reads a wire another worker solved, and that a level
+// is shared evenly. Placing the lanes of the first level, which read only
+// inputs, one worker after another instead of in turn is what this needs.
+func TestScheduleKeepsLanesTogether(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 7))
+	const nbLanes, depth = 1000, 12
+	laneCost := make([]int64, nbLanes) // a lane's ops cost alike in every level
+	for j := range laneCost {
+		laneCost[j] = 4 + int64(rng.IntN(8))
+	}
+	var levels []int
+	cost := []int64{0}
+	for d := 0; d < depth; d++ {
+		levels = append(levels, d*nbLanes)
+		for j := 0; j < nbLanes; j++ {
+			cost = append(cost, cost[len(cost)-1]+laneCost[j])
+		}
+	}
+	levels = append(levels, depth*nbLanes)
+	g := &graph{
+		nbWires: nbLanes * (depth + 1), // the inputs are wires nbLanes·depth…
+		levels:  levels,
+		cost:    cost,
+		outputs: func(i int) (uint32, uint32) { return uint32(i), uint32(i + 1) },
+		reads: func(i int, visit func(uint32)) bool {
+			if i < nbLanes {
+				visit(uint32(nbLanes*depth + i))
+			} else {
+				visit(uint32(i - nbLanes))
+			}
+			visit(uint32(i))
+			return true
+		},
+	}
+	for _, nt := range []int{2, 3, 8, 16} {
+		sc := buildSchedule(g, nt, 1)
+		worker := make([]int, depth*nbLanes)
+		for w := 0; w < nt; w++ {
+			for c := sc.wStart[w]; c < sc.wStart[w+1]; c++ {
+				ch := sc.chunks[c]
+				ops := sc.order[ch.lo:ch.hi]
+				for k, i := range ops {
+					worker[i] = w
+					if k > 0 && i != ops[k-1]+1 {
+						t.Fatalf("%d workers: worker %d's chunk of level %d is not one run of ops (op %d after %d)", nt, w, ch.level, i, ops[k-1])
+					}
+				}
+			}
+		}
+		for d := 0; d < depth; d++ {
+			load := make([]int64, nt)
+			for j := 0; j < nbLanes; j++ {
+				i := d*nbLanes + j
+				load[worker[i]] += laneCost[j]
+				if d > 0 && worker[i] != worker[i-nbLanes] {
+					t.Fatalf("%d workers: lane %d moves from worker %d to %d at level %d", nt, j, worker[i-nbLanes], worker[i], d)
+				}
+			}
+			share := (cost[levels[d+1]] - cost[levels[d]] + int64(nt) - 1) / int64(nt)
+			for w, l := range load {
+				if l > share+share*chunkSlack/8 || l < share-share*chunkSlack/8-12 {
+					t.Fatalf("%d workers: level %d gives worker %d %d of a share of %d", nt, d, w, l, share)
+				}
+			}
+		}
+		if len(sc.waits) != 0 {
+			t.Errorf("%d workers: %d waits, want none (the lanes are independent)", nt, len(sc.waits))
+		}
+	}
+}
+
 func TestTasksFor(t *testing.T) {
 	for _, c := range []struct{ procs, active, nbTasks, want int }{
 		{16, 1, 0, 16},

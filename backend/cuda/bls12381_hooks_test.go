@@ -61,14 +61,14 @@ func hostMSMPeak(curve int, table unsafe.Pointer, stride, copies, window int, sc
 // hostReduce is hostReduceOn on G1 (curve 1) or G2 (2) of BLS12-381, the
 // XYZZ points as fp.Elements (4 a point on G1, 8 on G2); any other code
 // goes to the entry point as it is, with points of G2's size.
-func hostReduce(curve int, buckets []fp.Element, T, windows, wide, stop int) ([]fp.Element, int, error) {
+func hostReduce(curve int, buckets []fp.Element, T, windows, cap int, fixed float64, stop int) ([]fp.Element, int, error) {
 	var out []byte
 	var pairs int
 	var err error
 	if curve == 1 || curve == 2 {
-		out, pairs, err = hostReduceOn(blsGroup(curve), backend.AsBytes(buckets), T, windows, wide, stop)
+		out, pairs, err = hostReduceOn(blsGroup(curve), backend.AsBytes(buckets), T, windows, cap, fixed, stop)
 	} else {
-		out, pairs, err = hostReduceCode(curve, blsG2.xyzzBytes(), backend.AsBytes(buckets), T, windows, wide, stop)
+		out, pairs, err = hostReduceCode(curve, blsG2.xyzzBytes(), backend.AsBytes(buckets), T, windows, cap, fixed, stop)
 	}
 	return fpElements(out), pairs, err
 }

@@ -186,22 +186,41 @@ func hostMSMPeakOn(g group, table []byte, stride, copies, window int, scalars []
 // (g16_host_reduce): windows sets of T XYZZ bucket sums of g to one sum a
 // set, Σ_b (b+1)·S_b, or, with stop > 1, to the pairs left once
 // windows·T ≤ stop (their number a set returned: hostCurve.AddSums reads
-// them). wide is the level planner's thread count.
-func hostReduceOn(g group, buckets []byte, T, windows, wide, stop int) ([]byte, int, error) {
-	return hostReduceCode(g.code(), g.xyzzBytes(), buckets, T, windows, wide, stop)
+// them). cap is the resident threads the level planner assumes, fixed its
+// cost of a level beside the additions.
+func hostReduceOn(g group, buckets []byte, T, windows, cap int, fixed float64, stop int) ([]byte, int, error) {
+	return hostReduceCode(g.code(), g.xyzzBytes(), buckets, T, windows, cap, fixed, stop)
 }
 
 // hostReduceCode is hostReduceOn for the group code code (any, to check
 // the entry point's own checks) of XYZZ points of P bytes.
-func hostReduceCode(code int, P int64, buckets []byte, T, windows, wide, stop int) ([]byte, int, error) {
+func hostReduceCode(code int, P int64, buckets []byte, T, windows, cap int, fixed float64, stop int) ([]byte, int, error) {
 	if T < 1 || windows < 1 || int64(len(buckets)) != int64(T)*int64(windows)*P {
 		return nil, 0, fmt.Errorf("hostReduce: %d bytes for %d sets of %d buckets of %d bytes", len(buckets), windows, T, P)
 	}
 	out := backend.AsBytes(make([]uint64, int64(max(windows, 2*stop))*P/8))
 	var pairs C.int
 	err := errOf(C.g16_host_reduce(C.int(code), unsafe.Pointer(&buckets[0]), C.int64_t(T),
-		C.int64_t(windows), C.int64_t(wide), C.int64_t(stop), unsafe.Pointer(&out[0]), &pairs))
+		C.int64_t(windows), C.int64_t(cap), C.double(fixed), C.int64_t(stop), unsafe.Pointer(&out[0]), &pairs))
 	return out, int(pairs), err
+}
+
+// reducePlan is the levels g16_host_reduce runs for the same arguments
+// (g16_reduce_plan): each level's lg m, 1 for pairs, 2 to 4 for segments
+// of 4 to 16.
+func reducePlan(T, windows, cap int, fixed float64, stop int) ([]int, error) {
+	var sh [C.G16_REDUCE_LEVELS + 1]C.int
+	if err := errOf(C.g16_reduce_plan(C.int64_t(T), C.int64_t(windows), C.int64_t(cap), C.double(fixed), C.int64_t(stop), &sh[0])); err != nil {
+		return nil, err
+	}
+	var shapes []int
+	for _, v := range sh {
+		if v == 0 {
+			break
+		}
+		shapes = append(shapes, int(v))
+	}
+	return shapes, nil
 }
 
 // injectFault runs a kernel that faults on q's stream (nil: the internal

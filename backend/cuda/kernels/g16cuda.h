@@ -139,10 +139,17 @@ g16_status g16_host_msm_peak(int group, const void* table, int64_t stride, int c
  * else *pairs pairs a window; out has room for max(windows, 2·stop) XYZZ
  * points). The levels run until one pair a window is left or windows·T ≤ stop
  * (stop = 1: to the end; G16_MSM_HOST_TAIL's is G16_MSM_TAIL_PAIRS), on
- * g16_msm's kernels; wide is the level planner's thread count (2^12 in the
- * MSM). */
-g16_status g16_host_reduce(int group, const void* buckets, int64_t T, int64_t windows, int64_t wide,
-                           int64_t stop, void* out, int* pairs);
+ * g16_msm's kernels; cap is the resident threads the level planner assumes
+ * (in the MSM, the device's for the reduction's kernel) and fixed what it
+ * counts for a level beside its additions, in additions. */
+g16_status g16_host_reduce(int group, const void* buckets, int64_t T, int64_t windows, int64_t cap,
+                           double fixed, int64_t stop, void* out, int* pairs);
+
+/* The levels g16_host_reduce runs for the same T, windows, cap, fixed and stop:
+ * shapes receives each level's lg m (1: pairs; 2, 3, 4: segments of 4, 8,
+ * 16), then a 0; it has room for G16_REDUCE_LEVELS + 1. */
+enum { G16_REDUCE_LEVELS = 32 };
+g16_status g16_reduce_plan(int64_t T, int64_t windows, int64_t cap, double fixed, int64_t stop, int* shapes);
 
 /* Field arithmetic check: out[i] = op(a[i], b[i]) for i < n, on the device
  * (dev != NULL; out, a, b device pointers) or the host (dev == NULL).

@@ -151,23 +151,38 @@ extern "C" g16_status g16_host_msm_peak(int group, const void* table, int64_t st
 }
 
 extern "C" g16_status g16_host_reduce(int group, const void* buckets, int64_t T, int64_t windows,
-                                      int64_t wide, int64_t stop, void* out, int* pairs) {
+                                      int64_t cap, double fixed, int64_t stop, void* out, int* pairs) {
 	return guard([&] {
-		if (T < 1 || T > (1 << 24) || windows < 1 || windows > 64 || wide < 1 || stop < 1 || stop > (1 << 24))
-			fail(G16_INVALID, "reduce: T must be in [1, 2^24], windows in [1, 64], wide positive and stop in [1, 2^24]");
+		if (T < 1 || T > (1 << 24) || windows < 1 || windows > 64 || cap < 1 || !(fixed >= 0 && fixed <= 1e6) ||
+		    stop < 1 || stop > (1 << 24))
+			fail(G16_INVALID, "reduce: T must be in [1, 2^24], windows in [1, 64], cap positive, fixed in [0, 1e6] "
+			                  "and stop in [1, 2^24]");
 		auto run = [&](auto grp) {
 			typedef typename decltype(grp)::field F;
 			typedef xyzz_t<F> P;
 			host_copy hb(buckets, (size_t)(T * windows) * sizeof(P));
 			exec_t ex;
 			auto red = reduce_buckets<F>(ex, (const P*)hb.p, (uint32_t)T, (size_t)windows,
-			                             (size_t)wide, (size_t)stop);
+			                             (size_t)cap, fixed, (size_t)stop);
 			size_t np = (size_t)windows * red.T;
 			std::memcpy(out, red.A, np * sizeof(P));
 			if (red.T > 1) std::memcpy((P*)out + np, red.R, np * sizeof(P));
 			*pairs = (int)red.T;
 		};
 		with_group(group, "reduce", run);
+	});
+}
+
+extern "C" g16_status g16_reduce_plan(int64_t T, int64_t windows, int64_t cap, double fixed, int64_t stop,
+                                      int* shapes) {
+	return guard([&] {
+		if (T < 1 || T > (1 << 24) || windows < 1 || windows > 64 || cap < 1 || !(fixed >= 0 && fixed <= 1e6) ||
+		    stop < 1 || stop > (1 << 24))
+			fail(G16_INVALID, "reduce plan: T must be in [1, 2^24], windows in [1, 64], cap positive, fixed in "
+			                  "[0, 1e6] and stop in [1, 2^24]");
+		red_plan p = plan_levels((uint32_t)T, (size_t)windows, (size_t)cap, fixed, (size_t)stop);
+		for (int i = 0; i < p.n; i++) shapes[i] = p.lv[i].lgm;
+		shapes[p.n] = 0;
 	});
 }
 

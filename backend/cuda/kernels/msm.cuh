@@ -355,10 +355,29 @@ void reduce_level(exec_t& ex, size_t n, const xyzz_t<F>* A, const xyzz_t<F>* R, 
 		ex.launch(n, reduce_k<F>{A, R, lv, A_out, R_out}, 128);
 }
 
-// reduce_wide is the thread count a reduction level keeps segments for
-// (plan_level): 2^12, so that fewer levels of pairs follow (a pair level
-// costs about two additions' latency however few threads run it).
-const size_t reduce_wide = 1u << 12;
+// reduce_host_cap is the resident threads plan_level assumes in the host
+// mode (the tests pass others to g16_host_reduce).
+const size_t reduce_host_cap = 1u << 12;
+
+// reduce_fixed is what a level of the reduction costs beside its own
+// additions, in additions on one thread: plan_level's fixed. Swept on the
+// H100 (BENCHMARKS.md, run 37): from 0.5 to 4 the plans of BW6-761's slot
+// kernels at 2^15 and 2^16 reduce alike, from 8 up they slow; BLS12-381's
+// register kernels at 2^20 reduce fastest at 2 (0.99 ms, 1.34 at 16).
+const double reduce_fixed = 2;
+
+// reduce_cap is the number of threads of reduce_level's kernel for F that
+// the device holds at once (its SMs times the blocks an SM takes, from the
+// kernel's registers and shared memory), plan_level's cap.
+template <class F>
+size_t reduce_cap(exec_t& ex) {
+	if (ex.host()) return reduce_host_cap;
+	if constexpr (slot_point<F>) return slot_reduce_cap<F>(ex);
+	int sms = 0, blocks = 0;
+	G16_CK(ex.ord(), cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ex.ord()));
+	G16_CK(ex.ord(), cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel_of<reduce_k<F>>, 128, 0));
+	return (size_t)std::max(sms, 1) * (size_t)std::max(blocks, 1) * 128;
+}
 
 // red_out is what reduce_buckets leaves: per window, T pairs (A_s, R_s)
 // standing for Σ_s A_s + Σ_s s·R_s (window j's at j·T); T = 1: A holds the
@@ -373,20 +392,21 @@ struct red_out {
 
 // reduce_buckets runs the levels of the reduction over windows sets of T
 // bucket sums (set j at j·T) until one pair a window is left, or until
-// windows·T ≤ stop (the host sums the pairs left: G16_MSM_HOST_TAIL); wide
-// is plan_level's thread count (tests lower it to run segments).
+// windows·T ≤ stop (the host sums the pairs left: G16_MSM_HOST_TAIL); cap
+// and fixed are plan_levels' (reduce_cap and reduce_fixed; the tests vary
+// them to run every shape).
 template <class F>
 red_out<F> reduce_buckets(exec_t& ex, const xyzz_t<F>* buckets, uint32_t T, size_t windows,
-                          size_t wide = reduce_wide, size_t stop = 1) {
+                          size_t cap, double fixed, size_t stop = 1) {
 	typedef xyzz_t<F> P;
 	red_out<F> res;
 	std::unique_ptr<buf<P>>& a_hold = res.a_hold;
 	std::unique_ptr<buf<P>>& r_hold = res.r_hold;
 	const P* A = buckets;
 	const P* R = buckets;
-	bool same = true;
-	while (T > 1 && (size_t)T * windows > stop) {
-		red_level lv = plan_level(T, windows, same, wide);
+	red_plan plan = plan_levels(T, windows, cap, fixed, stop);
+	for (int l = 0; l < plan.n; l++) {
+		const red_level& lv = plan.lv[l];
 		size_t outs = windows * lv.Tn;
 		std::unique_ptr<buf<P>> a_next(new buf<P>(ex, outs)), r_next;
 		if (!lv.last) r_next.reset(new buf<P>(ex, outs));
@@ -396,7 +416,6 @@ red_out<F> reduce_buckets(exec_t& ex, const xyzz_t<F>* buckets, uint32_t T, size
 		A = a_hold->p;
 		R = r_hold ? r_hold->p : nullptr;
 		T = lv.Tn;
-		same = false;
 	}
 	res.A = A;
 	res.R = T > 1 ? R : nullptr;
@@ -684,7 +703,7 @@ void msm_run(exec_t& ex, const affine_t<F>* bases, size_t stride, int copies, co
 	sums.at.reset();
 
 	size_t stop = (flags & G16_MSM_HOST_TAIL) ? (size_t)G16_MSM_TAIL_PAIRS : 1;
-	red_out<F> red = reduce_buckets<F>(ex, buckets.p, B, (size_t)nsets, reduce_wide, stop);
+	red_out<F> red = reduce_buckets<F>(ex, buckets.p, B, (size_t)nsets, reduce_cap<F>(ex), reduce_fixed, stop);
 	// out may be less aligned than P (Go memory): copies, not a P in place.
 	// Window 0's first A (its sum when T = 1) takes the ±1 run's sum.
 	size_t np = (size_t)nsets * red.T;
@@ -737,7 +756,7 @@ void msm_host(const void* bases, size_t stride, int copies, const void* scalars,
 	                           xyzz_t<F>*, int*, int*, int*, int*, g16_msm_timing*);                              \
 	X template void msm_host<F>(const void*, size_t, int, const void*, size_t, int, int, int, void*, int*, int*, int*, \
 	                            int*, int64_t*);                                                                  \
-	X template red_out<F> reduce_buckets<F>(exec_t&, const xyzz_t<F>*, uint32_t, size_t, size_t, size_t);
+	X template red_out<F> reduce_buckets<F>(exec_t&, const xyzz_t<F>*, uint32_t, size_t, size_t, double, size_t);
 
 #define G16_MSM_EXTERN extern
 #define G16_MSM_DEFINE

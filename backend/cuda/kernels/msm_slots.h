@@ -29,4 +29,9 @@ template <class F>
 void slot_reduce(exec_t& ex, size_t n, const xyzz_t<F>* A, const xyzz_t<F>* R, const red_level& lv,
                  xyzz_t<F>* A_out, xyzz_t<F>* R_out);
 
+// slot_reduce_cap: the threads of slot_reduce's kernel the device holds at
+// once (msm.cuh's reduce_cap).
+template <class F>
+size_t slot_reduce_cap(exec_t& ex);
+
 } // namespace g16

@@ -174,14 +174,27 @@ void slot_reduce(exec_t& ex, size_t n, const xyzz_t<F>* A, const xyzz_t<F>* R, c
 	ex.launch_lb<C::RED_S, C::RED_M>(n, reduce_s<F, C::RED_S>{A, R, lv, A_out, R_out});
 }
 
-// The instantiations of a compilation unit: the three launchers of one
-// curve.
+template <class F>
+size_t slot_reduce_cap(exec_t& ex) {
+	typedef slot_cfg<F> C;
+	auto kernel = kernel_lb<reduce_s<F, C::RED_S>, C::RED_S, C::RED_M>;
+	int sms = 0, blocks = 0;
+	G16_CK(ex.ord(), cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+	                                      (int)cudaSharedmemCarveoutMaxShared));
+	G16_CK(ex.ord(), cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ex.ord()));
+	G16_CK(ex.ord(), cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, C::RED_S, 0));
+	return (size_t)std::max(sms, 1) * (size_t)std::max(blocks, 1) * C::RED_S;
+}
+
+// The instantiations of a compilation unit: the launchers of one curve and
+// the reduction's capacity.
 #define G16_SLOT_LAUNCHERS(F)                                                                                  \
 	template void slot_accum_points<F>(exec_t&, size_t, const affine_t<F>*, const uint32_t*, const uint32_t*, \
 	                                   const uint32_t*, const uint32_t*, xyzz_t<F>*);                          \
 	template void slot_accum_sums<F>(exec_t&, size_t, const xyzz_t<F>*, const uint32_t*, const uint32_t*,     \
 	                                 const uint32_t*, xyzz_t<F>*);                                             \
 	template void slot_reduce<F>(exec_t&, size_t, const xyzz_t<F>*, const xyzz_t<F>*, const red_level&,       \
-	                             xyzz_t<F>*, xyzz_t<F>*);
+	                             xyzz_t<F>*, xyzz_t<F>*);                                                      \
+	template size_t slot_reduce_cap<F>(exec_t&);
 
 } // namespace g16

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/g16prover/g16/solver/internal/inflight"
 )
 
 // minTaskCost is the least estimated work one instruction hands to another
@@ -162,6 +164,7 @@ type exec struct {
 	halted    atomic.Uint32 // haltCancelled or haltPanic: every worker stops
 	errs      []error       // each worker's error; its rank in its scratch
 	apart     bool          // the checks are apart: a failure stops every worker
+	polls     int           // a wait's polls before it yields
 	panicked  any
 	panicMu   sync.Mutex
 
@@ -182,6 +185,10 @@ type paddedCount struct {
 
 func (x *exec) reset(st *state, sc *schedule) {
 	x.st, x.sc = st, sc
+	x.polls = spinPollsShared
+	if st.active == 1 && sc.nt <= runtime.GOMAXPROCS(0) {
+		x.polls = spinPollsAlone
+	}
 	if cap(x.progress) < sc.nt {
 		x.progress = make([]paddedCount, sc.nt)
 		x.errs = make([]error, sc.nt)
@@ -267,30 +274,42 @@ func (x *exec) worker(w int) {
 	}
 }
 
-// A worker waiting for another first polls its progress (spinPolls
-// loads: the chunk it waits for is usually about to finish, and each
-// worker has a P of its own), then yields spinYields times, then sleeps
-// until woken. runtime.Gosched goes through the scheduler's global run
-// queue and its lock: with every worker of a 16-core solve yielding in a
-// loop, that lock took half the solve's CPU time (BENCHMARKS.md, GPU run
-// 20), so the polls come first.
+// A worker waiting for another first polls its progress (the chunk it
+// waits for is usually about to finish, and each worker has a P of its
+// own), then yields spinYields times, then sleeps until woken.
+// runtime.Gosched goes through the scheduler's global run queue and its
+// lock: with every worker of a 16-core solve yielding in a loop, that lock
+// took half the solve's CPU time (BENCHMARKS.md, GPU run 20), so the polls
+// come first. A solve alone in the process, its workers no more than the
+// Ps, polls spinPollsAlone times
+// (about a millisecond): a sleeper's wake-up costs tens of microseconds on
+// the chain it waits in, and on 16 cores the recursion circuit's workers
+// slept about 2,000 times a solve with shorter polls (run 40: 24.5 ms a
+// solve, 13.6 with these). A solve beside others polls spinPollsShared
+// times (a lone solve too, from when another begins), so that its workers' spins leave the cores to the other solves
+// (run 40: a batch of ten took 509 ms a round, 675 ms with the long polls).
 const (
-	spinPolls  = 1 << 14
-	spinYields = 8
+	spinPollsAlone  = 1 << 18
+	spinPollsShared = 1 << 14
+	spinYields      = 8
 )
 
 // waitFor waits until worker q has finished n chunks, and reports false
 // when the solve stops a chunk of level l first.
 func (x *exec) waitFor(q int, n, l uint32) bool {
 	p := &x.progress[q].n
+	polls := x.polls
 	for i := 0; p.Load() < n; i++ {
 		if x.stopped(l) {
 			return false
 		}
-		if i < spinPolls {
+		if i < polls {
+			if i >= spinPollsShared && i%1024 == 0 && inflight.Count() > 1 {
+				polls = i // another solve began: leave it the cores
+			}
 			continue
 		}
-		if i < spinPolls+spinYields {
+		if i < polls+spinYields {
 			runtime.Gosched()
 			continue
 		}

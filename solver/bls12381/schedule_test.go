@@ -3,6 +3,7 @@ package bls12381
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 )
 
@@ -274,5 +275,28 @@ func TestTasksFor(t *testing.T) {
 		if got := tasksFor(c.procs, c.active, c.nbTasks); got != c.want {
 			t.Errorf("tasksFor(%d procs, %d active, NbTasks %d) = %d, want %d", c.procs, c.active, c.nbTasks, got, c.want)
 		}
+	}
+}
+
+// TestWaitPollsFollowSolvesInFlight checks that a solve alone in the
+// process polls long before its waits sleep, and one beside other solves
+// polls briefly, leaving the cores to them.
+func TestWaitPollsFollowSolvesInFlight(t *testing.T) {
+	procs := runtime.GOMAXPROCS(0)
+	for _, c := range []struct{ active, nt, want int }{
+		{1, 1, spinPollsAlone},
+		{1, procs, spinPollsAlone},
+		{1, procs + 1, spinPollsShared}, // more workers than Ps (the tests' forced task counts)
+		{2, 1, spinPollsShared},
+		{9, 1, spinPollsShared},
+	} {
+		var x exec
+		x.reset(&state{active: c.active}, &schedule{nt: c.nt})
+		if x.polls != c.want {
+			t.Errorf("%d solves in flight, %d workers on %d Ps: %d polls before a wait yields, want %d", c.active, c.nt, procs, x.polls, c.want)
+		}
+	}
+	if spinPollsAlone <= spinPollsShared {
+		t.Errorf("a lone solve polls %d times, one among others %d: the lone one should poll longer", spinPollsAlone, spinPollsShared)
 	}
 }

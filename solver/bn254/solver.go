@@ -195,6 +195,7 @@ type state struct {
 
 	scratch []*scratch // one per task
 	nt      int        // tasks of this solve
+	active  int        // solves in flight in the process when it started, itself included
 	exec    exec       // the workers' progress
 }
 
@@ -232,6 +233,7 @@ func (st *state) start(v fr.Vector, cfg *csolver.Config, active int, buf Vectors
 	s := st.s
 	st.cfg = cfg
 	st.nt = tasks(cfg, active)
+	st.active = active
 	st.witness = v
 	st.reset(buf)
 	for len(st.scratch) < st.nt {

@@ -12,3 +12,6 @@ func Begin() int { return int(n.Add(1)) }
 
 // End counts a solve begun by Begin as finished.
 func End() { n.Add(-1) }
+
+// Count is how many solves are in flight now.
+func Count() int { return int(n.Load()) }

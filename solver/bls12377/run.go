@@ -189,7 +189,7 @@ type paddedCount struct {
 func (x *exec) reset(st *state, sc *schedule) {
 	x.st, x.sc = st, sc
 	x.polls = spinPollsShared
-	if st.active == 1 && sc.nt <= runtime.GOMAXPROCS(0) {
+	if st.active == 1 && sc.nt <= runtime.GOMAXPROCS(0) && inflight.Alone() {
 		x.polls = spinPollsAlone
 	}
 	if cap(x.progress) < sc.nt {
@@ -284,12 +284,13 @@ func (x *exec) worker(w int) {
 // lock: with every worker of a 16-core solve yielding in a loop, that lock
 // took half the solve's CPU time (BENCHMARKS.md, GPU run 20), so the polls
 // come first. A solve alone in the process, its workers no more than the
-// Ps, polls spinPollsAlone times
+// Ps and no host work marked beside it (Beside), polls spinPollsAlone times
 // (about a millisecond): a sleeper's wake-up costs tens of microseconds on
 // the chain it waits in, and on 16 cores the recursion circuit's workers
 // slept about 2,000 times a solve with shorter polls (run 40: 24.5 ms a
-// solve, 13.6 with these). A solve beside others polls spinPollsShared
-// times (a lone solve too, from when another begins), so that its workers' spins leave the cores to the other solves
+// solve, 13.6 with these). A solve beside other solves or marked host
+// work polls spinPollsShared times (a lone solve too, from when another
+// begins), so that its workers' spins leave the cores to that work
 // (run 40: a batch of ten took 509 ms a round, 675 ms with the long polls).
 const (
 	spinPollsAlone  = 1 << 18
@@ -307,7 +308,7 @@ func (x *exec) waitFor(q int, n, l uint32) bool {
 			return false
 		}
 		if i < polls {
-			if i >= spinPollsShared && i%1024 == 0 && inflight.Count() > 1 {
+			if i >= spinPollsShared && i%1024 == 0 && !inflight.Alone() {
 				polls = i // another solve began: leave it the cores
 			}
 			continue

@@ -173,6 +173,12 @@ func (s *Solver) SolveInto(ctx context.Context, w witness.Witness, buf Vectors, 
 	return sol, nil
 }
 
+// Beside marks host work that runs beside the solves of the process until
+// done is called: a batch's device pipeline, whose uploads and waits on
+// the device take cores. While it is marked, every solve's waits poll
+// briefly before they yield, as beside other solves (run.go).
+func Beside() (done func()) { return inflight.Beside() }
+
 // forceTasks, when positive, is the task count of every solve (for the
 // tests, to run many tasks on few cores).
 var forceTasks int

@@ -296,6 +296,18 @@ func TestWaitPollsFollowSolvesInFlight(t *testing.T) {
 			t.Errorf("%d solves in flight, %d workers on %d Ps: %d polls before a wait yields, want %d", c.active, c.nt, procs, x.polls, c.want)
 		}
 	}
+	done := Beside()
+	var x exec
+	x.reset(&state{active: 1}, &schedule{nt: 1})
+	if x.polls != spinPollsShared {
+		t.Errorf("a lone solve beside marked host work: %d polls before a wait yields, want %d", x.polls, spinPollsShared)
+	}
+	done()
+	done() // a second call does nothing
+	x.reset(&state{active: 1}, &schedule{nt: 1})
+	if x.polls != spinPollsAlone {
+		t.Errorf("a lone solve after the marked work ended: %d polls before a wait yields, want %d", x.polls, spinPollsAlone)
+	}
 	if spinPollsAlone <= spinPollsShared {
 		t.Errorf("a lone solve polls %d times, one among others %d: the lone one should poll longer", spinPollsAlone, spinPollsShared)
 	}

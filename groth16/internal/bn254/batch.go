@@ -15,6 +15,7 @@ import (
 	"github.com/g16prover/g16/backend"
 	"github.com/g16prover/g16/groth16/internal/core"
 	"github.com/g16prover/g16/pool"
+	wsolver "github.com/g16prover/g16/solver/bn254"
 )
 
 // ProveBatch proves many witnesses of the Prover's circuit (partitions),
@@ -108,6 +109,11 @@ func (pr *Prover) ProveBatch(ctx context.Context, witnesses []witness.Witness, c
 	if host.slots > 0 {
 		// The caller's pool options come after and override it.
 		poolOpts = append([]pool.Option{pool.WithHostSlots(host.slots)}, poolOpts...)
+	}
+	if len(jobs) > 1 {
+		// Partitions upload and compute while others solve: the solves'
+		// waits leave those threads the cores.
+		defer wsolver.Beside()()
 	}
 	runErr := pool.Run(ctx, devices, poolJobs, resident, poolOpts...)
 	proofs := make([]gnarkgroth16.Proof, len(jobs))

@@ -150,13 +150,24 @@ extern "C" g16_status g16_host_msm_peak(int group, const void* table, int64_t st
 	});
 }
 
+// check_reduce_args fails unless g16_host_reduce's and g16_reduce_plan's
+// arguments are in range.
+static void check_reduce_args(const char* what, int64_t T, int64_t windows, int64_t cap, double fixed, int64_t stop) {
+	if (T < 1 || T > (1 << 24) || windows < 1 || windows > 64 || cap < 1 || !(fixed >= 0 && fixed <= 1e6) ||
+	    stop < 1 || stop > (1 << 24)) {
+		char buf[G16_MSG];
+		std::snprintf(buf, sizeof buf,
+		              "%s: T must be in [1, 2^24], windows in [1, 64], cap positive, fixed in [0, 1e6] and stop in "
+		              "[1, 2^24]",
+		              what);
+		fail(G16_INVALID, buf);
+	}
+}
+
 extern "C" g16_status g16_host_reduce(int group, const void* buckets, int64_t T, int64_t windows,
                                       int64_t cap, double fixed, int64_t stop, void* out, int* pairs) {
 	return guard([&] {
-		if (T < 1 || T > (1 << 24) || windows < 1 || windows > 64 || cap < 1 || !(fixed >= 0 && fixed <= 1e6) ||
-		    stop < 1 || stop > (1 << 24))
-			fail(G16_INVALID, "reduce: T must be in [1, 2^24], windows in [1, 64], cap positive, fixed in [0, 1e6] "
-			                  "and stop in [1, 2^24]");
+		check_reduce_args("reduce", T, windows, cap, fixed, stop);
 		auto run = [&](auto grp) {
 			typedef typename decltype(grp)::field F;
 			typedef xyzz_t<F> P;
@@ -176,10 +187,7 @@ extern "C" g16_status g16_host_reduce(int group, const void* buckets, int64_t T,
 extern "C" g16_status g16_reduce_plan(int64_t T, int64_t windows, int64_t cap, double fixed, int64_t stop,
                                       int* shapes) {
 	return guard([&] {
-		if (T < 1 || T > (1 << 24) || windows < 1 || windows > 64 || cap < 1 || !(fixed >= 0 && fixed <= 1e6) ||
-		    stop < 1 || stop > (1 << 24))
-			fail(G16_INVALID, "reduce plan: T must be in [1, 2^24], windows in [1, 64], cap positive, fixed in "
-			                  "[0, 1e6] and stop in [1, 2^24]");
+		check_reduce_args("reduce plan", T, windows, cap, fixed, stop);
 		red_plan p = plan_levels((uint32_t)T, (size_t)windows, (size_t)cap, fixed, (size_t)stop);
 		for (int i = 0; i < p.n; i++) shapes[i] = p.lv[i].lgm;
 		shapes[p.n] = 0;

@@ -373,10 +373,7 @@ template <class F>
 size_t reduce_cap(exec_t& ex) {
 	if (ex.host()) return reduce_host_cap;
 	if constexpr (slot_point<F>) return slot_reduce_cap<F>(ex);
-	int sms = 0, blocks = 0;
-	G16_CK(ex.ord(), cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ex.ord()));
-	G16_CK(ex.ord(), cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel_of<reduce_k<F>>, 128, 0));
-	return (size_t)std::max(sms, 1) * (size_t)std::max(blocks, 1) * 128;
+	return resident_threads(ex, (const void*)kernel_of<reduce_k<F>>, 128);
 }
 
 // red_out is what reduce_buckets leaves: per window, T pairs (A_s, R_s)

@@ -12,6 +12,17 @@
 
 namespace g16 {
 
+// resident_threads is the number of threads of kernel, in blocks of block
+// threads, that the device of ex holds at once: its SMs times the blocks an
+// SM takes (from the kernel's registers and shared memory). The reduction
+// planner's capacity (reduce_cap, slot_reduce_cap).
+inline size_t resident_threads(exec_t& ex, const void* kernel, int block) {
+	int sms = 0, blocks = 0;
+	G16_CK(ex.ord(), cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ex.ord()));
+	G16_CK(ex.ord(), cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, block, 0));
+	return (size_t)std::max(sms, 1) * (size_t)std::max(blocks, 1) * (size_t)block;
+}
+
 // slot_accum_points launches accum_points_k's work (task order[i] or i of
 // the n tasks sums its points) on the slot kernel.
 template <class F>

@@ -178,12 +178,9 @@ template <class F>
 size_t slot_reduce_cap(exec_t& ex) {
 	typedef slot_cfg<F> C;
 	auto kernel = kernel_lb<reduce_s<F, C::RED_S>, C::RED_S, C::RED_M>;
-	int sms = 0, blocks = 0;
 	G16_CK(ex.ord(), cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-	                                      (int)cudaSharedmemCarveoutMaxShared));
-	G16_CK(ex.ord(), cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ex.ord()));
-	G16_CK(ex.ord(), cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, C::RED_S, 0));
-	return (size_t)std::max(sms, 1) * (size_t)std::max(blocks, 1) * C::RED_S;
+	                                      (int)cudaSharedmemCarveoutMaxShared)); // as launch_lb sets it
+	return resident_threads(ex, (const void*)kernel, C::RED_S);
 }
 
 // The instantiations of a compilation unit: the launchers of one curve and

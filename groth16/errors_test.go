@@ -61,7 +61,7 @@ func TestBadInput(t *testing.T) {
 	}{
 		{"curve/bn254-ccs", bnCCS, chain.pk, chain.witness, true, "bn254"},
 		{"curve/bn254-key", chain.ccs, bnPK, chain.witness, true, "bn254"},
-		{"curve/bn254-witness", chain.ccs, chain.pk, bnW, true, "another curve"},
+		{"curve/bn254-witness", chain.ccs, chain.pk, bnW, true, "witness holds bn254 scalars, not bls12-381 ones"},
 		{"system/plonk", plonkCCS, chain.pk, chain.witness, true, "PLONK"},
 		{"nil/ccs", nil, chain.pk, chain.witness, true, "nil constraint system"},
 		{"nil/key", chain.ccs, nil, chain.witness, true, "nil proving key"},

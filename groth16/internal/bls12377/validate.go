@@ -110,7 +110,8 @@ func checkWitness(r1cs *cs.R1CS, w witness.Witness) error {
 	}
 	vec, ok := w.Vector().(fr.Vector)
 	if !ok {
-		return inputErr("witness holds a %T, not %s scalars (witness built for another curve?)", w.Vector(), g16curve.Name(proverCurve))
+		return inputErr("witness holds %s scalars, not %s ones: a witness built for another curve (frontend.NewWitness takes the circuit's field, ecc.BLS12_377.ScalarField())",
+			core.VectorField(w.Vector()), g16curve.Name(proverCurve))
 	}
 	total := len(vec)
 	// The counts come from the witness's header; a corrupt one must not

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"path"
 	"reflect"
 
 	"github.com/consensys/gnark-crypto/ecc"
@@ -43,9 +44,12 @@ func IsNil(v any) bool {
 	return rv.Kind() == reflect.Pointer && rv.IsNil()
 }
 
+// knownCurves are the curves whose scalar fields errors name.
+var knownCurves = []ecc.ID{ecc.BN254, ecc.BLS12_377, ecc.BLS12_381, ecc.BLS24_315, ecc.BLS24_317, ecc.BW6_761, ecc.BW6_633, ecc.SECP256K1, ecc.GRUMPKIN, ecc.STARK_CURVE}
+
 // CurveOf returns the gnark curve whose scalar field has modulus q.
 func CurveOf(q *big.Int) (ecc.ID, bool) {
-	for _, id := range []ecc.ID{ecc.BN254, ecc.BLS12_377, ecc.BLS12_381, ecc.BLS24_315, ecc.BLS24_317, ecc.BW6_761, ecc.BW6_633, ecc.SECP256K1, ecc.GRUMPKIN, ecc.STARK_CURVE} {
+	for _, id := range knownCurves {
 		if f := id.ScalarField(); f != nil && f.Cmp(q) == 0 {
 			return id, true
 		}
@@ -59,4 +63,26 @@ func FieldName(q *big.Int) string {
 		return g16curve.Name(id)
 	}
 	return fmt.Sprintf("an unknown %d-bit field", q.BitLen())
+}
+
+// VectorField names the field of a witness's vector (witness.Vector()), for
+// errors: the curve of the gnark-crypto fr package its type comes from
+// ("bls12-377" for a BLS12-377 fr.Vector), else the type with its package.
+func VectorField(v any) string {
+	t := reflect.TypeOf(v)
+	if t == nil {
+		return "no vector"
+	}
+	if path.Base(t.PkgPath()) == "fr" {
+		dir := path.Base(path.Dir(t.PkgPath()))
+		for _, id := range knownCurves {
+			if g16curve.Name(id) == dir {
+				return dir
+			}
+		}
+	}
+	if t.PkgPath() == "" {
+		return t.String()
+	}
+	return t.PkgPath() + "." + t.Name()
 }

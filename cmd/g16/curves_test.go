@@ -54,8 +54,9 @@ func writeFile(t *testing.T, dir, name string, w io.WriterTo) {
 // --curve writes a circuit of gnark's std (a range check with a BSB22
 // commitment, witness from a fresh seed), g16 prove --dir proves it (checked
 // by gnark's verifier on the way) and g16 verify accepts the proof. Files of
-// that curve and BLS12-381's given together, either way, are exit 1 naming
-// both curves; a synthetic circuit on that curve and an unsupported curve
+// that curve and BLS12-381's given together (an R1CS and a proving key,
+// either way; a verifying key, a proof or a witness of the other curve) are
+// exit 1 naming both curves; a synthetic circuit on that curve and an unsupported curve
 // are usage errors (exit 2).
 func TestCurvesSetupProveVerify(t *testing.T) {
 	bls := t.TempDir()
@@ -101,6 +102,20 @@ func testSetupProveVerify(t *testing.T, id ecc.ID, bls string) {
 	both(name+" system, BLS12-381 key", code, out)
 	code, out = g16("prove", "--dir", bls, "--pk", filepath.Join(dir, filePK), "--out", proof)
 	both("BLS12-381 system, "+name+" key", code, out)
+
+	// A verifying key, or a proof, of the other curve is named by its
+	// curve, not called corrupt.
+	vk := filepath.Join(bls, fileVK)
+	code, out = g16("prove", "--dir", dir, "--vk", vk, "--out", proof)
+	both(name+" system, BLS12-381 verifying key", code, out)
+	if want := vk + " is over bls12-381"; !strings.Contains(out, want) {
+		t.Errorf("%s system, BLS12-381 verifying key: the message does not say %q:\n%s", name, want, out)
+	}
+	code, out = g16("verify", "--dir", bls, "--proof", filepath.Join(dir, fileProof))
+	both("BLS12-381 verifying key, "+name+" proof", code, out)
+	if want := "is over " + name; !strings.Contains(out, want) {
+		t.Errorf("BLS12-381 verifying key, %s proof: the message does not say %q:\n%s", name, want, out)
+	}
 
 	// A BLS12-381 witness holding a value above the r of every other curve
 	// of 32-byte scalars (BW6-761's are of 48 bytes).

@@ -154,6 +154,10 @@ func runProve(args []string, stdout, stderr io.Writer) error {
 	if *vkPath != "" {
 		vk := gnarkgroth16.NewVerifyingKey(id)
 		if err := readFile(*vkPath, "verifying key", vk.ReadFrom); err != nil {
+			if other, ok := decodesOver(*vkPath, id, func(id ecc.ID) io.ReaderFrom { return gnarkgroth16.NewVerifyingKey(id) }); ok {
+				return fmt.Errorf("verifying key %s is over %s, constraint system %s over %s: they are not of one circuit",
+					*vkPath, g16curve.Name(other), *r1csPath, g16curve.Name(id))
+			}
 			return fmt.Errorf("%w (the constraint system is over %s)", err, g16curve.Name(id))
 		}
 		opts = append(opts, groth16.WithVerify(vk))
@@ -222,6 +226,10 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	}
 	proof := gnarkgroth16.NewProof(id)
 	if err := readFile(*proofPath, "proof", proof.ReadFrom); err != nil {
+		if other, ok := decodesOver(*proofPath, id, func(id ecc.ID) io.ReaderFrom { return gnarkgroth16.NewProof(id) }); ok {
+			return fmt.Errorf("proof %s is over %s, verifying key %s over %s: files of different curves",
+				*proofPath, g16curve.Name(other), *vkPath, g16curve.Name(id))
+		}
 		return fmt.Errorf("%w (the verifying key is over %s)", err, g16curve.Name(id))
 	}
 	pub, err := readChecked(*pubPath, "public witness", func(r io.Reader) (witness.Witness, error) { return gnarkio.ReadWitness(r, id) })
@@ -294,6 +302,21 @@ func readFile(path, what string, read func(io.Reader) (int64, error)) (err error
 		return fmt.Errorf("reading %s %s: trailing data after the %s: corrupt or wrong kind of file", what, path, what)
 	}
 	return nil
+}
+
+// decodesOver returns the curve other than skip, among those gnark
+// supports, over which the whole file at path decodes as what newFor makes
+// (a verifying key, a proof), so that a file of another curve than the
+// others given with it is named by its curve rather than called corrupt.
+// gnark's decoders check that every point is on its curve and in its
+// subgroup, so such a file decodes over one curve only.
+func decodesOver(path string, skip ecc.ID, newFor func(ecc.ID) io.ReaderFrom) (ecc.ID, bool) {
+	for _, id := range gnark.Curves() {
+		if id != skip && readFile(path, "", newFor(id).ReadFrom) == nil {
+			return id, true
+		}
+	}
+	return ecc.UNKNOWN, false
 }
 
 // readVerifyingKey decodes a Groth16 verifying key over whichever curve

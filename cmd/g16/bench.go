@@ -73,7 +73,7 @@ type benchFlags struct {
 func runBench(args []string, stdout, stderr io.Writer) error {
 	f := benchFlags{size: 1 << 16}
 	fs := newFlags("bench", stderr)
-	fs.Var(&f.size, "size", "constraints in the synthetic circuit (a number or 2^k); keep it ≤ a power of two")
+	fs.Var(&f.size, "size", "constraints in the synthetic circuit, mix, chain or porep (a number or 2^k); keep it ≤ a power of two. gnark's std circuits are sized by --msg-bytes, --signatures or --proofs-verified")
 	fs.IntVar(&f.proofs, "proofs", 3, "proofs to time for each prover (single-proof mode)")
 	fs.IntVar(&f.partitions, "partitions", 0, "prove a batch of N partitions with ProveBatch instead of single proofs")
 	fs.IntVar(&f.rounds, "rounds", 2, "with --partitions: ProveBatch calls on one long-lived Prover, each timed (the first pays what a fresh Prover's first batch pays)")
@@ -150,6 +150,9 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	}
 	if given["porep-tail"] && f.mix != synth.Porep {
 		return &failure{code: exitUsage, err: fmt.Errorf("--porep-tail sets the PoRep-shaped circuit's tail: it needs --circuit %s", synth.Porep)}
+	}
+	if err := checkSizeFlag(f.mix, given); err != nil {
+		return &failure{code: exitUsage, err: err}
 	}
 	if f.mix == synth.Porep && !(f.porepTail >= synth.PorepTailMin && f.porepTail <= synth.PorepTailMax) {
 		return &failure{code: exitUsage, err: fmt.Errorf("--porep-tail %v: want a share from %v to %v", f.porepTail, synth.PorepTailMin, synth.PorepTailMax)}
@@ -811,4 +814,34 @@ func batchInFlight(f benchFlags, devs []namedBackend) int {
 		gpus = max(gpus, len(d.all))
 	}
 	return min(f.partitions, 2*gpus*max(f.workers, 1)+1)
+}
+
+// sizeFlags names, for each flag that sizes a circuit, the --circuit
+// values it sizes.
+var sizeFlags = []struct {
+	flag     string
+	circuits []string
+}{
+	{"size", []string{synth.Mix, synth.Chain, synth.Porep}},
+	{"msg-bytes", []string{"sha256", "sha3"}},
+	{"signatures", []string{"ecdsa", "eddsa"}},
+	{"proofs-verified", []string{stdcircuits.Recursion}},
+}
+
+// checkSizeFlag refuses a size flag given for a circuit it does not size
+// (--size with --circuit eddsa, say), which would otherwise be ignored,
+// and says which flag sizes that circuit.
+func checkSizeFlag(circuit string, given map[string]bool) error {
+	for _, s := range sizeFlags {
+		if !given[s.flag] || slices.Contains(s.circuits, circuit) {
+			continue
+		}
+		for _, o := range sizeFlags {
+			if slices.Contains(o.circuits, circuit) {
+				return fmt.Errorf("--%s sizes --circuit %s; --circuit %s is sized by --%s", s.flag, strings.Join(s.circuits, ", "), circuit, o.flag)
+			}
+		}
+		return fmt.Errorf("--%s sizes --circuit %s, not %s", s.flag, strings.Join(s.circuits, ", "), circuit)
+	}
+	return nil
 }

@@ -319,3 +319,26 @@ func testBenchCurve(t *testing.T, name string) {
 		}
 	}
 }
+
+// TestBenchSizeFlags: a flag that sizes one kind of circuit given with
+// another (--size with --circuit eddsa, say) is a usage error naming the
+// flag that sizes it, before anything is compiled, not a flag ignored.
+func TestBenchSizeFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--circuit", "eddsa", "--size", "2^12"}, "--circuit eddsa is sized by --signatures"},
+		{[]string{"--circuit", "sha3", "--size", "2^12"}, "--circuit sha3 is sized by --msg-bytes"},
+		{[]string{"--circuit", "sha256", "--signatures", "2"}, "--circuit sha256 is sized by --msg-bytes"},
+		{[]string{"--circuit", "mix", "--msg-bytes", "10"}, "--circuit mix is sized by --size"},
+		{[]string{"--circuit", "porep", "--proofs-verified", "2"}, "--circuit porep is sized by --size"},
+		{[]string{"--circuit", "ecdsa", "--proofs-verified", "2"}, "--circuit ecdsa is sized by --signatures"},
+		{[]string{"--curve", "bw6-761", "--circuit", "recursion", "--signatures", "2"}, "--circuit recursion is sized by --proofs-verified"},
+	} {
+		code, out := g16(append([]string{"bench"}, c.args...)...)
+		if code != exitUsage || !strings.Contains(out, c.want) {
+			t.Errorf("bench %v: exit %d, want %d and %q\n%s", c.args, code, exitUsage, c.want, out)
+		}
+	}
+}

@@ -36,7 +36,7 @@ const (
 func runSetup(args []string, stdout, stderr io.Writer) error {
 	size := sizeFlag(1 << 12)
 	fs := newFlags("setup", stderr)
-	fs.Var(&size, "size", "the circuit's size: constraints in a synthetic circuit (a number or 2^k); for a circuit of gnark's std, what it counts ("+stdSizes()+"; default 1)")
+	fs.Var(&size, "size", "the circuit's size: for a synthetic circuit, its constraints (a number or 2^k; the default below); for a circuit of gnark's std, what it counts ("+stdSizes()+"), 1 unless given")
 	mix := fs.String("circuit", synth.Mix, "circuit: mix or chain (synthetic, BLS12-381 only), or from gnark's std: "+stdNames())
 	curveName := fs.String("curve", "bls12-381", "curve of the circuit: "+g16curve.SupportedNames())
 	out := fs.String("out", "g16-files", "directory to write the files to")

@@ -1,9 +1,9 @@
 // Command g16 proves, verifies and benchmarks Groth16 proofs of gnark
 // circuits over BN254, BLS12-381, BLS12-377 and BW6-761 with g16's prover.
 //
-//	g16 bench     time our prover beside gnark's on a synthetic circuit
-//	g16 setup     compile the synthetic circuit and write gnark files for it
-//	g16 prove     prove from gnark files (R1CS, raw proving key, witness)
+//	g16 bench     time our prover beside gnark's on a synthetic circuit or one of gnark's std
+//	g16 setup     compile a synthetic circuit or one of gnark's std and write gnark files for it
+//	g16 prove     prove from gnark files (R1CS, raw or compressed proving key, witness)
 //	g16 verify    verify a proof with gnark's verifier
 //	g16 selftest  check a backend against the built-in test vectors
 //	g16 serve     run the proving service: API, embedded NATS, local workers
@@ -52,9 +52,9 @@ var commands = []struct {
 	name, summary string
 	run           func(args []string, stdout, stderr io.Writer) error
 }{
-	{"bench", "time g16's prover beside gnark's on a synthetic circuit", runBench},
-	{"setup", "compile the synthetic circuit; write its R1CS, keys and a witness", runSetup},
-	{"prove", "prove from gnark files: R1CS, raw proving key, full witness", runProve},
+	{"bench", "time g16's prover beside gnark's on a synthetic circuit or one of gnark's std", runBench},
+	{"setup", "compile a synthetic circuit or one of gnark's std; write its R1CS, keys and a witness", runSetup},
+	{"prove", "prove from gnark files: R1CS, proving key (raw or compressed), full witness", runProve},
 	{"verify", "verify a proof with gnark's verifier", runVerify},
 	{"selftest", "run the built-in test vectors on a backend", runSelftest},
 	{"serve", "run the proving service: HTTP API, embedded NATS, local workers", runServe},

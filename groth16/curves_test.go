@@ -214,15 +214,15 @@ func TestCurveErrors(t *testing.T) {
 	}{
 		{"bn254-system/bls12-381-key", bn.ccs, bls.pk, bn.witness, "proving key is for bls12-381, the constraint system is over bn254"},
 		{"bls12-381-system/bn254-key", bls.ccs, bn.pk, bls.witness, "proving key is for bn254, the constraint system is over bls12-381"},
-		{"bn254/bls12-381-witness", bn.ccs, bn.pk, bls.witness, "not bn254 scalars"},
+		{"bn254/bls12-381-witness", bn.ccs, bn.pk, bls.witness, "witness holds bls12-381 scalars, not bn254 ones"},
 		{"bls12-377-system/bn254-key", b377.ccs, bn.pk, b377.witness, "proving key is for bn254, the constraint system is over bls12-377"},
 		{"bls12-381-system/bls12-377-key", bls.ccs, b377.pk, bls.witness, "proving key is for bls12-377, the constraint system is over bls12-381"},
-		{"bls12-377/bls12-381-witness", b377.ccs, b377.pk, bls.witness, "not bls12-377 scalars"},
-		{"bls12-381/bls12-377-witness", bls.ccs, bls.pk, b377.witness, "not bls12-381 scalars"},
+		{"bls12-377/bls12-381-witness", b377.ccs, b377.pk, bls.witness, "witness holds bls12-381 scalars, not bls12-377 ones"},
+		{"bls12-381/bls12-377-witness", bls.ccs, bls.pk, b377.witness, "witness holds bls12-377 scalars, not bls12-381 ones"},
 		{"bw6-761-system/bls12-377-key", bw.ccs, b377.pk, bw.witness, "proving key is for bls12-377, the constraint system is over bw6-761"},
 		{"bls12-377-system/bw6-761-key", b377.ccs, bw.pk, b377.witness, "proving key is for bw6-761, the constraint system is over bls12-377"},
-		{"bw6-761/bls12-377-witness", bw.ccs, bw.pk, b377.witness, "not bw6-761 scalars"},
-		{"bls12-381/bw6-761-witness", bls.ccs, bls.pk, bw.witness, "not bls12-381 scalars"},
+		{"bw6-761/bls12-377-witness", bw.ccs, bw.pk, b377.witness, "witness holds bls12-377 scalars, not bw6-761 ones"},
+		{"bls12-381/bw6-761-witness", bls.ccs, bls.pk, bw.witness, "witness holds bw6-761 scalars, not bls12-381 ones"},
 		{"grumpkin-system", grumpkin, bn.pk, bn.witness, "over grumpkin; g16 proves gnark's R1CS over bn254, bls12-381, bls12-377 and bw6-761"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -13,9 +13,11 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
+	gnarkplonk "github.com/consensys/gnark/backend/plonk"
 	"github.com/consensys/gnark/frontend"
 	"github.com/consensys/gnark/frontend/cs/r1cs"
 	"github.com/consensys/gnark/frontend/cs/scs"
+	"github.com/consensys/gnark/test/unsafekzg"
 
 	g16curve "github.com/g16prover/g16/curve"
 )
@@ -140,8 +142,8 @@ func testSetupProveVerify(t *testing.T, id ecc.ID, bls string) {
 
 // TestOtherCurveFiles: files of a Groth16 circuit over BN254, BLS12-377 or
 // BW6-761 made by gnark (its Setup, Prove and witness) prove with g16 prove
-// and verify with g16 verify; a PLONK system is refused with exit 1 and a
-// message naming the kind of system.
+// and verify with g16 verify; a PLONK system, or a PLONK proving key, is
+// refused with exit 1 and a message naming the kind of system or key.
 func TestOtherCurveFiles(t *testing.T) {
 	seed := freshSeed(t)
 	for _, id := range []ecc.ID{ecc.BN254, ecc.BLS12_377, ecc.BW6_761} {
@@ -198,6 +200,29 @@ func TestOtherCurveFiles(t *testing.T) {
 	code, out := g16("prove", "--r1cs", filepath.Join(dir, fileR1CS), "--pk", "none", "--witness", "none", "--out", filepath.Join(t.TempDir(), "proof"))
 	if code != exitInput || !strings.Contains(out, "PLONK") {
 		t.Fatalf("prove with a PLONK system: exit %d, want %d and a message saying it is PLONK:\n%s", code, exitInput, out)
+	}
+
+	// A PLONK proving key given for a Groth16 circuit's.
+	bn := t.TempDir()
+	if code, out := g16("setup", "--curve", "bn254", "--circuit", "rangecheck", "--size", "4", "--witness-seed", strconv.FormatUint(seed, 10), "--out", bn); code != exitOK {
+		t.Fatalf("setup --curve bn254: exit %d\n%s", code, out)
+	}
+	plonkBN, err := frontend.Compile(ecc.BN254.ScalarField(), scs.NewBuilder, &squareCircuit{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srs, srsLagrange, err := unsafekzg.NewSRS(plonkBN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plonkPK, _, err := gnarkplonk.Setup(plonkBN, srs, srsLagrange)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dir, "plonk.pk", plonkPK)
+	code, out = g16("prove", "--dir", bn, "--pk", filepath.Join(dir, "plonk.pk"), "--out", filepath.Join(t.TempDir(), "proof"))
+	if code != exitInput || !strings.Contains(out, "not a Groth16 proving key") {
+		t.Fatalf("prove with a PLONK proving key: exit %d, want %d and a message saying it is no Groth16 key:\n%s", code, exitInput, out)
 	}
 
 	// An R1CS over Grumpkin's scalar field, which gnark compiles and g16

@@ -264,6 +264,9 @@ func readChecked[T any](path, what string, read func(io.Reader) (T, error)) (T, 
 // proves on, checking the file before gnark decodes it.
 func readKey(path string) (gnarkgroth16.ProvingKey, error) {
 	pk, err := gnarkio.ReadProvingKey(func() (io.ReadCloser, error) { return os.Open(path) }, true)
+	if errors.Is(err, gnarkio.ErrCorrupt) {
+		return nil, fmt.Errorf("reading proving key %s: corrupt or truncated file, or not a Groth16 proving key as gnark writes one (a PLONK key, say): %w", path, err)
+	}
 	if err != nil {
 		return nil, describe(path, "proving key", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/consensys/gnark"
 	"github.com/consensys/gnark-crypto/ecc"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
 	"github.com/consensys/gnark/constraint"
@@ -143,7 +144,7 @@ func (s *store) loadCircuit(ctx context.Context, c *RegisterInfo, cacheDir strin
 		return nil, fmt.Errorf("service: proving key: %w", err)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("service: proving key is corrupt: %w", err)
+		return nil, fmt.Errorf("service: proving key is corrupt, or not a Groth16 proving key as gnark writes one (a PLONK key, say): %w", err)
 	}
 	if pk.CurveID() != f.curve {
 		return nil, fmt.Errorf("service: proving key is over %s, the R1CS over %s: they are not one circuit's", g16curve.Name(pk.CurveID()), g16curve.Name(f.curve))
@@ -157,6 +158,14 @@ func (s *store) loadCircuit(ctx context.Context, c *RegisterInfo, cacheDir strin
 	if c.VK != "" {
 		f.vk = gnarkgroth16.NewVerifyingKey(f.curve)
 		if err := read("verifying key", c.VK, f.vk.ReadFrom); err != nil {
+			// gnark's decoder checks every point is on its curve and in
+			// its subgroup: a key of another curve decodes over that one
+			// only, and is named by it.
+			for _, id := range gnark.Curves() {
+				if id != f.curve && read("verifying key", c.VK, gnarkgroth16.NewVerifyingKey(id).ReadFrom) == nil {
+					return nil, fmt.Errorf("service: verifying key is over %s, the R1CS over %s: they are not one circuit's", g16curve.Name(id), g16curve.Name(f.curve))
+				}
+			}
 			return nil, fmt.Errorf("%w (the R1CS is over %s)", err, g16curve.Name(f.curve))
 		}
 	}

@@ -17,11 +17,13 @@ import (
 	"github.com/consensys/gnark-crypto/ecc"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	gnarkgroth16 "github.com/consensys/gnark/backend/groth16"
+	gnarkplonk "github.com/consensys/gnark/backend/plonk"
 	"github.com/consensys/gnark/backend/witness"
 	"github.com/consensys/gnark/constraint"
 	"github.com/consensys/gnark/frontend"
 	gnarkr1cs "github.com/consensys/gnark/frontend/cs/r1cs"
 	"github.com/consensys/gnark/frontend/cs/scs"
+	"github.com/consensys/gnark/test/unsafekzg"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/g16prover/g16/backend"
@@ -476,7 +478,7 @@ func TestCorruptCircuitRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bnPK, err := gnarkgroth16.DummySetup(bnCCS)
+	bnPK, bnVK, err := gnarkgroth16.Setup(bnCCS)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -493,6 +495,14 @@ func TestCorruptCircuitRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	plonk, err := frontend.Compile(ecc.BLS12_381.ScalarField(), scs.NewBuilder, &squareCircuit{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srs, srsLagrange, err := unsafekzg.NewSRS(plonk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plonkPK, _, err := gnarkplonk.Setup(plonk, srs, srsLagrange)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -527,6 +537,8 @@ func TestCorruptCircuitRefused(t *testing.T) {
 		{"corrupt R1CS", client.RegisterRequest{R1CS: upload(fs[0].r1cs[:len(fs[0].r1cs)/2]), PK: pk}, "R1CS"},
 		{"key of another circuit", client.RegisterRequest{R1CS: upload(fs[1].r1cs), PK: pk}, "do not fit"},
 		{"verifying key of another setup", client.RegisterRequest{R1CS: r1cs, PK: pk, VK: upload(fs[1].vkBytes)}, "verifying key"},
+		{"bn254 verifying key", client.RegisterRequest{R1CS: r1cs, PK: pk, VK: upload(encoded(bnVK))}, "verifying key is over bn254, the R1CS over bls12-381"},
+		{"plonk proving key", client.RegisterRequest{R1CS: r1cs, PK: upload(encoded(plonkPK))}, "not a Groth16 proving key"},
 		{"blob never uploaded", client.RegisterRequest{R1CS: r1cs, PK: strings.Repeat("ab", 32)}, "not uploaded"},
 	}
 	for _, c := range cases {

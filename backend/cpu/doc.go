@@ -28,7 +28,8 @@
 // An MSM sets the terms whose scalar is 0 or ±1 apart: the zeros drop out,
 // the ±1 terms are summed with batched affine additions (one field
 // inversion for a batch, sumsigned.go), and gnark-crypto's MultiExp takes
-// the others, compacted. The result is the same group element.
+// the small scalars (below 2^16: bytes, limbs) and then the others, each
+// set compacted and on its own. The result is the same group element.
 //
 // Two choices trade the host's memory for speed (hostsched.go): whether a
 // proof's MSMs run side by side, as gnark's prover runs them, or one at a

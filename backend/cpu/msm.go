@@ -10,8 +10,8 @@ import (
 )
 
 // MSMG1 computes Σ scalars[i]·bases[i] in G1 of curve c: the terms whose
-// scalar is 0 or ±1 apart, the others with gnark-crypto's MultiExp
-// (internal/bls12381 and its copies).
+// scalar is 0 or ±1 apart, the small ones and the others each with
+// gnark-crypto's MultiExp (internal/bls12381 and its copies).
 func (b *Backend) MSMG1(q backend.Queue, c ecc.ID, out []byte, bases backend.Buffer, basesOff int64, scalars backend.Buffer, n int) error {
 	return b.msm(q, OpMSMG1, c, false, out, bases, basesOff, scalars, n)
 }

@@ -11,7 +11,8 @@ import (
 var sumBlock = 1 << 18
 
 // multiExpG1 sets r to Σ s[i]·points[i] with tasks goroutines: the ±1
-// terms by sumSignedG1, the others by MultiExp (msmsplit.go).
+// terms by sumSignedG1, the small and the other terms by MultiExp, each
+// set on its own (split.go).
 func multiExpG1(r *curve.G1Jac, points []curve.G1Affine, s []fr.Element, tasks int) error {
 	return multiExpSplit(r, points, s, tasks, g1Infinity(), sumSignedG1, (*curve.G1Jac).AddMixed,
 		(*curve.G1Jac).AddAssign, (*curve.G1Jac).MultiExp)
@@ -55,8 +56,13 @@ func multiExpSplit[Jac, Aff any](r *Jac, points []Aff, s []fr.Element, tasks int
 	for t := range parts {
 		add(r, &parts[t])
 	}
-	if len(sp.others) > 0 {
-		cp, cs := compact(points, s, sp.others, tasks)
+	// the small scalars and the others, one set after the other (at most
+	// one compacted copy at a time)
+	for _, idx := range [][]int32{sp.small, sp.others} {
+		if len(idx) == 0 {
+			continue
+		}
+		cp, cs := compact(points, s, idx, tasks)
 		o := inf
 		if _, err := msm(&o, cp, cs, cfg); err != nil {
 			return err

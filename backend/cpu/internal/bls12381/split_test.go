@@ -12,8 +12,9 @@ import (
 )
 
 // splitCase is one MSM of the split tests: n terms whose scalars are 0, 1,
-// r − 1, below 2³² or random with the given weights, and bases with some
-// repeated, negated and infinite points when special is set.
+// r − 1, below 2³² (a third each below 2^8, 2^16 and 2^32) or random with
+// the given weights, and bases with some repeated, negated and infinite
+// points when special is set.
 type splitCase struct {
 	n                                  int
 	zero, one, minusOne, small, random int
@@ -42,6 +43,8 @@ func splitCases() []splitCase {
 		{n: 1000, one: 1, random: 30}, // too few ±1: MultiExp alone
 		{n: 9001, zero: 5, one: 4, minusOne: 1, random: 1, special: true},
 		{n: 5000, zero: 29, one: 1, small: 4, random: 6}, // sha256's wires
+		{n: 3000, small: 1, random: 1},                   // small and full, no 0 or ±1
+		{n: 2000, small: 1},                              // small only: MultiExp alone
 	}
 	if !testing.Short() {
 		cases = append(cases, splitCase{n: 40000, zero: 5, one: 4, minusOne: 1, random: 1, special: true})
@@ -66,7 +69,7 @@ func (c splitCase) draw(rng *rand.Rand) (scalars []fr.Element, from []int, neg, 
 			scalars[i].SetOne()
 			scalars[i].Neg(&scalars[i])
 		case w < c.zero+c.one+c.minusOne+c.small:
-			scalars[i].SetUint64(uint64(rng.Uint32()))
+			scalars[i].SetUint64(uint64(rng.Uint32() >> (8 * rng.IntN(3))))
 		default:
 			scalars[i] = fr.Element{rng.Uint64(), rng.Uint64(), rng.Uint64(), rng.Uint64() >> 4}
 		}
@@ -215,37 +218,66 @@ func testMultiExpSplit(t *testing.T, cases []splitCase) {
 	}
 }
 
-// TestSplitScalars: splitScalars sorts the scalars into ±1 and others, in
-// order, and declines when too few are 0 or ±1.
+// TestSplitScalars: splitScalars sorts the scalars into ±1, small (below
+// 2^smallBits) and others, in order, and declines when too few are 0 or
+// ±1 and too few small beside full-size ones.
 func TestSplitScalars(t *testing.T) {
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 3))
-	c := splitCase{n: 20000, zero: 3, one: 3, minusOne: 2, random: 2}
-	s, _, _, _ := c.draw(rng)
 	var one, minusOne fr.Element
 	one.SetOne()
 	minusOne.Neg(&one)
-	var wantSigned, wantOthers []int32
-	for i := range s {
-		switch {
-		case s[i].IsZero():
-		case s[i] == one:
-			wantSigned = append(wantSigned, int32(i))
-		case s[i] == minusOne:
-			wantSigned = append(wantSigned, ^int32(i))
-		default:
-			wantOthers = append(wantOthers, int32(i))
+	kinds := func(s []fr.Element) (signed, small, others []int32) {
+		var z big.Int
+		for i := range s {
+			switch {
+			case s[i].IsZero():
+			case s[i] == one:
+				signed = append(signed, int32(i))
+			case s[i] == minusOne:
+				signed = append(signed, ^int32(i))
+			case s[i].BigInt(&z).BitLen() <= smallBits:
+				small = append(small, int32(i))
+			default:
+				others = append(others, int32(i))
+			}
 		}
+		return signed, small, others
+	}
+	c := splitCase{n: 20000, zero: 3, one: 3, minusOne: 2, small: 2, random: 2}
+	s, _, _, _ := c.draw(rng)
+	// the bounds of the small ones
+	for i, v := range []uint64{2, 1<<smallBits - 1, 1 << smallBits, 1<<smallBits + 1} {
+		s[rng.IntN(len(s)/4)*4+i].SetUint64(v)
+	}
+	wantSigned, wantSmall, wantOthers := kinds(s)
+	if len(wantSmall) == 0 || len(wantOthers) == 0 {
+		t.Fatalf("the draw has %d small and %d other scalars", len(wantSmall), len(wantOthers))
 	}
 	for _, tasks := range []int{1, 3} {
 		sp, ok := splitScalars(s, tasks)
 		if !ok {
-			t.Fatalf("tasks=%d: split declined with %d of %d scalars 0 or ±1", tasks, len(s)-len(wantOthers), len(s))
+			t.Fatalf("tasks=%d: split declined with %d of %d scalars 0 or ±1", tasks, len(s)-len(wantOthers)-len(wantSmall), len(s))
 		}
-		if fmt.Sprint(sp.signed) != fmt.Sprint(wantSigned) || fmt.Sprint(sp.others) != fmt.Sprint(wantOthers) {
+		if fmt.Sprint(sp.signed) != fmt.Sprint(wantSigned) || fmt.Sprint(sp.small) != fmt.Sprint(wantSmall) || fmt.Sprint(sp.others) != fmt.Sprint(wantOthers) {
 			t.Errorf("tasks=%d: split differs from the scalars' kinds", tasks)
 		}
+	}
+	// small and full-size scalars, no 0 or ±1: split; small ones alone:
+	// not.
+	mixed := splitCase{n: 4000, small: 1, random: 1}
+	s, _, _, _ = mixed.draw(rng)
+	_, wantSmall, wantOthers = kinds(s)
+	if sp, ok := splitScalars(s, 2); !ok || fmt.Sprint(sp.small) != fmt.Sprint(wantSmall) || fmt.Sprint(sp.others) != fmt.Sprint(wantOthers) || len(sp.signed) != 0 {
+		t.Errorf("small and full-size scalars: split %v (%d small, %d others), want %d small and %d others", ok, len(sp.small), len(sp.others), len(wantSmall), len(wantOthers))
+	}
+	onlySmall := make([]fr.Element, 4000)
+	for i := range onlySmall {
+		onlySmall[i].SetUint64(2 + rng.Uint64N(1<<smallBits-2))
+	}
+	if _, ok := splitScalars(onlySmall, 2); ok {
+		t.Errorf("split taken with every scalar small and none 0 or ±1")
 	}
 	random := splitCase{n: 1000, zero: 1, random: 9}
 	s, _, _, _ = random.draw(rng)
@@ -327,6 +359,22 @@ func TestMultiExpSplitAdversarial(t *testing.T) {
 			return [2]fr.Element{one, minusOne}[rng.IntN(2)]
 		}, func(int) bool { return rng.IntN(4) == 0 }},
 		{"ones on bases all at infinity", func(int, int) fr.Element { return one }, func(int) bool { return true }},
+		{"alternating small/tail, the small ones at the bound", func(i, _ int) fr.Element {
+			if i%2 == 1 {
+				return tail()
+			}
+			var e fr.Element
+			e.SetUint64([4]uint64{2, 1<<smallBits - 1, 1 << smallBits, 1<<smallBits + 1}[i/2%4])
+			return e
+		}, none},
+		{"small, one tail element, bases a fifth at infinity", func(i, n int) fr.Element {
+			var e fr.Element
+			if i == n/3 {
+				return tail()
+			}
+			e.SetUint64(2 + rng.Uint64N(1<<smallBits-2))
+			return e
+		}, func(i int) bool { return i%5 == 2 }},
 	}
 	sizes := []int{1, 2, 1000, 9001}
 	if testing.Short() {

@@ -10,32 +10,72 @@ import (
 )
 
 // Witness scalars are mostly 0 and 1 (bits, booleans, selectors), with
-// some r − 1. An MSM over them is split three ways:
+// some r − 1 and many small integers (bytes, limbs). An MSM over them is
+// split four ways:
 //
-//	Σ sᵢ·Pᵢ = Σ_{sᵢ=1} Pᵢ − Σ_{sᵢ=−1} Pᵢ + Σ_{other i} sᵢ·Pᵢ
+//	Σ sᵢ·Pᵢ = Σ_{sᵢ=1} Pᵢ − Σ_{sᵢ=−1} Pᵢ + Σ_{small i} sᵢ·Pᵢ + Σ_{other i} sᵢ·Pᵢ
 //
 // The zeros drop out, the ±1 terms are summed with batched affine
-// additions (sumSigned), and only the other terms go to gnark-crypto's
-// MultiExp, compacted. The result is the same group element.
+// additions (sumSigned), and the small terms (below 2^smallBits) and the
+// others go to gnark-crypto's MultiExp, each set compacted and alone: the
+// small scalars have no digit beyond their first window, and beside full
+// ones they cost MultiExp about as much again as on their own (BENCHMARKS.md,
+// "small scalars apart"). The result is the same group element.
 
-// A scalar is split off when at least 1/splitShare of the scalars are 0 or
-// ±1; below that, compacting the others costs more than it saves.
+// A split is taken when at least 1/splitShare of the scalars are 0 or ±1,
+// or when at least 1/splitShare are small and as many full-size; below
+// that, compacting costs more than it saves.
 const splitShare = 8
+
+// smallBits bounds the small scalars: those below 2^smallBits.
+const smallBits = 16
 
 // minSplitPerTask is the fewest scalars a task classifies or sums.
 const minSplitPerTask = 1 << 12
 
 // split is an MSM's scalars sorted by kind: signed indices of the ±1
-// scalars (i for +1, ^i for −1) and the indices of the others.
+// scalars (i for +1, ^i for −1), the indices of the small ones and those
+// of the others.
 type split struct {
 	signed []int32
+	small  []int32
 	others []int32
 }
 
-// splitScalars sorts s into zeros, ±1 and others with up to tasks
-// goroutines. It returns ok false, and no split, when fewer than
-// len(s)/splitShare scalars are 0 or ±1, or when len(s) does not fit an
-// int32 index.
+// scalar kinds, as splitScalars sorts them
+const (
+	kindZero = iota
+	kindPlus
+	kindMinus
+	kindSmall
+	kindOther
+)
+
+// scalarKind is the kind of s (one and minusOne are 1 and −1).
+func scalarKind(s, one, minusOne *fr.Element) int {
+	switch {
+	case s.IsZero():
+		return kindZero
+	case *s == *one:
+		return kindPlus
+	case *s == *minusOne:
+		return kindMinus
+	}
+	b := s.Bits()
+	for _, w := range b[1:] {
+		if w != 0 {
+			return kindOther
+		}
+	}
+	if b[0] < 1<<smallBits {
+		return kindSmall
+	}
+	return kindOther
+}
+
+// splitScalars sorts s into zeros, ±1, small and others with up to tasks
+// goroutines. It returns ok false, and no split, when it does not pay
+// (splitShare), or when len(s) does not fit an int32 index.
 func splitScalars(s []fr.Element, tasks int) (sp split, ok bool) {
 	n := len(s)
 	if n == 0 || int64(n) > 1<<31-1 {
@@ -46,48 +86,56 @@ func splitScalars(s []fr.Element, tasks int) (sp split, ok bool) {
 	minusOne.Neg(&one)
 
 	ranges := taskRanges(n, tasks)
-	type count struct{ signed, others int }
+	type count struct{ signed, small, others int }
 	counts := make([]count, len(ranges))
 	parallel(ranges, func(t, lo, hi int) {
 		var c count
 		for i := lo; i < hi; i++ {
-			switch {
-			case s[i].IsZero():
-			case s[i] == one || s[i] == minusOne:
+			switch scalarKind(&s[i], &one, &minusOne) {
+			case kindPlus, kindMinus:
 				c.signed++
-			default:
+			case kindSmall:
+				c.small++
+			case kindOther:
 				c.others++
 			}
 		}
 		counts[t] = c
 	})
-	var signed, others int
+	var total count
 	for _, c := range counts {
-		signed += c.signed
-		others += c.others
+		total.signed += c.signed
+		total.small += c.small
+		total.others += c.others
 	}
-	if n-others < n/splitShare || n-others == 0 {
+	least := max(n/splitShare, 1)
+	zerosAndSigned := n - total.small - total.others
+	if zerosAndSigned < least && (total.small < least || total.others < least) {
 		return sp, false
 	}
-	sp.signed = make([]int32, signed)
-	sp.others = make([]int32, others)
+	sp.signed = make([]int32, total.signed)
+	sp.small = make([]int32, total.small)
+	sp.others = make([]int32, total.others)
 	offs := make([]count, len(ranges))
 	for t := 1; t < len(ranges); t++ {
-		offs[t] = count{offs[t-1].signed + counts[t-1].signed, offs[t-1].others + counts[t-1].others}
+		p, c := offs[t-1], counts[t-1]
+		offs[t] = count{p.signed + c.signed, p.small + c.small, p.others + c.others}
 	}
 	parallel(ranges, func(t, lo, hi int) {
-		sg, ot := sp.signed[offs[t].signed:], sp.others[offs[t].others:]
-		var j, k int
+		sg, sm, ot := sp.signed[offs[t].signed:], sp.small[offs[t].small:], sp.others[offs[t].others:]
+		var j, k, m int
 		for i := lo; i < hi; i++ {
-			switch {
-			case s[i].IsZero():
-			case s[i] == one:
+			switch scalarKind(&s[i], &one, &minusOne) {
+			case kindPlus:
 				sg[j] = int32(i)
 				j++
-			case s[i] == minusOne:
+			case kindMinus:
 				sg[j] = ^int32(i)
 				j++
-			default:
+			case kindSmall:
+				sm[m] = int32(i)
+				m++
+			case kindOther:
 				ot[k] = int32(i)
 				k++
 			}

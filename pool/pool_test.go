@@ -627,8 +627,10 @@ func TestRetry(t *testing.T) {
 			return nil
 		}
 		// Rarely the broken device's second worker gets no job before the
-		// batch ends: one failure, no quarantine. The batch then runs again
-		// (up to five times); each run must prove every partition on cpu:0.
+		// batch ends: one failure, no quarantine; or cpu:0 takes every
+		// job and the broken device none (no retry either: 3 runs in
+		// 1250 at GOMAXPROCS 1 to 4). The batch then runs again (up to five
+		// times); each run must prove every partition on cpu:0.
 		var s Summary
 		for i := 0; ; i++ {
 			devs := devices(newCPU(t, 0, 0, nil), newCPU(t, 1, 0, hook))
@@ -641,17 +643,19 @@ func TestRetry(t *testing.T) {
 			checkAllFinished(t, jobs)
 			checkReleased(t, devs, before)
 			s = tr.Summary()
-			if s.Retries == 0 || s.Partitions != 10 || s.Devices[0].Partitions != 10 {
-				t.Errorf("want every partition proved on cpu:0, some after a retry\n%v", s)
+			if s.Partitions != 10 || s.Devices[0].Partitions != 10 {
+				t.Errorf("want every partition proved on cpu:0\n%v", s)
 			}
 			if s.Devices[1].Quarantined || i == 4 {
+				t.Logf("run %d: cpu:1 quarantined %v, %d retries", i+1, s.Devices[1].Quarantined, s.Retries)
 				break
 			}
 		}
 		// Two workers on the broken device: after two failures in a row
 		// it is quarantined, so at most one more attempt was under way.
-		if !s.Devices[1].Quarantined || s.Retries > quarantineAfter+1 {
-			t.Errorf("the broken device was not quarantined in time\n%v", s)
+		// Its failures were retried on cpu:0.
+		if !s.Devices[1].Quarantined || s.Retries == 0 || s.Retries > quarantineAfter+1 {
+			t.Errorf("the broken device was not quarantined in time, or its partitions not retried\n%v", s)
 		}
 	})
 	t.Run("quarantined-device-still-serves", func(t *testing.T) {

@@ -77,10 +77,19 @@ func TestDeviceLostOneDevice(t *testing.T) {
 	if done != 2 || done+faulted+notRun != nJobs || faulted < 1 || faulted > workers {
 		t.Errorf("want 2 partitions done, 1 to %d failed on the device and the rest not run", workers)
 	}
-	// Once lost, no new partition is solved: at most one more per worker
-	// was already being solved.
-	if int(prepares) > done+faulted+workers {
-		t.Errorf("%d partitions solved after the device was lost", int(prepares)-done-faulted)
+	// Once lost, no new partition is solved. A partition solved and not
+	// done was, when the device was lost, with a device worker (at most
+	// workers, the one that failed among them), prepared and waiting for
+	// one, or being solved. On a host-bound device the solvers are as
+	// many as the workers, and a solve starts only while fewer than
+	// workers wait prepared, so those two together are at most
+	// 2·workers−1. (Counting the device's failures alone and one solve a
+	// worker, done+faulted+workers, missed the prepared ones: 6 solved
+	// against that bound's 5, 2 done and 1 failed, in 29 of 650 runs at
+	// GOMAXPROCS 1, 2 and 4 and 35 of 150 under -race -short; never 7.)
+	// A pool that went on solving after the loss would solve all nJobs.
+	if bound := done + workers + 2*workers - 1; int(prepares) > bound {
+		t.Errorf("%d partitions solved, at most %d may be by the time the device was lost", prepares, bound)
 	}
 	if elapsed > time.Duration(nJobs/2)*solve+2*time.Second {
 		t.Errorf("Run took %v: it went on solving after the device was lost", elapsed)

@@ -39,8 +39,9 @@ func preparesDuringCompute(tr *Trace) int {
 }
 
 // slowJobs are jobs whose Prepare takes prep (the first first of them also
-// wait for one another, up to a second, so that they are seen running at
-// once) and whose device work takes comp more.
+// wait for one another, up to 10 seconds, so that they are seen running at
+// once, however late a loaded machine starts a solver) and whose device
+// work takes comp more.
 func slowJobs(n, first int, prep, comp time.Duration) []*fakeJob {
 	jobs := newFakeJobs(n)
 	var started atomic.Int32
@@ -48,7 +49,7 @@ func slowJobs(n, first int, prep, comp time.Duration) []*fakeJob {
 		j.prepare = func(*fakeJob) error {
 			if i < first {
 				started.Add(1)
-				for k := 0; k < 1000 && started.Load() < int32(first); k++ {
+				for end := time.Now().Add(10 * time.Second); time.Now().Before(end) && started.Load() < int32(first); {
 					time.Sleep(time.Millisecond)
 				}
 			}

@@ -83,11 +83,12 @@ func TestSolversIndependentOfWorkers(t *testing.T) {
 
 // TestSolversDefault runs the adaptive default: on a device with cores of
 // its own and solving slower than the device, it solves more jobs at once
-// than the device has workers, up to WithSolverLimit; on a host-bound
-// device (the CPU backend) it solves no more at once than the workers. It
-// logs what the default chose on this host.
+// than the device has workers, up to WithSolverLimit or the default's own
+// bound (a quarter of the CPUs, at least 2), whichever is lower; on a
+// host-bound device (the CPU backend) it solves no more at once than the
+// workers. It logs what the default chose on this host.
 func TestSolversDefault(t *testing.T) {
-	limit := min(4, runtime.NumCPU())
+	limit := min(4, defaultSolvers()) // 2 on 2 to 11 CPUs, 3 on 12 to 15, 4 from 16
 	if limit < 2 {
 		t.Skip("one CPU: the default solves one job at a time")
 	}

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"time"
 
 	"github.com/consensys/gnark"
@@ -154,7 +153,7 @@ func runProve(args []string, stdout, stderr io.Writer) error {
 	if *vkPath != "" {
 		vk := gnarkgroth16.NewVerifyingKey(id)
 		if err := readFile(*vkPath, "verifying key", vk.ReadFrom); err != nil {
-			if other, ok := decodesOver(*vkPath, id, func(id ecc.ID) io.ReaderFrom { return gnarkgroth16.NewVerifyingKey(id) }); ok {
+			if _, other, ok := decodeOver(*vkPath, id, gnarkgroth16.NewVerifyingKey); ok {
 				return fmt.Errorf("verifying key %s is over %s, constraint system %s over %s: they are not of one circuit",
 					*vkPath, g16curve.Name(other), *r1csPath, g16curve.Name(id))
 			}
@@ -226,7 +225,7 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	}
 	proof := gnarkgroth16.NewProof(id)
 	if err := readFile(*proofPath, "proof", proof.ReadFrom); err != nil {
-		if other, ok := decodesOver(*proofPath, id, func(id ecc.ID) io.ReaderFrom { return gnarkgroth16.NewProof(id) }); ok {
+		if _, other, ok := decodeOver(*proofPath, id, gnarkgroth16.NewProof); ok {
 			return fmt.Errorf("proof %s is over %s, verifying key %s over %s: files of different curves",
 				*proofPath, g16curve.Name(other), *vkPath, g16curve.Name(id))
 		}
@@ -307,38 +306,37 @@ func readFile(path, what string, read func(io.Reader) (int64, error)) (err error
 	return nil
 }
 
-// decodesOver returns the curve other than skip, among those gnark
-// supports, over which the whole file at path decodes as what newFor makes
-// (a verifying key, a proof), so that a file of another curve than the
-// others given with it is named by its curve rather than called corrupt.
-// gnark's decoders check that every point is on its curve and in its
-// subgroup, so such a file decodes over one curve only.
-func decodesOver(path string, skip ecc.ID, newFor func(ecc.ID) io.ReaderFrom) (ecc.ID, bool) {
+// decodeOver decodes the whole file at path as what newFor makes (a
+// verifying key, a proof) over the first curve other than skip, among
+// those gnark supports, that reads it, and returns it with that curve; ok
+// is false when none does. gnark's decoders check that every point is on
+// its curve and in its subgroup, so such a file decodes over one curve
+// only: a file of another curve than the others given with it is named
+// by its curve rather than called corrupt.
+func decodeOver[T io.ReaderFrom](path string, skip ecc.ID, newFor func(ecc.ID) T) (v T, id ecc.ID, ok bool) {
 	for _, id := range gnark.Curves() {
-		if id != skip && readFile(path, "", newFor(id).ReadFrom) == nil {
-			return id, true
+		if id == skip {
+			continue
+		}
+		if v := newFor(id); readFile(path, "", v.ReadFrom) == nil {
+			return v, id, true
 		}
 	}
-	return ecc.UNKNOWN, false
+	return v, ecc.UNKNOWN, false
 }
 
 // readVerifyingKey decodes a Groth16 verifying key over whichever curve
-// gnark supports reads all of the file (gnark's decoder checks that every
-// point is on its curve and in its subgroup, so a key decodes over one
-// curve only), BLS12-381 first, and returns it with its curve. Verifying
-// is gnark's, so g16 verify takes proofs on every curve gnark proves on.
+// gnark supports reads all of the file, BLS12-381 first (decodeOver), and
+// returns it with its curve. Verifying is gnark's, so g16 verify takes
+// proofs on every curve gnark proves on.
 func readVerifyingKey(path string) (gnarkgroth16.VerifyingKey, ecc.ID, error) {
-	ids := append([]ecc.ID{ecc.BLS12_381}, slices.DeleteFunc(gnark.Curves(), func(id ecc.ID) bool { return id == ecc.BLS12_381 })...)
-	var first error
-	for _, id := range ids {
-		vk := gnarkgroth16.NewVerifyingKey(id)
-		err := readFile(path, "verifying key", vk.ReadFrom)
-		if err == nil {
-			return vk, id, nil
-		}
-		if first == nil {
-			first = err
-		}
+	vk := gnarkgroth16.NewVerifyingKey(ecc.BLS12_381)
+	err := readFile(path, "verifying key", vk.ReadFrom)
+	if err == nil {
+		return vk, ecc.BLS12_381, nil
 	}
-	return nil, ecc.UNKNOWN, fmt.Errorf("%w (nor a verifying key over any other curve gnark supports)", first)
+	if vk, id, ok := decodeOver(path, ecc.BLS12_381, gnarkgroth16.NewVerifyingKey); ok {
+		return vk, id, nil
+	}
+	return nil, ecc.UNKNOWN, fmt.Errorf("%w (nor a verifying key over any other curve gnark supports)", err)
 }

@@ -107,10 +107,11 @@ func tableBytes(frBytes int64, logN int) int64 { return 4 * frBytes << logN }
 
 // msmHostScratch estimates the host memory an MSM of n points in G1 (or
 // G2) of curve p takes while it runs, at its worst (no scalar 0 or ±1): the
-// split's indices and compacted points and scalars, MultiExp's digits (two
-// bytes a point for each c-bit window) and its buckets (extended Jacobian
-// points, four coordinates; 2^(c−1) a window, twice over when it halves
-// the MSM), with c chosen as MultiExp chooses it.
+// split's kinds (a byte a scalar) and indices and compacted points and
+// scalars, MultiExp's digits (two bytes a point for each c-bit window) and
+// its buckets (extended Jacobian points, four coordinates; 2^(c−1) a
+// window, twice over when it halves the MSM), with c chosen as MultiExp
+// chooses it.
 func msmHostScratch(p *curve.Params, n int, g2 bool) int64 {
 	if n <= 0 {
 		return 0
@@ -121,7 +122,7 @@ func msmHostScratch(p *curve.Params, n int, g2 bool) int64 {
 	}
 	c := multiExpWindow(n)
 	windows := int64((8*int(p.FrBytes) + c - 1) / c)
-	perPoint := 4 + pointBytes + p.FrBytes + 2*windows
+	perPoint := 1 + 4 + pointBytes + p.FrBytes + 2*windows
 	return int64(n)*perPoint + 2*windows*(int64(1)<<(c-1))*bucketBytes
 }
 

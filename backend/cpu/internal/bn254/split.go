@@ -44,7 +44,7 @@ type split struct {
 
 // scalar kinds, as splitScalars sorts them
 const (
-	kindZero = iota
+	kindZero uint8 = iota
 	kindPlus
 	kindMinus
 	kindSmall
@@ -52,7 +52,7 @@ const (
 )
 
 // scalarKind is the kind of s (one and minusOne are 1 and −1).
-func scalarKind(s, one, minusOne *fr.Element) int {
+func scalarKind(s, one, minusOne *fr.Element) uint8 {
 	switch {
 	case s.IsZero():
 		return kindZero
@@ -88,10 +88,12 @@ func splitScalars(s []fr.Element, tasks int) (sp split, ok bool) {
 	ranges := taskRanges(n, tasks)
 	type count struct{ signed, small, others int }
 	counts := make([]count, len(ranges))
+	kinds := make([]uint8, n) // each scalar classified once (a small one's test leaves Montgomery form)
 	parallel(ranges, func(t, lo, hi int) {
 		var c count
 		for i := lo; i < hi; i++ {
-			switch scalarKind(&s[i], &one, &minusOne) {
+			kinds[i] = scalarKind(&s[i], &one, &minusOne)
+			switch kinds[i] {
 			case kindPlus, kindMinus:
 				c.signed++
 			case kindSmall:
@@ -125,7 +127,7 @@ func splitScalars(s []fr.Element, tasks int) (sp split, ok bool) {
 		sg, sm, ot := sp.signed[offs[t].signed:], sp.small[offs[t].small:], sp.others[offs[t].others:]
 		var j, k, m int
 		for i := lo; i < hi; i++ {
-			switch scalarKind(&s[i], &one, &minusOne) {
+			switch kinds[i] {
 			case kindPlus:
 				sg[j] = int32(i)
 				j++
